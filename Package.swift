@@ -1,0 +1,53 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let openCVLibraries = [
+    "opencv_core", "opencv_imgproc", "opencv_imgcodecs",
+]
+
+let package = Package(
+    name: "SwiftVision",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "SwiftVision", targets: ["SwiftVision"]),
+        .executable(name: "swiftvision", targets: ["SwiftVisionCLI"]),
+        .executable(name: "swiftvision-bench", targets: ["SwiftVisionBench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "COpenCV",
+            pkgConfig: "opencv4",
+            providers: [.apt(["libopencv-dev", "libopencv-contrib-dev"])]
+        ),
+        .target(
+            name: "CVisionShim",
+            dependencies: ["COpenCV"],
+            linkerSettings: openCVLibraries.map { .linkedLibrary($0) }
+        ),
+        .target(name: "CLiteRt"),
+        .target(
+            name: "SwiftVision",
+            dependencies: [
+                "CVisionShim",
+                "CLiteRt",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            ]
+        ),
+        .executableTarget(
+            name: "SwiftVisionCLI",
+            dependencies: [
+                "SwiftVision",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "SwiftVisionBench", dependencies: ["SwiftVision"]),
+        .testTarget(name: "SwiftVisionTests", dependencies: ["SwiftVision"]),
+    ],
+    cxxLanguageStandard: .cxx17
+)

@@ -1,0 +1,107 @@
+// Our own minimal declarations of the LiteRT 2.3.0 C API (libLiteRt.so), which ships no
+// header. SwiftVision loads the library with dlopen and binds these function types with dlsym.
+#ifndef SWIFTVISION_CLITERT_H
+#define SWIFTVISION_CLITERT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct LiteRtEnvironmentT *LiteRtEnvironment;
+typedef struct LiteRtModelT *LiteRtModel;
+typedef struct LiteRtSignatureT *LiteRtSignature;
+typedef struct LiteRtTensorT *LiteRtTensor;
+typedef struct LiteRtOptionsT *LiteRtOptions;
+typedef struct LiteRtOpaqueOptionsT *LiteRtOpaqueOptions;
+typedef struct LiteRtCompiledModelT *LiteRtCompiledModel;
+typedef struct LiteRtTensorBufferT *LiteRtTensorBuffer;
+
+typedef int32_t LiteRtStatus;  // 0 is success.
+typedef size_t LiteRtParamIndex;
+
+typedef enum {
+    kLiteRtElementTypeNone = 0,
+    kLiteRtElementTypeFloat32 = 1,
+    kLiteRtElementTypeInt32 = 2,
+    kLiteRtElementTypeUInt8 = 3,
+    kLiteRtElementTypeInt64 = 4,
+    kLiteRtElementTypeBool = 6,
+    kLiteRtElementTypeInt16 = 7,
+    kLiteRtElementTypeInt8 = 9,
+    kLiteRtElementTypeFloat16 = 10,
+} LiteRtElementType;
+
+enum { kLiteRtTensorMaxRank = 8 };
+
+typedef struct {
+    unsigned int rank : 7;
+    unsigned int has_strides : 1;
+    int32_t dimensions[kLiteRtTensorMaxRank];
+    uint32_t strides[kLiteRtTensorMaxRank];
+} LiteRtLayout;
+
+typedef struct {
+    LiteRtElementType element_type;
+    LiteRtLayout layout;
+} LiteRtRankedTensorType;
+
+typedef struct {
+    float scale;
+    int64_t zero_point;
+} LiteRtQuantizationPerTensor;
+
+enum {
+    kLiteRtRankedTensorType = 0,
+    kLiteRtQuantizationPerTensor = 1,
+    kLiteRtHwAcceleratorCpu = 1,
+    kLiteRtTensorBufferTypeHostMemory = 1,
+    kLiteRtTensorBufferLockModeRead = 0,
+    kLiteRtTensorBufferLockModeWrite = 1,
+};
+
+typedef LiteRtStatus (*LiteRtCreateEnvironmentFunction)(int optionCount, const void *options,
+                                                        LiteRtEnvironment *environment);
+typedef void (*LiteRtDestroyEnvironmentFunction)(LiteRtEnvironment environment);
+
+typedef LiteRtStatus (*LiteRtCreateModelFromFileFunction)(LiteRtEnvironment environment, const char *path,
+                                                          LiteRtModel *model);
+typedef void (*LiteRtDestroyModelFunction)(LiteRtModel model);
+typedef LiteRtStatus (*LiteRtGetModelMetadataFunction)(LiteRtModel model, const char *key, const void **buffer,
+                                                       size_t *size);
+typedef LiteRtStatus (*LiteRtGetNumModelSignaturesFunction)(LiteRtModel model, LiteRtParamIndex *count);
+typedef LiteRtStatus (*LiteRtGetModelSignatureFunction)(LiteRtModel model, LiteRtParamIndex index,
+                                                        LiteRtSignature *signature);
+typedef LiteRtStatus (*LiteRtGetSignatureKeyFunction)(LiteRtSignature signature, const char **key);
+typedef LiteRtStatus (*LiteRtGetNumSignatureTensorsFunction)(LiteRtSignature signature, LiteRtParamIndex *count);
+typedef LiteRtStatus (*LiteRtGetSignatureTensorByIndexFunction)(LiteRtSignature signature, LiteRtParamIndex index,
+                                                                LiteRtTensor *tensor);
+typedef LiteRtStatus (*LiteRtGetTensorNameFunction)(LiteRtTensor tensor, const char **name);
+typedef LiteRtStatus (*LiteRtGetTensorTypeIdFunction)(LiteRtTensor tensor, int *typeId);
+typedef LiteRtStatus (*LiteRtGetRankedTensorTypeFunction)(LiteRtTensor tensor, LiteRtRankedTensorType *type);
+typedef LiteRtStatus (*LiteRtGetQuantizationTypeIdFunction)(LiteRtTensor tensor, int *typeId);
+typedef LiteRtStatus (*LiteRtGetPerTensorQuantizationFunction)(LiteRtTensor tensor,
+                                                               LiteRtQuantizationPerTensor *quantization);
+
+typedef LiteRtStatus (*LiteRtCreateOptionsFunction)(LiteRtOptions *options);
+typedef void (*LiteRtDestroyOptionsFunction)(LiteRtOptions options);
+typedef LiteRtStatus (*LiteRtSetOptionsHardwareAcceleratorsFunction)(LiteRtOptions options, int accelerators);
+typedef LiteRtStatus (*LiteRtCreateOpaqueOptionsFunction)(const char *identifier, void *payload,
+                                                          void (*destructor)(void *), LiteRtOpaqueOptions *options);
+typedef void (*LiteRtDestroyOpaqueOptionsFunction)(LiteRtOpaqueOptions options);
+typedef LiteRtStatus (*LiteRtAddOpaqueOptionsFunction)(LiteRtOptions options, LiteRtOpaqueOptions opaque);
+
+typedef LiteRtStatus (*LiteRtCreateCompiledModelFunction)(LiteRtEnvironment environment, LiteRtModel model,
+                                                          LiteRtOptions options, LiteRtCompiledModel *compiled);
+typedef void (*LiteRtDestroyCompiledModelFunction)(LiteRtCompiledModel compiled);
+typedef LiteRtStatus (*LiteRtRunCompiledModelFunction)(LiteRtCompiledModel compiled, LiteRtParamIndex signature,
+                                                       size_t inputCount, LiteRtTensorBuffer *inputs,
+                                                       size_t outputCount, LiteRtTensorBuffer *outputs);
+
+typedef LiteRtStatus (*LiteRtCreateManagedTensorBufferFunction)(LiteRtEnvironment environment, int bufferType,
+                                                                const LiteRtRankedTensorType *type, size_t size,
+                                                                LiteRtTensorBuffer *buffer);
+typedef void (*LiteRtDestroyTensorBufferFunction)(LiteRtTensorBuffer buffer);
+typedef LiteRtStatus (*LiteRtLockTensorBufferFunction)(LiteRtTensorBuffer buffer, void **address, int mode);
+typedef LiteRtStatus (*LiteRtUnlockTensorBufferFunction)(LiteRtTensorBuffer buffer);
+
+#endif

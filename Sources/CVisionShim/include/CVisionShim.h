@@ -1,0 +1,109 @@
+// A plain C interface over the few OpenCV calls SwiftVision needs.
+// Every function wraps one OpenCV call on caller-owned memory and turns C++
+// exceptions into a non-zero status; sv_last_error() then describes the failure.
+#ifndef SWIFTVISION_CVISIONSHIM_H
+#define SWIFTVISION_CVISIONSHIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Element depth of a pixel channel.
+typedef enum {
+    SV_DEPTH_U8 = 0,
+    SV_DEPTH_F32 = 5,
+} SVDepth;
+
+/// A view of interleaved pixels owned by the caller.
+typedef struct {
+    uint8_t *data;
+    int32_t width;
+    int32_t height;
+    int32_t bytesPerRow;
+    int32_t channels;
+    SVDepth depth;
+} SVImageView;
+
+/// Colour conversions, valued as OpenCV's codes. Each code also serves its mirror
+/// (BGR→RGB swaps red and blue either way).
+typedef enum {
+    SV_COLOR_ADD_ALPHA = 0,            // BGR2BGRA
+    SV_COLOR_DROP_ALPHA = 1,           // BGRA2BGR
+    SV_COLOR_SWAP_ADD_ALPHA = 2,       // RGB2BGRA
+    SV_COLOR_SWAP_DROP_ALPHA = 3,      // BGRA2RGB
+    SV_COLOR_SWAP = 4,                 // BGR2RGB
+    SV_COLOR_SWAP_KEEP_ALPHA = 5,      // BGRA2RGBA
+    SV_COLOR_BGR_TO_GRAY = 6,
+    SV_COLOR_RGB_TO_GRAY = 7,
+    SV_COLOR_GRAY_TO_3 = 8,
+    SV_COLOR_GRAY_TO_4 = 9,
+    SV_COLOR_BGRA_TO_GRAY = 10,
+    SV_COLOR_RGBA_TO_GRAY = 11,
+    SV_COLOR_NV12_TO_RGB = 90,
+    SV_COLOR_NV12_TO_BGR = 91,
+} SVColorConversion;
+
+/// Interpolation for resizing.
+typedef enum {
+    SV_INTER_NEAREST = 0,
+    SV_INTER_LINEAR = 1,
+    SV_INTER_AREA = 3,
+} SVInterpolation;
+
+/// Rotation by quarter turns clockwise (OpenCV's cv::RotateFlags).
+typedef enum {
+    SV_ROTATE_90_CLOCKWISE = 0,
+    SV_ROTATE_180 = 1,
+    SV_ROTATE_90_COUNTERCLOCKWISE = 2,
+} SVRotation;
+
+/// Flip axes (OpenCV's flipCode).
+typedef enum {
+    SV_FLIP_VERTICAL = 0,
+    SV_FLIP_HORIZONTAL = 1,
+    SV_FLIP_BOTH = -1,
+} SVFlip;
+
+/// Text of the last failure on this thread.
+const char *sv_last_error(void);
+
+/// Decodes an encoded image into `destination` (8-bit BGR, or gray when `grayscale` is non-zero),
+/// shrinking by `reduction` (1, 2, 4 or 8) in the decoder. Returns 0 on success, 1 when the
+/// decoded size differs from the destination (the size is written to `width`/`height`), -1 on failure.
+int sv_decode(const uint8_t *bytes, size_t length, int reduction, int grayscale,
+              SVImageView destination, int32_t *width, int32_t *height);
+
+/// Encodes an 8-bit BGR, BGRA or gray image; `extension` is ".png" or ".jpg".
+/// The encoded bytes are returned in `output`, to be released with sv_free.
+int sv_encode(SVImageView source, const char *extension, int quality, uint8_t **output, size_t *length);
+
+/// Releases memory returned by the shim.
+void sv_free(void *pointer);
+
+int sv_resize(SVImageView source, SVImageView destination, SVInterpolation interpolation);
+int sv_rotate(SVImageView source, SVImageView destination, SVRotation rotation);
+int sv_flip(SVImageView source, SVImageView destination, SVFlip flip);
+int sv_convert_color(SVImageView source, SVImageView destination, SVColorConversion conversion);
+int sv_copy(SVImageView source, SVImageView destination);
+int sv_fill(SVImageView destination, const double value[4]);
+/// Converts to 32-bit float and normalises each channel: (value - mean) / std.
+int sv_normalize(SVImageView source, SVImageView destination, const double mean[4], const double std[4]);
+
+int sv_draw_rectangle(SVImageView image, double x, double y, double width, double height,
+                      const double color[4], int thickness);
+int sv_draw_polyline(SVImageView image, const double *xy, int32_t pointCount, int closed,
+                     const double color[4], int thickness);
+int sv_draw_circle(SVImageView image, double x, double y, double radius, const double color[4], int thickness);
+int sv_draw_text(SVImageView image, const char *text, double x, double y, double scale,
+                 const double color[4], int thickness);
+/// Size of `text` as sv_draw_text draws it; `baseline` receives the descent below the origin.
+int sv_text_size(const char *text, double scale, int thickness, int32_t *width, int32_t *height, int32_t *baseline);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,235 @@
+#include "CVisionShim.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+static_assert(SV_DEPTH_U8 == CV_8U && SV_DEPTH_F32 == CV_32F, "depth codes");
+static_assert(SV_COLOR_ADD_ALPHA == cv::COLOR_BGR2BGRA && SV_COLOR_DROP_ALPHA == cv::COLOR_BGRA2BGR &&
+              SV_COLOR_SWAP_ADD_ALPHA == cv::COLOR_RGB2BGRA && SV_COLOR_SWAP_DROP_ALPHA == cv::COLOR_BGRA2RGB &&
+              SV_COLOR_SWAP == cv::COLOR_BGR2RGB && SV_COLOR_SWAP_KEEP_ALPHA == cv::COLOR_BGRA2RGBA &&
+              SV_COLOR_BGR_TO_GRAY == cv::COLOR_BGR2GRAY && SV_COLOR_RGB_TO_GRAY == cv::COLOR_RGB2GRAY &&
+              SV_COLOR_GRAY_TO_3 == cv::COLOR_GRAY2BGR && SV_COLOR_GRAY_TO_4 == cv::COLOR_GRAY2BGRA &&
+              SV_COLOR_BGRA_TO_GRAY == cv::COLOR_BGRA2GRAY && SV_COLOR_RGBA_TO_GRAY == cv::COLOR_RGBA2GRAY &&
+              SV_COLOR_NV12_TO_RGB == cv::COLOR_YUV2RGB_NV12 && SV_COLOR_NV12_TO_BGR == cv::COLOR_YUV2BGR_NV12,
+              "colour conversion codes");
+static_assert(SV_INTER_NEAREST == cv::INTER_NEAREST && SV_INTER_LINEAR == cv::INTER_LINEAR &&
+              SV_INTER_AREA == cv::INTER_AREA, "interpolation codes");
+static_assert(SV_ROTATE_90_CLOCKWISE == cv::ROTATE_90_CLOCKWISE && SV_ROTATE_180 == cv::ROTATE_180 &&
+              SV_ROTATE_90_COUNTERCLOCKWISE == cv::ROTATE_90_COUNTERCLOCKWISE, "rotation codes");
+
+namespace {
+
+thread_local std::string lastError;
+
+cv::Mat matrix(const SVImageView &view) {
+    return cv::Mat(view.height, view.width, CV_MAKETYPE(view.depth, view.channels), view.data,
+                   static_cast<size_t>(view.bytesPerRow));
+}
+
+cv::Scalar scalar(const double value[4]) { return cv::Scalar(value[0], value[1], value[2], value[3]); }
+
+/// Runs `body`, turning exceptions into -1 and a message for sv_last_error.
+template <typename Body> int guarded(Body body) {
+    try {
+        return body();
+    } catch (const cv::Exception &error) {
+        lastError = error.what();
+    } catch (const std::exception &error) {
+        lastError = error.what();
+    } catch (...) {
+        lastError = "unknown C++ exception";
+    }
+    return -1;
+}
+
+/// Writes into `destination` in place; fails if OpenCV had to reallocate it.
+int checkedInPlace(const cv::Mat &result, const SVImageView &destination) {
+    if (result.data != destination.data) {
+        lastError = "destination view has the wrong size or type";
+        return -1;
+    }
+    return 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+const char *sv_last_error(void) { return lastError.c_str(); }
+
+int sv_decode(const uint8_t *bytes, size_t length, int reduction, int grayscale, SVImageView destination,
+              int32_t *width, int32_t *height) {
+    return guarded([&] {
+        int flags = (grayscale ? cv::IMREAD_GRAYSCALE : cv::IMREAD_COLOR) | cv::IMREAD_IGNORE_ORIENTATION;
+        switch (reduction) {
+        case 1: break;
+        case 2: flags |= grayscale ? cv::IMREAD_REDUCED_GRAYSCALE_2 : cv::IMREAD_REDUCED_COLOR_2; break;
+        case 4: flags |= grayscale ? cv::IMREAD_REDUCED_GRAYSCALE_4 : cv::IMREAD_REDUCED_COLOR_4; break;
+        case 8: flags |= grayscale ? cv::IMREAD_REDUCED_GRAYSCALE_8 : cv::IMREAD_REDUCED_COLOR_8; break;
+        default: lastError = "reduction must be 1, 2, 4 or 8"; return -1;
+        }
+        const cv::Mat encoded(1, static_cast<int>(length), CV_8UC1, const_cast<uint8_t *>(bytes));
+        cv::Mat target = matrix(destination);
+        cv::imdecode(encoded, flags, &target);
+        if (target.empty()) {
+            lastError = "the decoder could not read the image data";
+            return -1;
+        }
+        if (target.data != destination.data) {
+            *width = target.cols;
+            *height = target.rows;
+            return 1;
+        }
+        return 0;
+    });
+}
+
+int sv_encode(SVImageView source, const char *extension, int quality, uint8_t **output, size_t *length) {
+    return guarded([&] {
+        std::vector<uchar> buffer;
+        std::vector<int> parameters;
+        if (std::strcmp(extension, ".jpg") == 0) {
+            parameters = {cv::IMWRITE_JPEG_QUALITY, quality};
+        }
+        if (!cv::imencode(extension, matrix(source), buffer, parameters)) {
+            lastError = "the encoder refused the image";
+            return -1;
+        }
+        *output = static_cast<uint8_t *>(std::malloc(buffer.size()));
+        if (*output == nullptr) {
+            lastError = "out of memory";
+            return -1;
+        }
+        std::memcpy(*output, buffer.data(), buffer.size());
+        *length = buffer.size();
+        return 0;
+    });
+}
+
+void sv_free(void *pointer) { std::free(pointer); }
+
+int sv_resize(SVImageView source, SVImageView destination, SVInterpolation interpolation) {
+    return guarded([&] {
+        cv::Mat target = matrix(destination);
+        cv::resize(matrix(source), target, target.size(), 0, 0, interpolation);
+        return checkedInPlace(target, destination);
+    });
+}
+
+int sv_rotate(SVImageView source, SVImageView destination, SVRotation rotation) {
+    return guarded([&] {
+        cv::Mat target = matrix(destination);
+        cv::rotate(matrix(source), target, rotation);
+        return checkedInPlace(target, destination);
+    });
+}
+
+int sv_flip(SVImageView source, SVImageView destination, SVFlip flip) {
+    return guarded([&] {
+        cv::Mat target = matrix(destination);
+        cv::flip(matrix(source), target, flip);
+        return checkedInPlace(target, destination);
+    });
+}
+
+int sv_convert_color(SVImageView source, SVImageView destination, SVColorConversion conversion) {
+    return guarded([&] {
+        cv::Mat target = matrix(destination);
+        cv::cvtColor(matrix(source), target, conversion);
+        return checkedInPlace(target, destination);
+    });
+}
+
+int sv_copy(SVImageView source, SVImageView destination) {
+    return guarded([&] {
+        cv::Mat target = matrix(destination);
+        matrix(source).copyTo(target);
+        return checkedInPlace(target, destination);
+    });
+}
+
+int sv_fill(SVImageView destination, const double value[4]) {
+    return guarded([&] {
+        matrix(destination).setTo(scalar(value));
+        return 0;
+    });
+}
+
+int sv_normalize(SVImageView source, SVImageView destination, const double mean[4], const double std[4]) {
+    return guarded([&] {
+        cv::Mat target = matrix(destination);
+        matrix(source).convertTo(target, CV_32F);
+        if (checkedInPlace(target, destination) != 0) return -1;
+        cv::subtract(target, scalar(mean), target);
+        cv::divide(target, scalar(std), target);
+        return checkedInPlace(target, destination);
+    });
+}
+
+int sv_draw_rectangle(SVImageView image, double x, double y, double width, double height, const double color[4],
+                      int thickness) {
+    return guarded([&] {
+        cv::Mat target = matrix(image);
+        const int shift = 4;
+        const double one = 1 << shift;
+        cv::rectangle(target, cv::Point(cvRound(x * one), cvRound(y * one)),
+                      cv::Point(cvRound((x + width) * one), cvRound((y + height) * one)), scalar(color), thickness,
+                      cv::LINE_AA, shift);
+        return 0;
+    });
+}
+
+int sv_draw_polyline(SVImageView image, const double *xy, int32_t pointCount, int closed, const double color[4],
+                     int thickness) {
+    return guarded([&] {
+        const int shift = 4;
+        const double one = 1 << shift;
+        std::vector<cv::Point> points(static_cast<size_t>(pointCount));
+        for (int32_t index = 0; index < pointCount; ++index) {
+            points[index] = cv::Point(cvRound(xy[2 * index] * one), cvRound(xy[2 * index + 1] * one));
+        }
+        cv::Mat target = matrix(image);
+        cv::polylines(target, points, closed != 0, scalar(color), thickness, cv::LINE_AA, shift);
+        return 0;
+    });
+}
+
+int sv_draw_circle(SVImageView image, double x, double y, double radius, const double color[4], int thickness) {
+    return guarded([&] {
+        const int shift = 4;
+        const double one = 1 << shift;
+        cv::Mat target = matrix(image);
+        cv::circle(target, cv::Point(cvRound(x * one), cvRound(y * one)), cvRound(radius * one), scalar(color),
+                   thickness, cv::LINE_AA, shift);
+        return 0;
+    });
+}
+
+int sv_draw_text(SVImageView image, const char *text, double x, double y, double scale, const double color[4],
+                 int thickness) {
+    return guarded([&] {
+        cv::Mat target = matrix(image);
+        cv::putText(target, text, cv::Point(cvRound(x), cvRound(y)), cv::FONT_HERSHEY_SIMPLEX, scale, scalar(color),
+                    thickness, cv::LINE_AA);
+        return 0;
+    });
+}
+
+int sv_text_size(const char *text, double scale, int thickness, int32_t *width, int32_t *height, int32_t *baseline) {
+    return guarded([&] {
+        int base = 0;
+        const cv::Size size = cv::getTextSize(text, cv::FONT_HERSHEY_SIMPLEX, scale, thickness, &base);
+        *width = size.width;
+        *height = size.height;
+        *baseline = base;
+        return 0;
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,48 @@
+import CVisionShim
+import Foundation
+
+/// Runs one shim call and turns a failure into ``ImageError/processingFailed(_:)``.
+func shimCall(_ body: () -> Int32) throws {
+    guard body() == 0 else {
+        throw ImageError.processingFailed(String(cString: sv_last_error()))
+    }
+}
+
+extension SVImageView {
+    /// A view of `height` rows of `width` pixels at `base`.
+    init(base: UnsafeMutableRawPointer, width: Int, height: Int, bytesPerRow: Int, channels: Int, depth: SVDepth = SV_DEPTH_U8) {
+        self.init(
+            data: base.assumingMemoryBound(to: UInt8.self), width: Int32(width), height: Int32(height),
+            bytesPerRow: Int32(bytesPerRow), channels: Int32(channels), depth: depth)
+    }
+}
+
+extension PixelBuffer {
+    /// Calls `body` with a read-only view of the interleaved pixels (the luma and chroma rows for NV12).
+    func withView<Result>(_ body: (SVImageView) throws -> Result) rethrows -> Result {
+        try bytes.withUnsafeBytes { raw in
+            let rows = format == .nv12 ? height * 3 / 2 : height
+            let view = SVImageView(
+                base: UnsafeMutableRawPointer(mutating: raw.baseAddress!), width: width, height: rows,
+                bytesPerRow: bytesPerRow, channels: format.channelCount)
+            return try body(view)
+        }
+    }
+
+    /// Calls `body` with a writable view of the pixels.
+    mutating func withMutableView<Result>(_ body: (SVImageView) throws -> Result) rethrows -> Result {
+        let (width, height, stride, channels) = (width, format == .nv12 ? height * 3 / 2 : height, bytesPerRow, format.channelCount)
+        return try bytes.withUnsafeMutableBytes { raw in
+            try body(SVImageView(base: raw.baseAddress!, width: width, height: height, bytesPerRow: stride, channels: channels))
+        }
+    }
+
+    /// A new packed buffer of `format` filled by `body` through a writable view.
+    static func make(
+        format: PixelFormat, width: Int, height: Int, _ body: (SVImageView) throws -> Void
+    ) throws -> PixelBuffer {
+        var buffer = PixelBuffer(zeroedFormat: format, width: width, height: height)
+        try buffer.withMutableView(body)
+        return buffer
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Four corners of a shape such as a document seen in perspective, in one coordinate space.
+public struct Quadrilateral: Sendable, Equatable, Codable {
+    public var topLeft: CGPoint
+    public var topRight: CGPoint
+    public var bottomRight: CGPoint
+    public var bottomLeft: CGPoint
+
+    public init(topLeft: CGPoint, topRight: CGPoint, bottomRight: CGPoint, bottomLeft: CGPoint) {
+        self.topLeft = topLeft
+        self.topRight = topRight
+        self.bottomRight = bottomRight
+        self.bottomLeft = bottomLeft
+    }
+
+    /// The corners of `rect`, with "top" at its smaller y.
+    public init(rect: CGRect) {
+        self.init(
+            topLeft: CGPoint(x: rect.minX, y: rect.minY), topRight: CGPoint(x: rect.maxX, y: rect.minY),
+            bottomRight: CGPoint(x: rect.maxX, y: rect.maxY), bottomLeft: CGPoint(x: rect.minX, y: rect.maxY))
+    }
+
+    /// Corners in drawing order: top left, top right, bottom right, bottom left.
+    public var corners: [CGPoint] { [topLeft, topRight, bottomRight, bottomLeft] }
+
+    /// The smallest upright rectangle that holds all corners.
+    public var boundingBox: CGRect {
+        let xs = corners.map(\.x)
+        let ys = corners.map(\.y)
+        return CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+    }
+
+    /// The quadrilateral, given in `space` of an image of `imageSize`, expressed in `target`.
+    /// Corner names keep their meaning; only the coordinates change.
+    public func converted(from space: CoordinateSpace, to target: CoordinateSpace, imageSize: CGSize) -> Quadrilateral {
+        func convert(_ point: CGPoint) -> CGPoint { point.converted(from: space, to: target, imageSize: imageSize) }
+        return Quadrilateral(
+            topLeft: convert(topLeft), topRight: convert(topRight), bottomRight: convert(bottomRight),
+            bottomLeft: convert(bottomLeft))
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+
+/// What an encoded image's header says, read without decoding pixels.
+public struct ImageHeader: Sendable, Equatable {
+    public let format: ImageFormat
+    /// Stored width, before orientation.
+    public let width: Int
+    /// Stored height, before orientation.
+    public let height: Int
+    /// The EXIF orientation of a JPEG; `.up` for other formats or when absent.
+    public let orientation: ImageOrientation
+
+    /// Parses the header of encoded image `data`.
+    public init(data: Data) throws {
+        guard !data.isEmpty else { throw ImageError.emptyData }
+        let bytes = ByteReader(data)
+        if bytes.matches([0xFF, 0xD8, 0xFF], at: 0) {
+            (width, height, orientation) = try Self.parseJPEG(bytes)
+            format = .jpeg
+        } else if bytes.matches([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], at: 0) {
+            (width, height) = try Self.parsePNG(bytes)
+            (format, orientation) = (.png, .up)
+        } else if bytes.matches(Array("RIFF".utf8), at: 0), bytes.matches(Array("WEBP".utf8), at: 8) {
+            (width, height) = try Self.parseWebP(bytes)
+            (format, orientation) = (.webp, .up)
+        } else if bytes.matches(Array("BM".utf8), at: 0) {
+            (width, height) = try Self.parseBMP(bytes)
+            (format, orientation) = (.bmp, .up)
+        } else if bytes.matches([0x49, 0x49, 0x2A, 0x00], at: 0) || bytes.matches([0x4D, 0x4D, 0x00, 0x2A], at: 0) {
+            let tags = try TIFFTags(bytes, tiffStart: 0, wanted: [256, 257])
+            guard let width = tags.values[256], let height = tags.values[257] else {
+                throw ImageError.corrupt(.tiff, reason: "no image width or length tag")
+            }
+            (self.width, self.height) = (width, height)
+            (format, orientation) = (.tiff, .up)
+        } else {
+            throw ImageError.unknownFormat
+        }
+        guard width > 0, height > 0 else {
+            throw ImageError.corrupt(format, reason: "the header gives a size of \(width)×\(height)")
+        }
+    }
+
+    private static func parseJPEG(_ bytes: ByteReader) throws -> (Int, Int, ImageOrientation) {
+        var offset = 2
+        var orientation = ImageOrientation.up
+        while true {
+            guard let marker = bytes.uint8(at: offset + 1), bytes.uint8(at: offset) == 0xFF else {
+                throw ImageError.truncated(.jpeg)
+            }
+            if marker == 0xFF {
+                offset += 1
+                continue
+            }
+            guard let length = bytes.uint16(at: offset + 2, bigEndian: true), length >= 2 else {
+                throw ImageError.truncated(.jpeg)
+            }
+            let segment = offset + 4
+            switch marker {
+            case 0xE1 where bytes.matches(Array("Exif".utf8) + [0, 0], at: segment):
+                let tags = try? TIFFTags(bytes, tiffStart: segment + 6, wanted: [274])
+                orientation = tags?.values[274].flatMap { ImageOrientation(rawValue: UInt8(clamping: $0)) } ?? .up
+            case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
+                guard let height = bytes.uint16(at: segment + 1, bigEndian: true),
+                    let width = bytes.uint16(at: segment + 3, bigEndian: true)
+                else { throw ImageError.truncated(.jpeg) }
+                guard Self.hasJPEGEnd(bytes) else { throw ImageError.truncated(.jpeg) }
+                return (Int(width), Int(height), orientation)
+            case 0xD9, 0xDA:
+                throw ImageError.corrupt(.jpeg, reason: "no frame header before the image data")
+            default:
+                break
+            }
+            offset += 2 + Int(length)
+        }
+    }
+
+    /// A whole JPEG ends with the EOI marker; encoders may leave a few padding bytes after it.
+    private static func hasJPEGEnd(_ bytes: ByteReader) -> Bool {
+        let tail = max(0, bytes.count - 64)
+        return (tail..<max(tail, bytes.count - 1)).contains { bytes.uint8(at: $0) == 0xFF && bytes.uint8(at: $0 + 1) == 0xD9 }
+    }
+
+    private static func parsePNG(_ bytes: ByteReader) throws -> (Int, Int) {
+        guard bytes.matches(Array("IHDR".utf8), at: 12), let width = bytes.uint32(at: 16, bigEndian: true),
+            let height = bytes.uint32(at: 20, bigEndian: true)
+        else { throw ImageError.truncated(.png) }
+        guard bytes.count >= 12, bytes.matches(Array("IEND".utf8), at: bytes.count - 8) else {
+            throw ImageError.truncated(.png)
+        }
+        return (Int(width), Int(height))
+    }
+
+    private static func parseWebP(_ bytes: ByteReader) throws -> (Int, Int) {
+        guard let riffSize = bytes.uint32(at: 4, bigEndian: false) else { throw ImageError.truncated(.webp) }
+        guard bytes.count >= Int(riffSize) + 8 else { throw ImageError.truncated(.webp) }
+        if bytes.matches(Array("VP8 ".utf8), at: 12) {
+            guard bytes.matches([0x9D, 0x01, 0x2A], at: 23), let width = bytes.uint16(at: 26, bigEndian: false),
+                let height = bytes.uint16(at: 28, bigEndian: false)
+            else { throw ImageError.corrupt(.webp, reason: "bad VP8 frame header") }
+            return (Int(width & 0x3FFF), Int(height & 0x3FFF))
+        }
+        if bytes.matches(Array("VP8L".utf8), at: 12) {
+            guard bytes.uint8(at: 20) == 0x2F, let bits = bytes.uint32(at: 21, bigEndian: false) else {
+                throw ImageError.corrupt(.webp, reason: "bad VP8L header")
+            }
+            return (Int(bits & 0x3FFF) + 1, Int((bits >> 14) & 0x3FFF) + 1)
+        }
+        if bytes.matches(Array("VP8X".utf8), at: 12) {
+            guard let width = bytes.uint24(at: 24), let height = bytes.uint24(at: 27) else {
+                throw ImageError.truncated(.webp)
+            }
+            return (width + 1, height + 1)
+        }
+        throw ImageError.corrupt(.webp, reason: "no VP8, VP8L or VP8X chunk")
+    }
+
+    private static func parseBMP(_ bytes: ByteReader) throws -> (Int, Int) {
+        guard let fileSize = bytes.uint32(at: 2, bigEndian: false), let width = bytes.uint32(at: 18, bigEndian: false),
+            let height = bytes.uint32(at: 22, bigEndian: false)
+        else { throw ImageError.truncated(.bmp) }
+        guard bytes.count >= Int(fileSize) else { throw ImageError.truncated(.bmp) }
+        return (Int(Int32(bitPattern: width)), abs(Int(Int32(bitPattern: height))))
+    }
+}
+
+/// Bounds-checked reads from encoded bytes.
+struct ByteReader {
+    private let data: Data
+    init(_ data: Data) { self.data = data }
+
+    var count: Int { data.count }
+
+    func uint8(at offset: Int) -> UInt8? {
+        guard offset >= 0, offset < data.count else { return nil }
+        return data[data.startIndex + offset]
+    }
+
+    func matches(_ pattern: [UInt8], at offset: Int) -> Bool {
+        pattern.indices.allSatisfy { uint8(at: offset + $0) == pattern[$0] }
+    }
+
+    private func unsigned(at offset: Int, size: Int, bigEndian: Bool) -> Int? {
+        var value = 0
+        for index in 0..<size {
+            guard let byte = uint8(at: offset + (bigEndian ? index : size - 1 - index)) else { return nil }
+            value = value << 8 | Int(byte)
+        }
+        return value
+    }
+
+    func uint16(at offset: Int, bigEndian: Bool) -> UInt16? {
+        unsigned(at: offset, size: 2, bigEndian: bigEndian).map { UInt16($0) }
+    }
+
+    func uint24(at offset: Int) -> Int? { unsigned(at: offset, size: 3, bigEndian: false) }
+
+    func uint32(at offset: Int, bigEndian: Bool) -> UInt32? {
+        unsigned(at: offset, size: 4, bigEndian: bigEndian).map { UInt32($0) }
+    }
+}
+
+/// The integer values of chosen tags of a TIFF structure's first image directory (TIFF files and JPEG EXIF).
+struct TIFFTags {
+    private(set) var values: [UInt16: Int] = [:]
+
+    init(_ bytes: ByteReader, tiffStart: Int, wanted: Set<UInt16>) throws {
+        let bigEndian: Bool
+        if bytes.matches([0x4D, 0x4D], at: tiffStart) {
+            bigEndian = true
+        } else if bytes.matches([0x49, 0x49], at: tiffStart) {
+            bigEndian = false
+        } else {
+            throw ImageError.corrupt(.tiff, reason: "bad byte-order mark")
+        }
+        guard let directory = bytes.uint32(at: tiffStart + 4, bigEndian: bigEndian),
+            let count = bytes.uint16(at: tiffStart + Int(directory), bigEndian: bigEndian)
+        else { throw ImageError.truncated(.tiff) }
+        for index in 0..<Int(count) {
+            let entry = tiffStart + Int(directory) + 2 + index * 12
+            guard let tag = bytes.uint16(at: entry, bigEndian: bigEndian),
+                let type = bytes.uint16(at: entry + 2, bigEndian: bigEndian)
+            else { throw ImageError.truncated(.tiff) }
+            guard wanted.contains(tag) else { continue }
+            // SHORT (3) and LONG (4) values of count 1 sit in the entry itself.
+            let value: Int? =
+                switch type {
+                case 3: bytes.uint16(at: entry + 8, bigEndian: bigEndian).map(Int.init)
+                case 4: bytes.uint32(at: entry + 8, bigEndian: bigEndian).map(Int.init)
+                default: nil
+                }
+            values[tag] = value
+        }
+    }
+}

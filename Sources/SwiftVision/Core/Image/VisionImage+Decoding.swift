@@ -1,0 +1,75 @@
+import CVisionShim
+import Foundation
+
+/// Options for decoding encoded images.
+public struct ImageDecodingOptions: Sendable, Equatable {
+    /// Images above these bounds are refused before their pixels are allocated.
+    public var limits: ImageLimits
+    /// When set, the decoder may shrink the image by 2, 4 or 8 (JPEG's reduced-size modes) as long as
+    /// the upright result still covers this size; the coordinates of results then refer to the smaller image.
+    public var minimumSize: CGSize?
+
+    public init(limits: ImageLimits = .default, minimumSize: CGSize? = nil) {
+        self.limits = limits
+        self.minimumSize = minimumSize
+    }
+}
+
+extension VisionImage {
+    /// Decodes a JPEG, PNG, WebP, BMP or TIFF file; a JPEG's EXIF orientation becomes ``orientation``.
+    public init(contentsOf url: URL, options: ImageDecodingOptions = .init()) throws {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            throw ImageError.unreadableFile(path: url.path, reason: (error as NSError).localizedDescription)
+        }
+        try self.init(data: data, options: options)
+    }
+
+    /// Decodes the file at `path`.
+    public init(contentsOfFile path: String, options: ImageDecodingOptions = .init()) throws {
+        try self.init(contentsOf: URL(fileURLWithPath: path), options: options)
+    }
+
+    /// Decodes encoded image `data`.
+    public init(data: Data, options: ImageDecodingOptions = .init()) throws {
+        let header = try ImageHeader(data: data)
+        try options.limits.check(width: header.width, height: header.height)
+        let reduction = Self.reduction(for: header, minimumSize: options.minimumSize)
+        var size = (width: (header.width + reduction - 1) / reduction, height: (header.height + reduction - 1) / reduction)
+        var pixels: PixelBuffer?
+        // The header predicts the decoded size; a second pass handles the rare decoder that disagrees.
+        for _ in 0..<2 where pixels == nil {
+            var buffer = PixelBuffer(zeroedFormat: .bgr, width: size.width, height: size.height)
+            let status = data.withUnsafeBytes { encoded in
+                buffer.withMutableView { view in
+                    var width: Int32 = 0
+                    var height: Int32 = 0
+                    let status = sv_decode(
+                        encoded.baseAddress!.assumingMemoryBound(to: UInt8.self), encoded.count, Int32(reduction), 0,
+                        view, &width, &height)
+                    if status == 1 { size = (Int(width), Int(height)) }
+                    return status
+                }
+            }
+            switch status {
+            case 0: pixels = buffer
+            case 1: try options.limits.check(width: size.width, height: size.height)
+            default: throw ImageError.corrupt(header.format, reason: String(cString: sv_last_error()))
+            }
+        }
+        guard let pixels else { throw ImageError.corrupt(header.format, reason: "the decoded size keeps changing") }
+        self.init(buffer: pixels, orientation: header.orientation, sourceFormat: header.format)
+    }
+
+    /// The largest JPEG scale-down (1, 2, 4 or 8) whose upright result still covers `minimumSize`.
+    private static func reduction(for header: ImageHeader, minimumSize: CGSize?) -> Int {
+        guard header.format == .jpeg, let minimumSize else { return 1 }
+        let (width, height) =
+            header.orientation.swapsDimensions ? (header.height, header.width) : (header.width, header.height)
+        return [8, 4, 2].first {
+            Double(width / $0) >= minimumSize.width && Double(height / $0) >= minimumSize.height
+        } ?? 1
+    }
+}

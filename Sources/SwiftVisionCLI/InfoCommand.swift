@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import SwiftVision
+
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info", abstract: "Describe image files: upright size, EXIF orientation and format.")
+
+    @Argument(help: "Image files (JPEG, PNG, WebP, BMP, TIFF).")
+    var images: [String]
+
+    @Flag(help: "Print JSON Lines.")
+    var json = false
+
+    struct Report: Encodable {
+        var file: String
+        var width: Int?
+        var height: Int?
+        var orientation: Int?
+        var format: String?
+        var error: String?
+    }
+
+    func run() throws {
+        var failures = 0
+        for path in images {
+            let report: Report
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+                let header = try ImageHeader(data: data)
+                try ImageLimits.default.check(width: header.width, height: header.height)
+                let swaps = header.orientation.swapsDimensions
+                report = Report(
+                    file: path, width: swaps ? header.height : header.width, height: swaps ? header.width : header.height,
+                    orientation: Int(header.orientation.rawValue), format: header.format.rawValue)
+            } catch {
+                failures += 1
+                report = Report(file: path, error: "\(error.localizedDescription)")
+            }
+            if json {
+                try JSONLines.print(report)
+            } else if let error = report.error {
+                Diagnostics.note("\(path): \(error)")
+            } else {
+                print("\(path): \(report.width!)×\(report.height!) \(report.format!.uppercased()), orientation \(report.orientation!)")
+            }
+        }
+        if failures > 0 { throw ExitCode(1) }
+    }
+}

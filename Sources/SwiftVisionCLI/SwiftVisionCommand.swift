@@ -1,0 +1,14 @@
+import ArgumentParser
+
+@main
+struct SwiftVisionCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "swiftvision",
+        abstract: "On-device computer vision for Swift on Linux.",
+        discussion: """
+            Results are in pixels of the upright image (EXIF orientation applied), origin at the top left. \
+            With --json every command prints JSON Lines: one object per input image, always with "file".
+            """,
+        subcommands: [InfoCommand.self, ModelCommand.self, SetupCommand.self]
+    )
+}
