@@ -20,17 +20,19 @@ public enum ImageEncoding: Sendable, Equatable {
 extension VisionImage {
     /// The upright image encoded as PNG or JPEG.
     public func encoded(as encoding: ImageEncoding) throws -> Data {
-        let upright = try upright()
-        var pixels = upright.buffer
-        switch (encoding, pixels.format) {
-        case (_, .bgr), (_, .gray), (.png, .bgra): break
+        switch encoding {
+        case .png: try encoded(fileExtension: ".png", quality: 0)
+        case .jpeg(let quality): try encoded(fileExtension: ".jpg", quality: min(max(quality, 0), 100))
+        }
+    }
+
+    /// The upright image in the OpenCV encoder chosen by `fileExtension` (".png", ".jpg", ".webp", ".bmp", ".tiff").
+    func encoded(fileExtension: String, quality: Int) throws -> Data {
+        var pixels = try upright().buffer
+        switch (fileExtension, pixels.format) {
+        case (_, .bgr), (_, .gray), (".png", .bgra): break
         default: pixels = try pixels.converted(to: .bgr)
         }
-        let (fileExtension, quality): (String, Int) =
-            switch encoding {
-            case .png: (".png", 0)
-            case .jpeg(let quality): (".jpg", min(max(quality, 0), 100))
-            }
         var output: UnsafeMutablePointer<UInt8>?
         var length = 0
         try pixels.withView { view in try shimCall { sv_encode(view, fileExtension, Int32(quality), &output, &length) } }

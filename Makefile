@@ -1,0 +1,30 @@
+# SwiftVision: `make run` sets everything up and runs the main job; `make test` runs the tests.
+SHELL := /bin/bash
+export SWIFTVISION_CACHE ?= $(HOME)/.cache/swiftvision
+SWIFT_BUILD_FLAGS ?= -j 2
+SAMPLES := $(SWIFTVISION_CACHE)/media
+
+.PHONY: run test bench system-packages
+
+run: system-packages
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+	.build/release/swiftvision setup --samples
+	@echo "== Sample photos"
+	.build/release/swiftvision info $(SAMPLES)/*
+	@echo "== Installed models"
+	.build/release/swiftvision model $(SWIFTVISION_CACHE)/models/*.tflite 2>/dev/null
+
+test: system-packages
+	swift build $(SWIFT_BUILD_FLAGS)
+	.build/debug/swiftvision setup --samples
+	scripts/setup-reference-env.sh
+	swift test $(SWIFT_BUILD_FLAGS)
+
+bench: system-packages
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+	.build/release/swiftvision setup --samples
+	scripts/setup-reference-env.sh
+	.build/release/swiftvision-bench
+
+system-packages:
+	scripts/install-system-packages.sh

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+
+@testable import SwiftVision
+
+@Suite struct BadInputTests {
+    @Test func emptyAndUnknownData() throws {
+        #expect(throws: ImageError.emptyData) { try VisionImage(data: Data()) }
+        #expect(throws: ImageError.unknownFormat) { try VisionImage(data: Data("GIF89a plus more bytes".utf8)) }
+        #expect(throws: ImageError.unknownFormat) { try VisionImage(data: Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 * 7) })) }
+        let missing = URL(fileURLWithPath: "/nonexistent/photo.jpg")
+        #expect(throws: ImageError.self) { try VisionImage(contentsOf: missing) }
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let zero = folder.appendingPathComponent("zero.jpg")
+        try Data().write(to: zero)
+        #expect(throws: ImageError.emptyData) { try VisionImage(contentsOf: zero) }
+    }
+
+    @Test(arguments: ["bus.jpg", "astronaut.png"])
+    func truncatedFilesAreRefused(name: String) throws {
+        let data = try Data(contentsOf: try Fixtures.sample(name))
+        for fraction in [0.01, 0.3, 0.6, 0.99] {
+            let cut = data.prefix(Int(Double(data.count) * fraction))
+            let error = #expect(throws: ImageError.self) { try VisionImage(data: cut) }
+            #expect(error?.description.contains("truncated") == true, "\(String(describing: error))")
+        }
+    }
+
+    @Test func corruptPixelDataNeverCrashes() throws {
+        for name in ["bus.jpg", "chelsea.png"] {
+            var data = try Data(contentsOf: try Fixtures.sample(name))
+            for index in stride(from: data.count / 3, to: data.count - 16, by: 97) { data[index] ^= 0x5A }
+            do {
+                let image = try VisionImage(data: data)
+                #expect(image.width > 0)
+            } catch let error as ImageError {
+                #expect(!error.description.isEmpty)
+            }
+        }
+    }
+
+    /// A header that claims `width`×`height` followed by a valid ending.
+    static func pngClaiming(width: UInt32, height: UInt32) -> Data {
+        var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8))
+        for value in [width, height] { data += withUnsafeBytes(of: value.bigEndian) { Data($0) } }
+        data += Data([8, 2, 0, 0, 0, 0, 0, 0, 0])
+        data += Data([0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82])
+        return data
+    }
+
+    @Test func giganticImagesAreRefusedBeforeAllocating() throws {
+        let huge = Self.pngClaiming(width: 30000, height: 30000)
+        #expect(throws: ImageError.tooLarge(width: 30000, height: 30000, maximumPixelCount: 100_000_000)) {
+            try VisionImage(data: huge)
+        }
+        // A JPEG frame header claiming 30000×30000.
+        var jpeg = Data([0xFF, 0xD8, 0xFF, 0xC0, 0x00, 0x11, 0x08, 0x75, 0x30, 0x75, 0x30, 0x03])
+        jpeg += Data(repeating: 0x11, count: 9) + Data([0xFF, 0xD9])
+        #expect(throws: ImageError.tooLarge(width: 30000, height: 30000, maximumPixelCount: 100_000_000)) {
+            try VisionImage(data: jpeg)
+        }
+        let tight = ImageDecodingOptions(limits: ImageLimits(maximumPixelCount: 1000))
+        #expect(throws: ImageError.self) { try VisionImage(contentsOf: try Fixtures.sample("bus.jpg"), options: tight) }
+        #expect(throws: ImageError.self) { try Fixtures.image("bus.jpg").resized(width: 40000, height: 40000) }
+        #expect(throws: ImageError.self) { try VisionImage(data: Self.pngClaiming(width: 0, height: 10)) }
+    }
+
+    @Test func badRegionsAreRefused() throws {
+        let photo = try Fixtures.image("coffee.png")
+        #expect(throws: ImageError.self) { try photo.cropped(to: CGRect(x: 600, y: 400, width: 10, height: 10)) }
+        #expect(throws: ImageError.self) { try photo.cropped(to: .null) }
+        let clipped = try photo.cropped(to: CGRect(x: -50, y: -50, width: 100, height: 100))
+        #expect((clipped.width, clipped.height) == (50, 50))
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+@testable import SwiftVision
+
+/// Shared fixtures: the installed cache (`make test` runs `swiftvision setup --samples` first).
+enum Fixtures {
+    static let cache = SwiftVisionCache.current
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    static func sample(_ name: String) throws -> URL {
+        let url = cache.sample(named: name)
+        try #require(FileManager.default.fileExists(atPath: url.path), "missing \(url.path): run `make test`")
+        return url
+    }
+
+    static func model(_ name: String) throws -> URL {
+        let url = cache.model(named: name)
+        try #require(FileManager.default.fileExists(atPath: url.path), "missing \(url.path): run `make test`")
+        return url
+    }
+
+    static func image(_ name: String) throws -> VisionImage {
+        try VisionImage(contentsOf: try sample(name))
+    }
+
+    /// A fresh temporary folder.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs `executable` and returns its exit status and standard output.
+    static func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// A JPEG of `image`'s stored pixels carrying an EXIF APP1 segment with `orientation`.
+    static func jpeg(storing image: VisionImage, orientation: ImageOrientation) throws -> Data {
+        var stored = image
+        stored.orientation = .up
+        let plain = try stored.encoded(as: .jpeg(quality: 95))
+        var tiff: [UInt8] = Array("MM".utf8) + [0x00, 0x2A, 0, 0, 0, 8]  // big-endian header, first directory at 8
+        tiff += [0x00, 0x01]  // one entry
+        tiff += [0x01, 0x12, 0x00, 0x03, 0, 0, 0, 1, 0x00, orientation.rawValue, 0, 0]  // Orientation, SHORT, 1 value
+        tiff += [0, 0, 0, 0]  // no next directory
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+        return plain.prefix(2) + Data(segment) + plain.dropFirst(2)
+    }
+
+    /// Mean absolute difference of two images' pixels of the same size and format.
+    static func meanDifference(_ a: PixelBuffer, _ b: PixelBuffer) throws -> Double {
+        try #require(a.width == b.width && a.height == b.height && a.format == b.format)
+        let a = try packed(a), b = try packed(b)
+        let total = zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        return Double(total) / Double(a.count)
+    }
+
+    /// The pixel bytes without row padding.
+    static func packed(_ buffer: PixelBuffer) throws -> [UInt8] {
+        let rowBytes = buffer.width * buffer.format.channelCount
+        return (0..<buffer.height).flatMap { row in buffer.bytes[row * buffer.bytesPerRow..<row * buffer.bytesPerRow + rowBytes] }
+    }
+
+    /// The pixel at (`x`, `y`) of a packed or padded interleaved buffer.
+    static func pixel(_ buffer: PixelBuffer, _ x: Int, _ y: Int) -> [UInt8] {
+        let start = y * buffer.bytesPerRow + x * buffer.format.channelCount
+        return Array(buffer.bytes[start..<start + buffer.format.channelCount])
+    }
+}
+
+extension ImageOrientation {
+    /// The orientation that undoes this one.
+    var inverse: ImageOrientation {
+        switch self {
+        case .right: .left
+        case .left: .right
+        default: self
+        }
+    }
+}
