@@ -1,0 +1,45 @@
+"""Times the Python peers on the same inputs as swiftvision-bench and prints one JSON object.
+
+Usage: python_peer.py MODEL THREADS ITERATIONS PHOTO...
+  decode:  cv2.imdecode of each photo's bytes (OpenCV's Python binding);
+  invoke:  ai-edge-litert's Interpreter.invoke on MODEL (the floor of any Swift wrapper).
+"""
+
+import json
+import resource
+import statistics
+import sys
+import time
+
+import cv2
+import numpy as np
+from ai_edge_litert.interpreter import Interpreter
+
+
+def median_ms(body, iterations):
+    body()
+    samples = []
+    for _ in range(iterations):
+        start = time.perf_counter()
+        body()
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(samples)
+
+
+def main(model, threads, iterations, photos):
+    iterations = int(iterations)
+    decode = {}
+    for photo in photos:
+        data = np.frombuffer(open(photo, "rb").read(), dtype=np.uint8)
+        decode[photo] = median_ms(lambda: cv2.imdecode(data, cv2.IMREAD_COLOR), iterations)
+    interpreter = Interpreter(model_path=model, num_threads=int(threads))
+    interpreter.allocate_tensors()
+    detail = interpreter.get_input_details()[0]
+    interpreter.set_tensor(detail["index"], np.zeros(detail["shape"], dtype=detail["dtype"]))
+    invoke = median_ms(interpreter.invoke, iterations * 4)
+    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"decode_ms": decode, "invoke_ms": invoke, "peak_mib": peak_mib}))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:])

@@ -1,0 +1,40 @@
+import Foundation
+
+/// Median wall time of repeated runs, after one warm-up run.
+func medianMilliseconds(iterations: Int, _ body: () throws -> Void) rethrows -> Double {
+    try body()
+    let clock = ContinuousClock()
+    var samples: [Double] = []
+    for _ in 0..<iterations {
+        let elapsed = try clock.measure(body)
+        samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
+    }
+    return samples.sorted()[samples.count / 2]
+}
+
+/// The process's peak resident memory so far (VmHWM), in MiB.
+func peakResidentMiB() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
+    else { return 0 }
+    return kilobytes / 1024
+}
+
+/// One printed row of the benchmark table.
+struct BenchmarkRow {
+    var task: String
+    var swift: Double
+    var peer: Double?
+    var peakMiB: Double
+
+    static let header = "task".padding(toLength: 44, withPad: " ", startingAt: 0)
+        + "  swift ms   peer ms   ratio  peak MiB"
+
+    var line: String {
+        let peerText = peer.map { String(format: "%8.3f", $0) } ?? "       -"
+        let ratio = peer.map { String(format: "%6.2f", swift / $0) } ?? "     -"
+        return task.padding(toLength: 44, withPad: " ", startingAt: 0)
+            + String(format: "  %8.3f  ", swift) + peerText + "  " + ratio + String(format: "  %8.1f", peakMiB)
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import SwiftVision
+
+/// `make bench`: latency and memory of decoding, image→tensor and bare model invoke on real photos,
+/// side by side with Python peers (OpenCV's binding, ai-edge-litert's Interpreter) run on the same inputs.
+@main
+struct SwiftVisionBench {
+    static let photos = ["bus.jpg", "zidane.jpg", "astronaut.png", "dog.jpg", "kite.jpg"]
+    static let iterations = 30
+    static let threads = 1
+
+    static func main() throws {
+        let cache = SwiftVisionCache.current
+        let modelURL = cache.model(named: "face_detection_short_range.tflite")
+        let paths = photos.map { cache.sample(named: $0).path }
+        let peer = try runPeer(model: modelURL.path, photos: paths, cache: cache)
+        print("SwiftVision benchmark — face_detection_short_range.tflite, \(threads) thread, median of \(iterations) runs")
+        print("peer: Python 3 + OpenCV \(peer.decodeLabel) and ai-edge-litert 2.3.0 Interpreter, same files, same run")
+        print(BenchmarkRow.header)
+
+        let interpreter = try Interpreter(contentsOf: modelURL, options: .init(threadCount: threads))
+        let format = try ImageTensorFormat(
+            tensor: interpreter.inputs[0], metadata: interpreter.model.metadata?.inputs.first, resizeMode: .letterbox)
+        var tensor = Data(count: format.byteCount)
+
+        for (name, path) in zip(photos, paths) {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            let image = try VisionImage(data: data)
+            let decode = try medianMilliseconds(iterations: iterations) { _ = try VisionImage(data: data) }
+            print(BenchmarkRow(task: "decode \(name) \(image.width)×\(image.height)", swift: decode, peer: peer.decode[path], peakMiB: peakResidentMiB()).line)
+            let small = ImageDecodingOptions(minimumSize: CGSize(width: format.width, height: format.height))
+            let reduced = try medianMilliseconds(iterations: iterations) { _ = try VisionImage(data: data, options: small) }
+            print(BenchmarkRow(task: "decode \(name) reduced for 128×128", swift: reduced, peer: nil, peakMiB: peakResidentMiB()).line)
+            let convert = try medianMilliseconds(iterations: iterations) {
+                try tensor.withUnsafeMutableBytes { _ = try image.write(into: $0, format: format) }
+            }
+            print(BenchmarkRow(task: "image→tensor \(name) letterbox 128×128", swift: convert, peer: nil, peakMiB: peakResidentMiB()).line)
+        }
+        let input = [Data(count: interpreter.inputs[0].byteCount)]
+        let invoke = try medianMilliseconds(iterations: iterations * 4) { _ = try interpreter.invoke(inputs: input) }
+        print(BenchmarkRow(task: "invoke face_detection_short_range", swift: invoke, peer: peer.invoke, peakMiB: peakResidentMiB()).line)
+        let zeroCopy = try medianMilliseconds(iterations: iterations * 4) {
+            try interpreter.invoke { _ in } readingOutputs: { _ in }
+        }
+        print(BenchmarkRow(task: "invoke, buffers filled in place", swift: zeroCopy, peer: peer.invoke, peakMiB: peakResidentMiB()).line)
+        print(String(format: "peak memory: swiftvision-bench %.1f MiB, Python peer %.1f MiB", peakResidentMiB(), peer.peakMiB))
+    }
+
+    struct PeerResult: Decodable {
+        var decode: [String: Double]
+        var invoke: Double
+        var peakMiB: Double
+        var decodeLabel: String { "cv2.imdecode" }
+
+        enum CodingKeys: String, CodingKey {
+            case decode = "decode_ms", invoke = "invoke_ms", peakMiB = "peak_mib"
+        }
+    }
+
+    static func runPeer(model: String, photos: [String], cache: SwiftVisionCache) throws -> PeerResult {
+        let process = Process()
+        process.executableURL = cache.root.appendingPathComponent("venv/bin/python")
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Benchmarks/python_peer.py")
+        process.arguments = [script.path, model, "\(threads)", "\(iterations)"] + photos
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return try JSONDecoder().decode(PeerResult.self, from: data)
+    }
+}
