@@ -30,14 +30,20 @@ let package = Package(
             linkerSettings: openCVLibraries.map { .linkedLibrary($0) }
         ),
         .target(name: "CLiteRt"),
+        .systemLibrary(name: "CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
+        .target(name: "CBarcodeShim", dependencies: ["CZXing"], linkerSettings: [.linkedLibrary("ZXing")]),
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         .target(
             name: "SwiftVision",
             dependencies: [
                 "CVisionShim",
                 "CLiteRt",
+                "CBarcodeShim",
+                "CTesseract",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ]
+            ],
+            linkerSettings: [.linkedLibrary("tesseract")]
         ),
         .executableTarget(
             name: "SwiftVisionCLI",

@@ -1,0 +1,2 @@
+// Tesseract's own C API, used directly from Swift.
+#include <tesseract/capi.h>
