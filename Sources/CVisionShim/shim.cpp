@@ -1,4 +1,5 @@
 #include "CVisionShim.h"
+#include "ShimSupport.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
@@ -23,41 +24,7 @@ static_assert(SV_INTER_NEAREST == cv::INTER_NEAREST && SV_INTER_LINEAR == cv::IN
 static_assert(SV_ROTATE_90_CLOCKWISE == cv::ROTATE_90_CLOCKWISE && SV_ROTATE_180 == cv::ROTATE_180 &&
               SV_ROTATE_90_COUNTERCLOCKWISE == cv::ROTATE_90_COUNTERCLOCKWISE, "rotation codes");
 
-namespace {
-
-thread_local std::string lastError;
-
-cv::Mat matrix(const SVImageView &view) {
-    return cv::Mat(view.height, view.width, CV_MAKETYPE(view.depth, view.channels), view.data,
-                   static_cast<size_t>(view.bytesPerRow));
-}
-
-cv::Scalar scalar(const double value[4]) { return cv::Scalar(value[0], value[1], value[2], value[3]); }
-
-/// Runs `body`, turning exceptions into -1 and a message for sv_last_error.
-template <typename Body> int guarded(Body body) {
-    try {
-        return body();
-    } catch (const cv::Exception &error) {
-        lastError = error.what();
-    } catch (const std::exception &error) {
-        lastError = error.what();
-    } catch (...) {
-        lastError = "unknown C++ exception";
-    }
-    return -1;
-}
-
-/// Writes into `destination` in place; fails if OpenCV had to reallocate it.
-int checkedInPlace(const cv::Mat &result, const SVImageView &destination) {
-    if (result.data != destination.data) {
-        lastError = "destination view has the wrong size or type";
-        return -1;
-    }
-    return 0;
-}
-
-}  // namespace
+using namespace shim;
 
 extern "C" {
 

@@ -106,4 +106,6 @@ int sv_text_size(const char *text, double scale, int thickness, int32_t *width, 
 }
 #endif
 
+#include "CVisionShimAnalysis.h"
+
 #endif

@@ -1,0 +1,192 @@
+#include "CVisionShimAnalysis.h"
+#include "ShimSupport.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+#include <cstdlib>
+#include <vector>
+
+static_assert(int(SV_MORPH_ERODE) == cv::MORPH_ERODE && int(SV_MORPH_DILATE) == cv::MORPH_DILATE &&
+                  int(SV_MORPH_OPEN) == cv::MORPH_OPEN && int(SV_MORPH_CLOSE) == cv::MORPH_CLOSE,
+              "morphology codes");
+
+using namespace shim;
+
+namespace {
+
+/// `count` x, y pairs as OpenCV points, sharing no memory.
+std::vector<cv::Point> points(const int32_t *xy, int32_t count) {
+    std::vector<cv::Point> result(static_cast<size_t>(count));
+    for (int32_t index = 0; index < count; ++index) result[index] = cv::Point(xy[2 * index], xy[2 * index + 1]);
+    return result;
+}
+
+void write(const std::vector<cv::Point> &source, int32_t *xy, int32_t *count) {
+    for (size_t index = 0; index < source.size(); ++index) {
+        xy[2 * index] = source[index].x;
+        xy[2 * index + 1] = source[index].y;
+    }
+    *count = static_cast<int32_t>(source.size());
+}
+
+cv::Mat doubles(const double *values, int rows, int columns) {
+    return cv::Mat(rows, columns, CV_64F, const_cast<double *>(values));
+}
+
+}  // namespace
+
+extern "C" {
+
+int sv_gaussian_blur(SVImageView source, SVImageView destination, double sigma) {
+    return guarded([&] {
+        cv::Mat target = matrix(destination);
+        cv::GaussianBlur(matrix(source), target, cv::Size(), sigma, sigma, cv::BORDER_REPLICATE);
+        return checkedInPlace(target, destination);
+    });
+}
+
+int sv_canny(SVImageView source, SVImageView destination, double lowThreshold, double highThreshold) {
+    return guarded([&] {
+        cv::Mat target = matrix(destination);
+        cv::Canny(matrix(source), target, lowThreshold, highThreshold, 3, true);
+        return checkedInPlace(target, destination);
+    });
+}
+
+int sv_adaptive_threshold(SVImageView source, SVImageView destination, int32_t blockSize, double offset, int inverted) {
+    return guarded([&] {
+        cv::Mat target = matrix(destination);
+        cv::adaptiveThreshold(matrix(source), target, 255, cv::ADAPTIVE_THRESH_MEAN_C,
+                              inverted ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY, blockSize, offset);
+        return checkedInPlace(target, destination);
+    });
+}
+
+int sv_threshold(SVImageView source, SVImageView destination, double level, int inverted) {
+    return guarded([&] {
+        cv::Mat target = matrix(destination);
+        cv::threshold(matrix(source), target, level, 255, inverted ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY);
+        return checkedInPlace(target, destination);
+    });
+}
+
+int sv_morphology(SVImageView source, SVImageView destination, SVMorphology operation, int32_t kernelSize) {
+    return guarded([&] {
+        cv::Mat target = matrix(destination);
+        const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(kernelSize, kernelSize));
+        cv::morphologyEx(matrix(source), target, operation, kernel, cv::Point(-1, -1), 1, cv::BORDER_REPLICATE);
+        return checkedInPlace(target, destination);
+    });
+}
+
+int sv_divide(SVImageView numerator, SVImageView denominator, SVImageView destination, double scale) {
+    return guarded([&] {
+        cv::Mat target = matrix(destination);
+        cv::divide(matrix(numerator), matrix(denominator), target, scale);
+        return checkedInPlace(target, destination);
+    });
+}
+
+int sv_invert(SVImageView source, SVImageView destination) {
+    return guarded([&] {
+        cv::Mat target = matrix(destination);
+        cv::bitwise_not(matrix(source), target);
+        return checkedInPlace(target, destination);
+    });
+}
+
+int sv_find_contours(SVImageView binary, int32_t **points, int32_t **lengths, int32_t *count) {
+    return guarded([&] {
+        std::vector<std::vector<cv::Point>> contours;
+        cv::findContours(matrix(binary), contours, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
+        size_t total = 0;
+        for (const auto &contour : contours) total += contour.size();
+        *points = static_cast<int32_t *>(std::malloc(sizeof(int32_t) * (2 * total + 1)));
+        *lengths = static_cast<int32_t *>(std::malloc(sizeof(int32_t) * (contours.size() + 1)));
+        if (*points == nullptr || *lengths == nullptr) {
+            std::free(*points);
+            std::free(*lengths);
+            lastError = "out of memory";
+            return -1;
+        }
+        int32_t *cursor = *points;
+        for (size_t index = 0; index < contours.size(); ++index) {
+            int32_t written = 0;
+            write(contours[index], cursor, &written);
+            (*lengths)[index] = written;
+            cursor += 2 * written;
+        }
+        *count = static_cast<int32_t>(contours.size());
+        return 0;
+    });
+}
+
+int sv_line_segments(SVImageView gray, float **segments, int32_t *count) {
+    return guarded([&] {
+        std::vector<cv::Vec4f> lines;
+        cv::createLineSegmentDetector()->detect(matrix(gray), lines);
+        *segments = static_cast<float *>(std::malloc(sizeof(float) * (4 * lines.size() + 1)));
+        if (*segments == nullptr) {
+            lastError = "out of memory";
+            return -1;
+        }
+        for (size_t index = 0; index < lines.size(); ++index) {
+            for (int element = 0; element < 4; ++element) (*segments)[4 * index + element] = lines[index][element];
+        }
+        *count = static_cast<int32_t>(lines.size());
+        return 0;
+    });
+}
+
+int sv_convex_hull(const int32_t *xy, int32_t count, int32_t *hull, int32_t *hullCount) {
+    return guarded([&] {
+        std::vector<cv::Point> result;
+        cv::convexHull(points(xy, count), result, true);
+        write(result, hull, hullCount);
+        return 0;
+    });
+}
+
+int sv_approximate_polygon(const int32_t *xy, int32_t count, double epsilon, int32_t *output, int32_t *outputCount) {
+    return guarded([&] {
+        std::vector<cv::Point> result;
+        cv::approxPolyDP(points(xy, count), result, epsilon, true);
+        write(result, output, outputCount);
+        return 0;
+    });
+}
+
+int sv_perspective_transform(const double source[8], const double destination[8], double matrix[9]) {
+    return guarded([&] {
+        cv::Point2f from[4], to[4];
+        for (int index = 0; index < 4; ++index) {
+            from[index] = cv::Point2f(static_cast<float>(source[2 * index]), static_cast<float>(source[2 * index + 1]));
+            to[index] = cv::Point2f(static_cast<float>(destination[2 * index]),
+                                    static_cast<float>(destination[2 * index + 1]));
+        }
+        cv::getPerspectiveTransform(from, to).copyTo(doubles(matrix, 3, 3));
+        return 0;
+    });
+}
+
+int sv_warp_perspective(SVImageView source, SVImageView destination, const double matrix[9],
+                        SVInterpolation interpolation, const double border[4]) {
+    return guarded([&] {
+        cv::Mat target = shim::matrix(destination);
+        cv::warpPerspective(shim::matrix(source), target, doubles(matrix, 3, 3), target.size(), interpolation,
+                            cv::BORDER_CONSTANT, scalar(border));
+        return checkedInPlace(target, destination);
+    });
+}
+
+int sv_warp_affine(SVImageView source, SVImageView destination, const double matrix[6], SVInterpolation interpolation,
+                   const double border[4]) {
+    return guarded([&] {
+        cv::Mat target = shim::matrix(destination);
+        cv::warpAffine(shim::matrix(source), target, doubles(matrix, 2, 3), target.size(), interpolation,
+                       cv::BORDER_CONSTANT, scalar(border));
+        return checkedInPlace(target, destination);
+    });
+}
+
+}  // extern "C"

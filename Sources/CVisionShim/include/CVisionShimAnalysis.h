@@ -1,0 +1,65 @@
+// The OpenCV calls behind rectangle detection, barcode and text pre-processing: filters, edges,
+// contours and geometric warps. Same rules as CVisionShim.h: one OpenCV call per function on
+// caller-owned memory, 0 on success, -1 with sv_last_error() on failure.
+#ifndef SWIFTVISION_CVISIONSHIM_ANALYSIS_H
+#define SWIFTVISION_CVISIONSHIM_ANALYSIS_H
+
+#include "CVisionShim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Morphological operations with an elliptical kernel (OpenCV's cv::MorphTypes).
+typedef enum {
+    SV_MORPH_ERODE = 0,
+    SV_MORPH_DILATE = 1,
+    SV_MORPH_OPEN = 2,
+    SV_MORPH_CLOSE = 3,
+} SVMorphology;
+
+/// Gaussian blur with standard deviation `sigma` in both directions.
+int sv_gaussian_blur(SVImageView source, SVImageView destination, double sigma);
+/// Canny edges of an 8-bit gray image: 255 on edges, 0 elsewhere.
+int sv_canny(SVImageView source, SVImageView destination, double lowThreshold, double highThreshold);
+/// 255 where a pixel is brighter than the mean of its `blockSize` neighbourhood minus `offset`
+/// (darker, when `inverted` is non-zero), 0 elsewhere.
+int sv_adaptive_threshold(SVImageView source, SVImageView destination, int32_t blockSize, double offset, int inverted);
+/// 255 where a pixel is brighter than `level` (not brighter, when `inverted` is non-zero), 0 elsewhere.
+int sv_threshold(SVImageView source, SVImageView destination, double level, int inverted);
+/// Erosion, dilation, opening or closing with an elliptical kernel of `kernelSize` pixels.
+int sv_morphology(SVImageView source, SVImageView destination, SVMorphology operation, int32_t kernelSize);
+/// destination = numerator × scale / denominator, saturated; 0 where the denominator is 0.
+int sv_divide(SVImageView numerator, SVImageView denominator, SVImageView destination, double scale);
+/// destination = 255 − source (bitwise not).
+int sv_invert(SVImageView source, SVImageView destination);
+
+/// Outlines of the non-zero regions of an 8-bit image, every contour (outer and inner), with straight
+/// runs compressed to their end points. `points` receives x, y pairs of all contours one after another
+/// and `lengths` the number of points of each; release both with sv_free.
+int sv_find_contours(SVImageView binary, int32_t **points, int32_t **lengths, int32_t *count);
+/// Straight line segments in an 8-bit gray image (OpenCV's LSD line segment detector with its
+/// default parameters). `segments` receives x1, y1, x2, y2 for each; release it with sv_free.
+int sv_line_segments(SVImageView gray, float **segments, int32_t *count);
+/// The convex hull of `count` points (x, y pairs), clockwise in image coordinates; `hull` holds room
+/// for `count` points and `hullCount` receives how many were written.
+int sv_convex_hull(const int32_t *xy, int32_t count, int32_t *hull, int32_t *hullCount);
+/// A closed polygon with fewer vertices within `epsilon` pixels of the closed polygon `xy`
+/// (Douglas–Peucker); `output` holds room for `count` points.
+int sv_approximate_polygon(const int32_t *xy, int32_t count, double epsilon, int32_t *output, int32_t *outputCount);
+
+/// The 3×3 homography (row-major) that maps the four `source` points onto the four `destination` points.
+int sv_perspective_transform(const double source[8], const double destination[8], double matrix[9]);
+/// destination(x, y) = source(matrix⁻¹ · (x, y, 1)): the source warped by the homography `matrix`;
+/// pixels from outside the source take `border`.
+int sv_warp_perspective(SVImageView source, SVImageView destination, const double matrix[9],
+                        SVInterpolation interpolation, const double border[4]);
+/// destination(x, y) = source(matrix⁻¹ · (x, y, 1)) for the 2×3 affine `matrix` (row-major).
+int sv_warp_affine(SVImageView source, SVImageView destination, const double matrix[6],
+                   SVInterpolation interpolation, const double border[4]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,62 @@
+import Foundation
+
+extension Quadrilateral {
+    /// Four points of a convex outline in any order, named by where they lie: the corner with the
+    /// smallest x + y is the top left, the others follow clockwise (in top-left-origin pixels).
+    public init(orderingCorners points: [CGPoint]) {
+        precondition(points.count == 4, "a quadrilateral has 4 corners")
+        let center = CGPoint(x: points.map(\.x).reduce(0, +) / 4, y: points.map(\.y).reduce(0, +) / 4)
+        let clockwise = points.sorted { atan2($0.y - center.y, $0.x - center.x) < atan2($1.y - center.y, $1.x - center.x) }
+        let first = clockwise.indices.min { clockwise[$0].x + clockwise[$0].y < clockwise[$1].x + clockwise[$1].y }!
+        let turned = Array(clockwise[first...] + clockwise[..<first])
+        self.init(topLeft: turned[0], topRight: turned[1], bottomRight: turned[2], bottomLeft: turned[3])
+    }
+
+    /// The sides in order: top, right, bottom, left, each from its first to its second corner clockwise.
+    public var sides: [(start: CGPoint, end: CGPoint)] {
+        [(topLeft, topRight), (topRight, bottomRight), (bottomRight, bottomLeft), (bottomLeft, topLeft)]
+    }
+
+    /// The enclosed area (shoelace formula); 0 for a degenerate shape.
+    public var area: Double {
+        abs(sides.reduce(0.0) { $0 + Double($1.start.x * $1.end.y - $1.end.x * $1.start.y) }) / 2
+    }
+
+    /// Whether every corner turns the same way, so that the outline does not cross itself or bend in.
+    public var isConvex: Bool {
+        let turns = corners.indices.map { index -> Double in
+            let a = corners[index], b = corners[(index + 1) % 4], c = corners[(index + 2) % 4]
+            return Double((b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x))
+        }
+        return turns.allSatisfy { $0 > 0 } || turns.allSatisfy { $0 < 0 }
+    }
+
+    /// The inner angle at each corner (top left, top right, bottom right, bottom left) in degrees.
+    public var cornerAngles: [Double] {
+        corners.indices.map { index in
+            let corner = corners[index], previous = corners[(index + 3) % 4], next = corners[(index + 1) % 4]
+            let a = (Double(previous.x - corner.x), Double(previous.y - corner.y))
+            let b = (Double(next.x - corner.x), Double(next.y - corner.y))
+            let cosine = (a.0 * b.0 + a.1 * b.1) / max(hypot(a.0, a.1) * hypot(b.0, b.1), .leastNonzeroMagnitude)
+            return acos(min(max(cosine, -1), 1)) * 180 / .pi
+        }
+    }
+
+    /// Mean lengths of opposite sides: the width from the top and bottom, the height from the left and right.
+    public var averageSideLengths: CGSize {
+        let lengths = sides.map { hypot(Double($0.end.x - $0.start.x), Double($0.end.y - $0.start.y)) }
+        return CGSize(width: (lengths[0] + lengths[2]) / 2, height: (lengths[1] + lengths[3]) / 2)
+    }
+
+    /// The largest distance between a corner of this quadrilateral and the same corner of `other`.
+    public func largestCornerDistance(to other: Quadrilateral) -> Double {
+        zip(corners, other.corners).map { hypot(Double($0.x - $1.x), Double($0.y - $1.y)) }.max()!
+    }
+
+    /// Every corner moved by `transform`.
+    public func applying(_ transform: (CGPoint) -> CGPoint) -> Quadrilateral {
+        Quadrilateral(
+            topLeft: transform(topLeft), topRight: transform(topRight), bottomRight: transform(bottomRight),
+            bottomLeft: transform(bottomLeft))
+    }
+}

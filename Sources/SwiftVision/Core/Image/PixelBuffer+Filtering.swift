@@ -1,0 +1,76 @@
+import CVisionShim
+import Foundation
+
+/// Filters used by the analysis tasks, each one OpenCV call through the shim, each returning a new
+/// packed buffer of the same size.
+extension PixelBuffer {
+    /// The buffer scaled to `width`×`height` (area averaging when shrinking, bilinear when enlarging).
+    func resized(width: Int, height: Int) throws -> PixelBuffer {
+        let source = try interleaved()
+        let interpolation = width < source.width ? SV_INTER_AREA : SV_INTER_LINEAR
+        return try PixelBuffer.make(format: source.format, width: width, height: height) { destination in
+            try source.withView { view in try shimCall { sv_resize(view, destination, interpolation) } }
+        }
+    }
+
+    /// The buffer blurred by a Gaussian of standard deviation `sigma` pixels.
+    func blurred(sigma: Double) throws -> PixelBuffer {
+        try filtered { sv_gaussian_blur($0, $1, sigma) }
+    }
+
+    /// Canny edges of a gray buffer: 255 on edges, 0 elsewhere.
+    func cannyEdges(low: Double, high: Double) throws -> PixelBuffer {
+        try filtered { sv_canny($0, $1, low, high) }
+    }
+
+    /// 255 where a gray pixel is brighter than its neighbourhood mean minus `offset` (darker when `inverted`).
+    func adaptiveThreshold(blockSize: Int, offset: Double, inverted: Bool = false) throws -> PixelBuffer {
+        try filtered { sv_adaptive_threshold($0, $1, Int32(blockSize | 1), offset, inverted ? 1 : 0) }
+    }
+
+    /// 255 where a gray pixel is brighter than `level`, 0 elsewhere.
+    func thresholded(at level: Double) throws -> PixelBuffer {
+        try filtered { sv_threshold($0, $1, level, 0) }
+    }
+
+    /// Dilation, erosion, opening or closing with a round kernel of `size` pixels.
+    func morphology(_ operation: SVMorphology, size: Int) throws -> PixelBuffer {
+        try filtered { sv_morphology($0, $1, operation, Int32(size)) }
+    }
+
+    /// self × `scale` / `denominator`, pixel by pixel, saturated.
+    func divided(by denominator: PixelBuffer, scale: Double) throws -> PixelBuffer {
+        try denominator.withView { divisor in
+            try filtered { sv_divide($0, divisor, $1, scale) }
+        }
+    }
+
+    /// The photographic negative.
+    func inverted() throws -> PixelBuffer {
+        try filtered { sv_invert($0, $1) }
+    }
+
+    /// A `width`×`height` buffer whose pixel (x, y) is this buffer's pixel at `transform`⁻¹(x, y).
+    func warped(by transform: AffineTransform, width: Int, height: Int, border: [Double] = [0, 0, 0, 0]) throws -> PixelBuffer {
+        let matrix = [transform.m11, transform.m21, transform.tX, transform.m12, transform.m22, transform.tY].map { Double($0) }
+        return try PixelBuffer.make(format: format, width: width, height: height) { destination in
+            try withView { source in try shimCall { sv_warp_affine(source, destination, matrix, SV_INTER_LINEAR, border) } }
+        }
+    }
+
+    /// A `width`×`height` buffer whose pixel (x, y) is this buffer's pixel at `homography`⁻¹(x, y).
+    func warped(by homography: Homography, width: Int, height: Int, border: [Double] = [0, 0, 0, 0]) throws -> PixelBuffer {
+        try PixelBuffer.make(format: format, width: width, height: height) { destination in
+            try withView { source in
+                try shimCall { sv_warp_perspective(source, destination, homography.elements, SV_INTER_LINEAR, border) }
+            }
+        }
+    }
+
+    /// A new buffer like this one, filled by the shim call `body` from this buffer's view.
+    private func filtered(_ body: (SVImageView, SVImageView) -> Int32) throws -> PixelBuffer {
+        try PixelBuffer.make(format: format, width: width, height: height) { destination in
+            try withView { source in try shimCall { body(source, destination) } }
+        }
+    }
+}
