@@ -156,6 +156,18 @@ int sv_approximate_polygon(const int32_t *xy, int32_t count, double epsilon, int
     });
 }
 
+int sv_fill_convex_polygon(SVImageView image, const double *xy, int32_t count, const double value[4]) {
+    return guarded([&] {
+        std::vector<cv::Point> corners(static_cast<size_t>(count));
+        for (int32_t index = 0; index < count; ++index) {
+            corners[index] = cv::Point(cvRound(xy[2 * index]), cvRound(xy[2 * index + 1]));
+        }
+        cv::Mat target = matrix(image);
+        cv::fillConvexPoly(target, corners, scalar(value));
+        return 0;
+    });
+}
+
 int sv_perspective_transform(const double source[8], const double destination[8], double matrix[9]) {
     return guarded([&] {
         cv::Point2f from[4], to[4];

@@ -20,7 +20,7 @@ static_assert(SV_COLOR_ADD_ALPHA == cv::COLOR_BGR2BGRA && SV_COLOR_DROP_ALPHA ==
               SV_COLOR_NV12_TO_RGB == cv::COLOR_YUV2RGB_NV12 && SV_COLOR_NV12_TO_BGR == cv::COLOR_YUV2BGR_NV12,
               "colour conversion codes");
 static_assert(SV_INTER_NEAREST == cv::INTER_NEAREST && SV_INTER_LINEAR == cv::INTER_LINEAR &&
-              SV_INTER_AREA == cv::INTER_AREA, "interpolation codes");
+              SV_INTER_CUBIC == cv::INTER_CUBIC && SV_INTER_AREA == cv::INTER_AREA, "interpolation codes");
 static_assert(SV_ROTATE_90_CLOCKWISE == cv::ROTATE_90_CLOCKWISE && SV_ROTATE_180 == cv::ROTATE_180 &&
               SV_ROTATE_90_COUNTERCLOCKWISE == cv::ROTATE_90_COUNTERCLOCKWISE, "rotation codes");
 

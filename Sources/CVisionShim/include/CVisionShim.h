@@ -50,6 +50,7 @@ typedef enum {
 typedef enum {
     SV_INTER_NEAREST = 0,
     SV_INTER_LINEAR = 1,
+    SV_INTER_CUBIC = 2,
     SV_INTER_AREA = 3,
 } SVInterpolation;
 

@@ -48,6 +48,9 @@ int sv_convex_hull(const int32_t *xy, int32_t count, int32_t *hull, int32_t *hul
 /// (Douglas–Peucker); `output` holds room for `count` points.
 int sv_approximate_polygon(const int32_t *xy, int32_t count, double epsilon, int32_t *output, int32_t *outputCount);
 
+/// Fills the convex polygon of `count` points (x, y pairs) with `value`.
+int sv_fill_convex_polygon(SVImageView image, const double *xy, int32_t count, const double value[4]);
+
 /// The 3×3 homography (row-major) that maps the four `source` points onto the four `destination` points.
 int sv_perspective_transform(const double source[8], const double destination[8], double matrix[9]);
 /// destination(x, y) = source(matrix⁻¹ · (x, y, 1)): the source warped by the homography `matrix`;

@@ -14,6 +14,14 @@ struct PixelPolygon: Sendable, Equatable {
         try transformed { input, count, output, written in sv_approximate_polygon(input, count, epsilon, output, written) }
     }
 
+    /// The enclosed area (shoelace formula).
+    var area: Double {
+        abs(points.indices.reduce(0.0) { total, index in
+            let a = SIMD2<Double>(points[index]), b = SIMD2<Double>(points[(index + 1) % points.count])
+            return total + a.x * b.y - b.x * a.y
+        }) / 2
+    }
+
     /// The length of the closed outline.
     var perimeter: Double {
         points.indices.reduce(0) { total, index in

@@ -4,12 +4,23 @@ import Foundation
 /// Filters used by the analysis tasks, each one OpenCV call through the shim, each returning a new
 /// packed buffer of the same size.
 extension PixelBuffer {
-    /// The buffer scaled to `width`×`height` (area averaging when shrinking, bilinear when enlarging).
-    func resized(width: Int, height: Int) throws -> PixelBuffer {
+    /// The buffer scaled to `width`×`height`: area averaging when shrinking; bilinear, or bicubic
+    /// when `sharp`, when enlarging.
+    func resized(width: Int, height: Int, sharp: Bool = false) throws -> PixelBuffer {
         let source = try interleaved()
-        let interpolation = width < source.width ? SV_INTER_AREA : SV_INTER_LINEAR
+        let interpolation = width < source.width ? SV_INTER_AREA : sharp ? SV_INTER_CUBIC : SV_INTER_LINEAR
         return try PixelBuffer.make(format: source.format, width: width, height: height) { destination in
             try source.withView { view in try shimCall { sv_resize(view, destination, interpolation) } }
+        }
+    }
+
+    /// A copy of the pixels in the whole-pixel rectangle `x`, `y`, `width`, `height`, which must lie inside.
+    func cropped(x: Int, y: Int, width: Int, height: Int) throws -> PixelBuffer {
+        let source = try interleaved()
+        return try PixelBuffer.make(format: source.format, width: width, height: height) { destination in
+            try source.withView { view in
+                try shimCall { sv_copy(view.region(x: x, y: y, width: width, height: height), destination) }
+            }
         }
     }
 
@@ -68,6 +79,14 @@ extension PixelBuffer {
     }
 
     /// A new buffer like this one, filled by the shim call `body` from this buffer's view.
+    /// Paints the inside of the convex outline `corners` with `value` (per channel).
+    mutating func fill(_ corners: [CGPoint], with value: [Double]) throws {
+        let coordinates = corners.flatMap { [Double($0.x), Double($0.y)] }
+        try withMutableView { view in
+            try shimCall { sv_fill_convex_polygon(view, coordinates, Int32(corners.count), value + [0, 0, 0, 0]) }
+        }
+    }
+
     private func filtered(_ body: (SVImageView, SVImageView) -> Int32) throws -> PixelBuffer {
         try PixelBuffer.make(format: format, width: width, height: height) { destination in
             try withView { source in try shimCall { body(source, destination) } }

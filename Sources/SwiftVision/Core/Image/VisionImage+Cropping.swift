@@ -6,13 +6,7 @@ extension VisionImage {
     /// Keeps the orientation; copies only the rows of the region.
     public func cropped(to rect: CGRect) throws -> VisionImage {
         let stored = try storedRegion(for: rect)
-        let source = try buffer.interleaved()
-        let pixels = try PixelBuffer.make(format: source.format, width: stored.width, height: stored.height) {
-            destination in
-            try source.withView { view in
-                try shimCall { sv_copy(view.region(x: stored.x, y: stored.y, width: stored.width, height: stored.height), destination) }
-            }
-        }
+        let pixels = try buffer.cropped(x: stored.x, y: stored.y, width: stored.width, height: stored.height)
         return VisionImage(buffer: pixels, orientation: orientation, sourceFormat: sourceFormat)
     }
 
