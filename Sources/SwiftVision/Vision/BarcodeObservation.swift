@@ -1,0 +1,26 @@
+import Foundation
+
+/// A barcode read by ``DetectBarcodesRequest`` (Vision's `VNBarcodeObservation`).
+public struct BarcodeObservation: QuadrilateralObservation, Equatable {
+    /// Corners named in the symbol's own orientation (see ``Barcode/corners``).
+    public var pixelCorners: Quadrilateral
+    public var imageSize: CGSize
+    /// 1: zxing-cpp reports only codes whose checks pass.
+    public var confidence: Float { 1 }
+    public var symbology: BarcodeFormat
+    /// The content as text.
+    public var payloadString: String
+    /// The content's bytes as encoded in the symbol.
+    public var payloadData: Data
+    /// The full result, with orientation and symbology identifier.
+    public var barcode: Barcode
+
+    public init(barcode: Barcode, imageSize: CGSize) {
+        pixelCorners = barcode.corners
+        self.imageSize = imageSize
+        symbology = barcode.format
+        payloadString = barcode.rawValue
+        payloadData = barcode.rawData
+        self.barcode = barcode
+    }
+}

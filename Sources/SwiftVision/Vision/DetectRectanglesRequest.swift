@@ -1,0 +1,35 @@
+import Foundation
+
+/// Finds rectangles in perspective, as Vision's `VNDetectRectanglesRequest`, with its options and defaults.
+public final class DetectRectanglesRequest: VisionRequest {
+    /// The smallest accepted ratio of the shorter to the longer side, 0–1.
+    public var minimumAspectRatio: Float = 0.5
+    /// The largest accepted ratio of the shorter to the longer side, 0–1.
+    public var maximumAspectRatio: Float = 1
+    /// How far, in degrees, each corner may be from a right angle.
+    public var quadratureTolerance: Float = 30
+    /// The shortest accepted side, as a fraction of the image's shorter side.
+    public var minimumSize: Float = 0.2
+    public var minimumConfidence: Float = 0
+    /// At most this many observations, the most prominent first; 0 means no limit.
+    public var maximumObservations = 1
+    /// The part of the image searched, normalised with the origin at the lower left.
+    public var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
+    /// The rectangles found by the last run, nil before any.
+    public private(set) var results: [RectangleObservation]?
+
+    public init() {}
+
+    public func perform(on image: VisionImage) throws {
+        let detector = RectangleDetector(
+            options: RectangleDetectorOptions(
+                minimumAspectRatio: minimumAspectRatio, maximumAspectRatio: maximumAspectRatio,
+                quadratureTolerance: quadratureTolerance, minimumSize: minimumSize, minimumConfidence: minimumConfidence,
+                maximumObservations: maximumObservations))
+        let (part, origin) = try image.region(ofInterest: regionOfInterest)
+        results = try detector.results(in: part).map {
+            RectangleObservation(
+                pixelCorners: $0.corners.offset(by: origin), imageSize: image.size, confidence: $0.confidence)
+        }
+    }
+}

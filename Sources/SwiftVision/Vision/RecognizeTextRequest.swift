@@ -1,0 +1,47 @@
+import Foundation
+
+/// Recognises text line by line, as Vision's `VNRecognizeTextRequest`, with the engine of ``TextRecognizer``.
+public final class RecognizeTextRequest: VisionRequest {
+    public var recognitionLevel = TextRecognitionLevel.accurate
+    /// Lines lower than this fraction of the image's height are left out; 0 keeps all.
+    public var minimumTextHeight: Float = 0
+    /// Languages as BCP 47 tags (`en-US`) or Tesseract names (`eng`), the main one first.
+    public var recognitionLanguages = ["en-US"]
+    public var usesLanguageCorrection = true
+    /// The part of the image read, normalised with the origin at the lower left.
+    public var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
+    /// The lines read by the last run, in reading order; nil before any.
+    public private(set) var results: [RecognizedTextObservation]?
+    /// The recogniser of the last run, kept while the options stay the same (starting Tesseract takes a while).
+    private var recognizer: TextRecognizer?
+
+    public init() {}
+
+    /// The languages with installed Tesseract data.
+    public static func supportedRecognitionLanguages() -> [String] {
+        TextRecognizer.supportedLanguages()
+    }
+
+    public func perform(on image: VisionImage) throws {
+        guard (0...1).contains(minimumTextHeight) else {
+            throw VisionTaskError.invalidOption("minimumTextHeight must lie in 0…1")
+        }
+        let options = TextRecognizerOptions(
+            languages: recognitionLanguages, recognitionLevel: recognitionLevel,
+            usesLanguageCorrection: usesLanguageCorrection)
+        if recognizer?.options != options {
+            recognizer = try TextRecognizer(options: options)
+        }
+        let (part, origin) = try image.region(ofInterest: regionOfInterest)
+        let text = try recognizer!.results(in: part)
+        // The minimum height is a fraction of the whole image, not of the region of interest.
+        let minimumHeight = Double(minimumTextHeight) * Double(image.height)
+        results = text.blocks.flatMap(\.lines).filter { Double($0.frame.height) >= minimumHeight }.map { line in
+            var line = line
+            for index in line.elements.indices {
+                line.elements[index].frame = line.elements[index].frame.offsetBy(dx: origin.x, dy: origin.y)
+            }
+            return RecognizedTextObservation(line: line, imageSize: image.size)
+        }
+    }
+}
