@@ -44,6 +44,7 @@ int svb_read_barcodes(const uint8_t *pixels, int32_t width, int32_t height, int3
             SVBarcode &barcode = (*results)[index];
             barcode.format = static_cast<int32_t>(result.format());
             barcode.text = copy(result.text());
+            barcode.textLength = static_cast<int32_t>(result.text().size());
             barcode.byteCount = static_cast<int32_t>(result.bytes().size());
             barcode.bytes = static_cast<uint8_t *>(std::malloc(result.bytes().size() + 1));
             if (barcode.text == nullptr || barcode.bytes == nullptr) {

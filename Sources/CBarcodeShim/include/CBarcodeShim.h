@@ -28,8 +28,9 @@ typedef struct {
 typedef struct {
     /// A zxing-cpp BarcodeFormat value.
     int32_t format;
-    /// The content as UTF-8, NUL-terminated.
+    /// The content as UTF-8, `textLength` bytes (it may hold NUL characters) and a terminating NUL.
     char *text;
+    int32_t textLength;
     /// The content's bytes as encoded in the symbol.
     uint8_t *bytes;
     int32_t byteCount;

@@ -49,7 +49,8 @@ public struct BarcodeScanner: Sendable {
             let doubled = try gray.resized(width: 2 * gray.width, height: 2 * gray.height, sharp: true)
             found.merge(try reader.barcodes(in: doubled).map { $0.scaled(by: (0.5, 0.5)) })
         }
-        return options.maximumCount > 0 ? Array(found.prefix(options.maximumCount)) : found
+        let measured = try found.map { try $0.withBarsMeasured(in: gray) }
+        return options.maximumCount > 0 ? Array(measured.prefix(options.maximumCount)) : measured
     }
 
     /// The codes `reader` finds in `gray`, and the Data Matrix and Aztec symbols in each of

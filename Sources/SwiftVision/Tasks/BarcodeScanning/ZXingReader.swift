@@ -73,7 +73,8 @@ extension Barcode {
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
         self.init(
-            format: BarcodeFormat(rawValue: found.format), rawValue: String(cString: found.text),
+            format: BarcodeFormat(rawValue: found.format),
+            rawValue: String(decoding: UnsafeRawBufferPointer(start: found.text, count: Int(found.textLength)), as: UTF8.self),
             rawData: Data(bytes: found.bytes, count: Int(found.byteCount)),
             corners: Quadrilateral(topLeft: points[0], topRight: points[1], bottomRight: points[2], bottomLeft: points[3]),
             orientation: Int(found.orientation), isMirrored: found.isMirrored != 0, symbologyIdentifier: identifier)
