@@ -28,6 +28,7 @@ extension Asset.Source {
     static let ultralytics = Asset.Source.wheel(requirement: "ultralytics==8.3.40", fileNamePrefix: "ultralytics-8.3.40-")
     static let scikitImage = Asset.Source.wheel(requirement: "scikit-image==0.24.0", fileNamePrefix: "scikit_image-0.24.0-")
     static let darknet = Asset.Source.debianPackage(name: "darknet")
+    static let pyzbar = Asset.Source.wheel(requirement: "pyzbar==0.1.9", fileNamePrefix: "pyzbar-0.1.9-")
 }
 
 extension Asset {
@@ -36,7 +37,7 @@ extension Asset {
         Asset(
             group: .runtime, source: .liteRT, member: "ai_edge_litert/libLiteRt.so", destination: "lib/libLiteRt.so",
             sha256: "eec47eb35e2924b3166015887e652a58edc9af823ae38e02bf83bef2548300bb"),
-    ] + mediaPipeModels + samplePhotos
+    ] + mediaPipeModels + samplePhotos + barcodeSamples
 
     private static let mediaPipeModels: [Asset] = [
         ("face_detection/face_detection_short_range", "bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8"),
@@ -72,5 +73,16 @@ extension Asset {
         Asset(
             group: .samples, source: source, member: member,
             destination: "media/" + String(member.split(separator: "/").last!), sha256: sum)
+    }
+
+    /// The test images of the pyzbar wheel, whose decoded values its tests list, as `media/pyzbar-<name>`.
+    private static let barcodeSamples: [Asset] = [
+        ("code128.png", "698d318522b73c65b56dd58ed9619df596115b33430980809200175722a90dc7"),
+        ("code128_null_character.png", "25ff12c0cfb0c4e4d99488a712bd3153a96f32c2c665b3cef27f1c4f00d8643f"),
+        ("qrcode.png", "b8c76342610d86eae38a521b7f4d7bb9f80b23752bcfbf3f6090e24c0ce89c3c"),
+        ("qrcode_rotated.png", "8d7c58917b6bac25389507349d87cdd3d1f003c10bcde7d7eb226ebe5c9c0053"),
+        ("empty.png", "3b20005736678630021456ccab0057b96bddb60ca4aaef9b29474b118e9e0b26"),
+    ].map { name, sum in
+        Asset(group: .samples, source: .pyzbar, member: "pyzbar/tests/" + name, destination: "media/pyzbar-" + name, sha256: sum)
     }
 }
