@@ -2,7 +2,8 @@
 # Installs the Debian packages SwiftVision builds against, when any is missing.
 set -euo pipefail
 
-packages=(pkg-config libopencv-dev libopencv-contrib-dev libzxing-dev libtesseract-dev tesseract-ocr-eng python3-venv)
+packages=(pkg-config libopencv-dev libopencv-contrib-dev libzxing-dev libtesseract-dev tesseract-ocr-eng tesseract-ocr-osd
+          tesseract-ocr python3-venv)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Creates the Python environment the tests and benchmarks compare against:
-# ai-edge-litert 2.3.0 (from the wheel `swiftvision setup` downloaded), numpy and OpenCV's Python binding.
+# ai-edge-litert 2.3.0 (from the wheel `swiftvision setup` downloaded), numpy and OpenCV's Python binding;
+# zxing-cpp's Python binding (barcode fixtures and the barcode peer) and Pillow (rendered text fixtures).
 set -euo pipefail
 
 cache="${SWIFTVISION_CACHE:-$HOME/.cache/swiftvision}"
 venv="$cache/venv"
-if "$venv/bin/python" -c "import ai_edge_litert.interpreter, numpy, cv2" 2>/dev/null; then
-    exit 0
+if ! "$venv/bin/python" -c "import ai_edge_litert.interpreter, numpy, cv2" 2>/dev/null; then
+    echo "Creating the reference Python environment in $venv" >&2
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+        "$cache"/downloads/ai_edge_litert-2.3.0-*.whl "numpy<2.3" "opencv-python-headless==4.10.0.84"
 fi
-echo "Creating the reference Python environment in $venv" >&2
-rm -rf "$venv"
-python3 -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    "$cache"/downloads/ai_edge_litert-2.3.0-*.whl "numpy<2.3" "opencv-python-headless==4.10.0.84"
+if ! "$venv/bin/python" -c "from importlib.metadata import version as v; assert v('zxing-cpp') == '3.1.1' and v('pillow') == '11.1.0'" 2>/dev/null; then
+    echo "Adding zxing-cpp and Pillow to $venv" >&2
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "zxing-cpp==3.1.1" "pillow==11.1.0"
+fi
