@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+@testable import SwiftVision
+
+@Suite struct TextRecognitionTests {
+    /// The words of scikit-image's page.png as a person reads them (the code line left out).
+    static let pageWords = """
+        Region-based segmentation Let us first determine markers of the coins and the background. These markers \
+        are pixels that we can label unambiguously as either object or background. Here, the markers are found at \
+        the two extreme parts of the histogram of grey values:
+        """.split(separator: " ").map(String.init)
+
+    static let accurate = Result { try TextRecognizer() }
+
+    /// The share of `expected` words found among the recognised ones (each recognised word counts once).
+    static func recall(of expected: [String], in text: Text) -> Double {
+        var words = text.blocks.flatMap(\.lines).flatMap(\.elements).map(\.text)
+        let found = expected.filter { word in
+            guard let index = words.firstIndex(of: word) else { return false }
+            words.remove(at: index)
+            return true
+        }
+        return Double(found.count) / Double(expected.count)
+    }
+
+    /// Scenes rendered with known words and the share of them that must be read.
+    static let scenes: [(String, Double)] = [
+        ("paragraph.png", 0.97), ("paragraph-rotated.png", 0.9), ("small-print.png", 0.9), ("notice-on-bus.jpg", 0.85),
+    ]
+
+    @Test(arguments: scenes)
+    func readsRenderedWords(name: String, minimumRecall: Double) throws {
+        let scene = try VisionFixtures.scene(name, in: VisionFixtures.text, file: \.file)
+        let text = try Self.accurate.get().results(in: VisionImage(contentsOfFile: scene.file))
+        let recall = Self.recall(of: scene.words.map(\.text), in: text)
+        #expect(recall >= minimumRecall, "\(name): read \(text.text)")
+    }
+
+    @Test func wordBoxesMatchWhereTheWordsWereDrawn() throws {
+        let scene = try VisionFixtures.scene("paragraph.png", in: VisionFixtures.text, file: \.file)
+        let text = try Self.accurate.get().results(in: VisionImage(contentsOfFile: scene.file))
+        let words = text.blocks.flatMap(\.lines).flatMap(\.elements)
+        var matched = 0
+        for word in scene.words {
+            let truth = CGRect(x: word.box[0], y: word.box[1], width: word.box[2], height: word.box[3])
+            guard let read = words.first(where: { $0.text == word.text && $0.frame.intersects(truth) }) else { continue }
+            let overlap = read.frame.intersection(truth)
+            let union = read.frame.union(truth)
+            if overlap.width * overlap.height >= 0.6 * union.width * union.height { matched += 1 }
+        }
+        #expect(Double(matched) >= 0.9 * Double(scene.words.count), "\(matched) of \(scene.words.count) boxes match")
+        // Reading order: four lines, top to bottom, in one block.
+        let lines = text.blocks.flatMap(\.lines)
+        #expect(lines.count == 4 && lines.map(\.frame.minY) == lines.map(\.frame.minY).sorted())
+        #expect(text.text.hasPrefix("The quick brown fox"))
+        #expect(words.allSatisfy { (0...1).contains($0.confidence) && $0.recognizedLanguage == "eng" })
+    }
+
+    @Test func readsTheScannedPageUnderUnevenLight() throws {
+        let page = try Fixtures.image("page.png")
+        let accurate = try Self.accurate.get().results(in: page)
+        #expect(Self.recall(of: Self.pageWords, in: accurate) >= 0.9, "\(accurate.text)")
+        // One plain pass over the unevenly lit scan reads much less.
+        let fast = try TextRecognizer(options: TextRecognizerOptions(recognitionLevel: .fast)).results(in: page)
+        #expect(Self.recall(of: Self.pageWords, in: fast) < Self.recall(of: Self.pageWords, in: accurate))
+    }
+
+    @Test func optionsShapeTheResult() throws {
+        let scene = try VisionFixtures.scene("paragraph.png", in: VisionFixtures.text, file: \.file)
+        let image = try VisionImage(contentsOfFile: scene.file)
+        let literal = try TextRecognizer(options: TextRecognizerOptions(usesLanguageCorrection: false)).results(in: image)
+        #expect(Self.recall(of: scene.words.map(\.text), in: literal) >= 0.9)
+        // Lines are about 8 % of this image's height: a 20 % minimum leaves none.
+        let tall = try TextRecognizer(options: TextRecognizerOptions(minimumTextHeight: 0.2)).results(in: image)
+        #expect(tall.blocks.isEmpty)
+        let tagged = try TextRecognizer(options: TextRecognizerOptions(languages: ["en-US"]))
+        #expect(tagged.languages == ["eng"])
+        #expect(TextRecognizer.supportedLanguages().contains("eng"))
+    }
+
+    @Test func badInputGivesEmptyTextOrClearErrors() async throws {
+        #expect(throws: VisionTaskError.self) { try TextRecognizer(options: TextRecognizerOptions(languages: ["tlh"])) }
+        #expect(throws: VisionTaskError.self) { try TextRecognizer(options: TextRecognizerOptions(languages: [])) }
+        #expect(throws: VisionTaskError.self) { try TextRecognizer(options: TextRecognizerOptions(minimumTextHeight: 2)) }
+        let missing = TextRecognizerOptions(dataDirectory: URL(fileURLWithPath: "/nonexistent/tessdata"))
+        let error = #expect(throws: VisionTaskError.self) { try TextRecognizer(options: missing) }
+        #expect(error?.description.contains("/nonexistent/tessdata") == true)
+        let recognizer = try Self.accurate.get()
+        let tiny = try VisionImage(pixels: Data([0]), width: 1, height: 1, format: .gray)
+        #expect(try recognizer.results(in: tiny).blocks.isEmpty)
+        let blank = try VisionImage(pixels: Data(repeating: 255, count: 400 * 300), width: 400, height: 300, format: .gray)
+        #expect(try await recognizer.process(blank).text.isEmpty)
+    }
+
+    /// One recogniser serves concurrent callers in turn, with the same results as one at a time.
+    @Test func concurrentCallsGiveTheSameText() async throws {
+        let scene = try VisionFixtures.scene("small-print.png", in: VisionFixtures.text, file: \.file)
+        let image = try VisionImage(contentsOfFile: scene.file)
+        let recognizer = try TextRecognizer(options: TextRecognizerOptions(recognitionLevel: .fast))
+        let alone = try recognizer.results(in: image).text
+        let texts = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<3 { group.addTask { try await recognizer.process(image).text } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(texts == [alone, alone, alone])
+    }
+}
