@@ -13,7 +13,7 @@ struct QuadrilateralSearch {
     /// Outlines whose bounding box has a shorter side below this many pixels are skipped.
     let minimumSide: Double
     /// Gray levels at which the image is cut.
-    static let levels = stride(from: 32.0, through: 224, by: 24)
+    static let levels = stride(from: 48.0, through: 208, by: 40)
 
     /// Distinct candidates, corners ordered from the top left clockwise.
     func candidates() throws -> [Quadrilateral] {

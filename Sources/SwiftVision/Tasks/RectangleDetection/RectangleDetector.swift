@@ -11,6 +11,8 @@ public struct RectangleDetector: Sendable {
 
     /// The longer side of the copy searched for rough outlines, in pixels.
     static let workingSide = 1024
+    /// The longer side of the copy searched for line segments, in pixels.
+    static let lineSide = 640
     /// Candidates below this confidence are never reported: their sides are, on geometric average,
     /// on a clear edge for less than half their length (noise and texture reach about 0.4).
     static let minimumSupport = 0.5
@@ -52,7 +54,11 @@ public struct RectangleDetector: Sendable {
         var shapes = try QuadrilateralSearch(image: work, minimumSide: minimumSide * 0.8).candidates()
         let chains = SegmentChainSearch(
             minimumLength: minimumSide * 0.3, minimumAngle: 80 - Double(options.quadratureTolerance))
-        for shape in chains.candidates(from: try work.lineSegments())
+        // Line segments are found in a smaller copy (much faster, as good for rough shapes) and scaled back.
+        let (lineImage, lineScale) = try work.grayscaled(maximumSide: Self.lineSide)
+        let factor = SIMD2(Double(lineScale.width), Double(lineScale.height))
+        let segments = try lineImage.lineSegments().map { LineSegment(start: $0.start * factor, end: $0.end * factor) }
+        for shape in chains.candidates(from: segments)
         where !shapes.contains(where: { $0.largestCornerDistance(to: shape) < 3 }) {
             shapes.append(shape)
         }
