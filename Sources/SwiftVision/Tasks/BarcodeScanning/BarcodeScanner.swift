@@ -8,8 +8,8 @@ import Foundation
 /// since zxing-cpp 1.4 looks for Data Matrix and Aztec symbols only near the middle of an image;
 /// over the negative image for light codes on a dark ground; over the image turned so that the
 /// strongest slanted stripes stand upright, for codes at a slant (zxing-cpp reads linear codes
-/// along rows and columns only); and over a doubled copy of a small image for codes whose modules
-/// are only a pixel or two wide.
+/// along rows and columns only); and over a doubled copy of a small image for matrix codes whose
+/// modules are only a pixel or two wide.
 public struct BarcodeScanner: Sendable {
     public let options: BarcodeScannerOptions
 
@@ -18,7 +18,7 @@ public struct BarcodeScanner: Sendable {
     /// Places are read at these scales, while their longer side stays within `regionSide` pixels.
     static let regionScales = [1.0, 2]
     static let regionSide = 400.0
-    /// Images up to this longer side, in pixels, also get a pass at double size when trying harder.
+    /// Images up to this longer side, in pixels, are also read for matrix codes at double size when trying harder.
     static let enlargementLimit = 1400
 
     public init(options: BarcodeScannerOptions = .init()) {
@@ -47,7 +47,9 @@ public struct BarcodeScanner: Sendable {
         }
         if options.tryHarder, max(gray.width, gray.height) <= Self.enlargementLimit {
             let doubled = try gray.resized(width: 2 * gray.width, height: 2 * gray.height, sharp: true)
-            found.merge(try reader.barcodes(in: doubled).map { $0.scaled(by: (0.5, 0.5)) })
+            var matrix = reader
+            matrix.formats = options.formats.intersection(.matrix)
+            found.merge(try matrix.barcodes(in: doubled).map { $0.scaled(by: (0.5, 0.5)) })
         }
         let measured = try found.map { try $0.withBarsMeasured(in: gray) }
         return options.maximumCount > 0 ? Array(measured.prefix(options.maximumCount)) : measured
