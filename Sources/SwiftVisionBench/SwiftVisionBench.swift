@@ -44,6 +44,8 @@ struct SwiftVisionBench {
         }
         print(BenchmarkRow(task: "invoke, buffers filled in place", swift: zeroCopy, peer: peer.invoke, peakMiB: peakResidentMiB()).line)
         print(String(format: "peak memory: swiftvision-bench %.1f MiB, Python peer %.1f MiB", peakResidentMiB(), peer.peakMiB))
+        try RecognitionBenchmark.run(
+            cache: cache, python: cache.root.appendingPathComponent("venv/bin/python"), packageRoot: packageRoot)
     }
 
     struct PeerResult: Decodable {
@@ -57,17 +59,14 @@ struct SwiftVisionBench {
         }
     }
 
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
     static func runPeer(model: String, photos: [String], cache: SwiftVisionCache) throws -> PeerResult {
-        let process = Process()
-        process.executableURL = cache.root.appendingPathComponent("venv/bin/python")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Benchmarks/python_peer.py")
-        process.arguments = [script.path, model, "\(threads)", "\(iterations)"] + photos
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let script = packageRoot.appendingPathComponent("Benchmarks/python_peer.py")
+        let data = try runProcess(
+            cache.root.appendingPathComponent("venv/bin/python"),
+            [script.path, model, "\(threads)", "\(iterations)"] + photos)
         return try JSONDecoder().decode(PeerResult.self, from: data)
     }
 }
