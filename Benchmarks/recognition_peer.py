@@ -7,24 +7,14 @@ Usage: recognition_peer.py ITERATIONS --barcodes IMAGE... --text IMAGE...
 """
 
 import json
-import statistics
 import subprocess
 import sys
-import time
 from importlib.metadata import version
 
 import cv2
 import zxingcpp
 
-
-def median_ms(body, iterations):
-    body()
-    samples = []
-    for _ in range(iterations):
-        start = time.perf_counter()
-        body()
-        samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(samples)
+from python_peer import median_ms
 
 
 def main(iterations, arguments):

@@ -57,14 +57,14 @@ struct BarcodesCommand: ParsableCommand {
         try ImageBatch(paths: images, json: json, task: "barcodes").run { path, image in
             let found = try scanner.results(in: image)
             if let draw {
-                var canvas = try ImageCanvas(image: image)
-                for (index, barcode) in found.enumerated() {
-                    try canvas.drawQuadrilateral(barcode.corners, color: .palette(index))
-                    try canvas.drawLabel(
-                        "\(barcode.format): \(barcode.rawValue.prefix(40))", at: barcode.corners.topLeft,
-                        color: .palette(index))
+                try ImageCanvas.write(image, for: path, to: draw, inputCount: images.count) { canvas in
+                    for (index, barcode) in found.enumerated() {
+                        try canvas.drawQuadrilateral(barcode.corners, color: .palette(index))
+                        try canvas.drawLabel(
+                            "\(barcode.format): \(barcode.rawValue.prefix(40))", at: barcode.corners.topLeft,
+                            color: .palette(index))
+                    }
                 }
-                try canvas.image.write(to: try OutputLocation(argument: draw, inputCount: images.count).url(for: path))
             }
             return Report(
                 file: path,

@@ -61,6 +61,17 @@ struct OutputLocation {
     }
 }
 
+extension ImageCanvas {
+    /// Draws on a copy of `image` with `draw` and writes it where `argument` says for the input `path`.
+    static func write(
+        _ image: VisionImage, for path: String, to argument: String, inputCount: Int, _ draw: (inout ImageCanvas) throws -> Void
+    ) throws {
+        var canvas = try ImageCanvas(image: image)
+        try draw(&canvas)
+        try canvas.image.write(to: try OutputLocation(argument: argument, inputCount: inputCount).url(for: path))
+    }
+}
+
 /// A point as `{"x","y"}` in upright pixels, rounded to hundredths.
 struct JSONPoint: Encodable {
     var x: Double

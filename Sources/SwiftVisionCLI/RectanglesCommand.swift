@@ -51,12 +51,12 @@ struct RectanglesCommand: ParsableCommand {
         try ImageBatch(paths: images, json: json, task: "rectangles").run { path, image in
             let found = try detector.results(in: image)
             if let draw {
-                var canvas = try ImageCanvas(image: image)
-                for (index, rectangle) in found.enumerated() {
-                    try canvas.drawQuadrilateral(rectangle.corners, color: .palette(index))
-                    try canvas.drawPoints([rectangle.corners.topLeft], color: .palette(index))
+                try ImageCanvas.write(image, for: path, to: draw, inputCount: images.count) { canvas in
+                    for (index, rectangle) in found.enumerated() {
+                        try canvas.drawQuadrilateral(rectangle.corners, color: .palette(index))
+                        try canvas.drawPoints([rectangle.corners.topLeft], color: .palette(index))
+                    }
                 }
-                try canvas.image.write(to: try OutputLocation(argument: draw, inputCount: images.count).url(for: path))
             }
             if let correct, let best = found.first {
                 let page = try image.perspectiveCorrected(best.corners)

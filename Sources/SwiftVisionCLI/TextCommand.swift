@@ -54,14 +54,14 @@ struct TextCommand: ParsableCommand {
         try ImageBatch(paths: images, json: json, task: "text").run { path, image in
             let text = try recognizer.results(in: image)
             if let draw {
-                var canvas = try ImageCanvas(image: image)
-                for (index, block) in text.blocks.enumerated() {
-                    try canvas.drawRectangle(block.frame, color: .palette(index))
-                    for word in block.lines.flatMap(\.elements) {
-                        try canvas.drawRectangle(word.frame, color: .palette(index), lineWidth: 1)
+                try ImageCanvas.write(image, for: path, to: draw, inputCount: images.count) { canvas in
+                    for (index, block) in text.blocks.enumerated() {
+                        try canvas.drawRectangle(block.frame, color: .palette(index))
+                        for word in block.lines.flatMap(\.elements) {
+                            try canvas.drawRectangle(word.frame, color: .palette(index), lineWidth: 1)
+                        }
                     }
                 }
-                try canvas.image.write(to: try OutputLocation(argument: draw, inputCount: images.count).url(for: path))
             }
             return Report(
                 file: path, text: text.text,

@@ -111,13 +111,6 @@ import Testing
     static func correlation(_ a: PixelBuffer, _ b: PixelBuffer) throws -> Double {
         let x = try Fixtures.packed(a).map(Double.init), y = try Fixtures.packed(b).map(Double.init)
         try #require(x.count == y.count)
-        let mx = x.reduce(0, +) / Double(x.count), my = y.reduce(0, +) / Double(y.count)
-        var (xy, xx, yy) = (0.0, 0.0, 0.0)
-        for (p, q) in zip(x, y) {
-            xy += (p - mx) * (q - my)
-            xx += (p - mx) * (p - mx)
-            yy += (q - my) * (q - my)
-        }
-        return xy / (xx * yy).squareRoot()
+        return LineSampler.correlation(x, y)
     }
 }

@@ -1,4 +1,5 @@
 import CVisionShim
+import Foundation
 
 /// A closed outline through whole pixel positions, such as a contour traced in an edge map.
 struct PixelPolygon: Sendable, Equatable {
@@ -12,6 +13,17 @@ struct PixelPolygon: Sendable, Equatable {
     /// A polygon with fewer vertices that stays within `epsilon` pixels of this one (Douglas–Peucker).
     func simplified(epsilon: Double) throws -> PixelPolygon {
         try transformed { input, count, output, written in sv_approximate_polygon(input, count, epsilon, output, written) }
+    }
+
+    /// The smallest upright rectangle holding every point (a point spans one pixel); null when empty.
+    var bounds: CGRect {
+        guard var lower = points.first else { return .null }
+        var upper = lower
+        for point in points {
+            lower = pointwiseMin(lower, point)
+            upper = pointwiseMax(upper, point)
+        }
+        return CGRect(x: Int(lower.x), y: Int(lower.y), width: Int(upper.x - lower.x) + 1, height: Int(upper.y - lower.y) + 1)
     }
 
     /// The enclosed area (shoelace formula).

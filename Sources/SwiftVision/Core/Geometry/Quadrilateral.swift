@@ -34,9 +34,6 @@ public struct Quadrilateral: Sendable, Equatable, Codable {
     /// The quadrilateral, given in `space` of an image of `imageSize`, expressed in `target`.
     /// Corner names keep their meaning; only the coordinates change.
     public func converted(from space: CoordinateSpace, to target: CoordinateSpace, imageSize: CGSize) -> Quadrilateral {
-        func convert(_ point: CGPoint) -> CGPoint { point.converted(from: space, to: target, imageSize: imageSize) }
-        return Quadrilateral(
-            topLeft: convert(topLeft), topRight: convert(topRight), bottomRight: convert(bottomRight),
-            bottomLeft: convert(bottomLeft))
+        applying { $0.converted(from: space, to: target, imageSize: imageSize) }
     }
 }

@@ -30,7 +30,7 @@ public struct BarcodeScanner: Sendable {
         guard options.maximumCount >= 0 else {
             throw VisionTaskError.invalidOption("maximumCount must not be negative")
         }
-        let gray = try image.upright().buffer.interleaved().converted(to: .gray)
+        let gray = try image.uprightGray()
         let reader = ZXingReader(
             formats: options.formats, tryHarder: options.tryHarder, tryRotate: options.tryRotations,
             tryDownscale: options.tryDownscale, maximumCount: options.maximumCount)

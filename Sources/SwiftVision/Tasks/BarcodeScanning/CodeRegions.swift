@@ -18,9 +18,7 @@ enum CodeRegions {
         let shorter = Double(min(small.width, small.height))
         var boxes: [CGRect] = []
         for contour in try blobs.contours() {
-            let xs = contour.points.map { Double($0.x) }, ys = contour.points.map { Double($0.y) }
-            guard let minX = xs.min(), let maxX = xs.max(), let minY = ys.min(), let maxY = ys.max() else { continue }
-            let box = CGRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+            let box = contour.bounds
             let (side, longSide) = (min(box.width, box.height), max(box.width, box.height))
             // Codes fill their box; clutter merged into one blob sprawls.
             guard side >= 6, longSide <= 0.6 * shorter, longSide <= 4 * side,

@@ -39,13 +39,8 @@ struct QuadrilateralSearch {
 
     /// Whether the outline's bounding box is at least `minimumSide` in both directions.
     private func spans(_ contour: PixelPolygon) -> Bool {
-        guard contour.points.count >= 4, let first = contour.points.first else { return false }
-        var lower = first, upper = first
-        for point in contour.points {
-            lower = pointwiseMin(lower, point)
-            upper = pointwiseMax(upper, point)
-        }
-        return Double(min(upper.x - lower.x, upper.y - lower.y)) >= minimumSide
+        let bounds = contour.bounds
+        return contour.points.count >= 4 && Double(min(bounds.width, bounds.height)) > minimumSide
     }
 
     /// Four-cornered simplifications of the outline itself and of its convex hull.

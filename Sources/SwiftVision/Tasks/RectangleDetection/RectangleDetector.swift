@@ -24,7 +24,7 @@ public struct RectangleDetector: Sendable {
     /// The rectangles in `image`, the most prominent first (by confidence² × √(share of the image's area)).
     public func results(in image: VisionImage) throws -> [DetectedRectangle] {
         try options.validate()
-        let full = try image.upright().buffer.interleaved().converted(to: .gray)
+        let full = try image.uprightGray()
         let (work, scale) = try full.grayscaled(maximumSide: Self.workingSide)
         let minimumSide = max(8, Double(options.minimumSize) * Double(min(work.width, work.height)))
         let coarse = EdgeFitter(image: try work.blurred(sigma: 0.7))

@@ -52,7 +52,7 @@ public final class TextRecognizer: @unchecked Sendable {
 
     /// The text in `image`, with boxes in its upright pixels.
     public func results(in image: VisionImage) throws -> Text {
-        let upright = try image.upright().buffer.interleaved().converted(to: .gray)
+        let upright = try image.uprightGray()
         return try lock.withLock {
             var page = TextPage(upright: upright)
             var words: [TesseractEngine.Word]
