@@ -82,7 +82,7 @@ def test_rebuild_is_byte_identical(tmp_path, wheels_dir, models_dir):
     from modelzoo.build import build_models
 
     written = build_models(str(wheels_dir), str(tmp_path), log=lambda *_: None)
-    assert len(written) == 3
+    assert sorted(p.rsplit("/", 1)[-1] for p in written.values()) == sorted(pinned_models())
     for path in written.values():
         name = path.rsplit("/", 1)[-1]
         assert (tmp_path / name).read_bytes() == (models_dir / name).read_bytes(), name
@@ -93,8 +93,10 @@ def test_rebuild_is_byte_identical(tmp_path, wheels_dir, models_dir):
     (EMBEDDER, {"image": [1, 224, 224, 3]}, {"embedding": [1, 1280]}),
     (YOLO, {"image": [1, 416, 416, 3]}, {"grid13x13": [1, 13, 13, 255], "grid26x26": [1, 26, 26, 255]}),
 ])
-def test_litert_signature(models_dir, name, inputs, outputs):
-    it = Interpreter(model_path=str(models_dir / name), num_threads=1)
+@pytest.mark.parametrize("variant", ["", "_fp16"])
+def test_litert_signature(models_dir, name, inputs, outputs, variant):
+    it = Interpreter(model_path=str(models_dir / name.replace(".tflite", variant + ".tflite")),
+                     num_threads=1)
     it.allocate_tensors()
     got_in = {d["name"]: list(d["shape"]) for d in it.get_input_details()}
     got_out = {d["name"]: list(d["shape"]) for d in it.get_output_details()}
@@ -110,12 +112,13 @@ def test_litert_signature(models_dir, name, inputs, outputs):
     (EMBEDDER, [], [127.0], [128.0]),
     (YOLO, ["coco_labels.txt", "yolo_decoding.json"], [0.0], [255.0]),
 ])
-def test_metadata_readable_by_mediapipe_and_zip(models_dir, name, files, mean, std):
+@pytest.mark.parametrize("variant", ["", "_fp16"])
+def test_metadata_readable_by_mediapipe_and_zip(models_dir, name, files, mean, std, variant):
     """MediaPipe's copy of tflite-support's MetadataDisplayer reads our metadata."""
     from mediapipe.tasks.cc.metadata.python import _pywrap_metadata_version
     from mediapipe.tasks.python.metadata import metadata as mp_metadata
 
-    path = models_dir / name
+    path = models_dir / name.replace(".tflite", variant + ".tflite")
     shown = mp_metadata.MetadataDisplayer.with_model_file(str(path))
     meta = json.loads(shown.get_metadata_json())
     for key in ("name", "description", "version", "author", "license"):
@@ -228,36 +231,43 @@ def test_yolo_matches_opencv_darknet(models_dir, media_dir, opencv_yolo, photo):
 # ------------------------------------------------------------ semantics on photos
 
 
-def classify(models_dir, media_dir, photo, k=3):
+def fp16(name):
+    return name.replace(".tflite", "_fp16.tflite")
+
+
+def classify(models_dir, media_dir, photo, k=3, model=CLASSIFIER):
     x = ref.effnet_input(ref.load_rgb(media_dir / photo))
-    p = run(models_dir / CLASSIFIER, x)["probabilities"]
+    p = run(models_dir / model, x)["probabilities"]
     names = labels(models_dir / CLASSIFIER, "imagenet_labels.txt")
     return [(names[i], float(p[i])) for i in np.argsort(-p)[:k]]
 
 
-def test_coffee_is_espresso(models_dir, media_dir):
-    (top, score), *_ = classify(models_dir, media_dir, "coffee.png")
+@pytest.mark.parametrize("model", [CLASSIFIER, fp16(CLASSIFIER)])
+def test_coffee_is_espresso(models_dir, media_dir, model):
+    (top, score), *_ = classify(models_dir, media_dir, "coffee.png", model=model)
     assert top == "espresso" and score > 0.85
 
 
-def test_chelsea_is_a_cat(models_dir, media_dir):
-    top3 = {n for n, _ in classify(models_dir, media_dir, "chelsea.png")}
+@pytest.mark.parametrize("model", [CLASSIFIER, fp16(CLASSIFIER)])
+def test_chelsea_is_a_cat(models_dir, media_dir, model):
+    top3 = {n for n, _ in classify(models_dir, media_dir, "chelsea.png", model=model)}
     assert top3 == {"tiger cat", "Egyptian cat", "tabby"}
 
 
-def detect(models_dir, media_dir, photo):
+def detect(models_dir, media_dir, photo, model=YOLO):
     rgb = ref.load_rgb(media_dir / photo)
     x, scale, dx, dy = ref.letterbox(rgb)
-    grids = run(models_dir / YOLO, x)
-    files = packed(models_dir / YOLO)
+    grids = run(models_dir / model, x)
+    files = packed(models_dir / model)
     dec = json.loads(files["yolo_decoding.json"])
     names = files["coco_labels.txt"].decode().splitlines()
     dets = ref.decode_yolo(grids, dec, scale, dx, dy, (rgb.shape[1], rgb.shape[0]))
     return [(names[c], s, box) for c, s, *box in dets], rgb.shape
 
 
-def test_bus_has_persons_and_a_bus(models_dir, media_dir):
-    dets, (h, w, _) = detect(models_dir, media_dir, "bus.jpg")
+@pytest.mark.parametrize("model", [YOLO, fp16(YOLO)])
+def test_bus_has_persons_and_a_bus(models_dir, media_dir, model):
+    dets, (h, w, _) = detect(models_dir, media_dir, "bus.jpg", model)
     persons = [d for d in dets if d[0] == "person"]
     buses = [d for d in dets if d[0] == "bus"]
     assert len(persons) >= 3, dets
@@ -266,8 +276,9 @@ def test_bus_has_persons_and_a_bus(models_dir, media_dir):
     assert (x1 - x0) * (y1 - y0) > 0.3 * w * h  # the bus fills much of the photo
 
 
-def test_dog_bicycle_and_car(models_dir, media_dir):
-    dets, (h, w, _) = detect(models_dir, media_dir, "dog.jpg")
+@pytest.mark.parametrize("model", [YOLO, fp16(YOLO)])
+def test_dog_bicycle_and_car(models_dir, media_dir, model):
+    dets, (h, w, _) = detect(models_dir, media_dir, "dog.jpg", model)
     found = {d[0] for d in dets}
     assert {"dog", "bicycle"} <= found and found & {"car", "truck"}, dets
     dog = max((d for d in dets if d[0] == "dog"), key=lambda d: d[1])
@@ -275,6 +286,22 @@ def test_dog_bicycle_and_car(models_dir, media_dir):
     assert (x0 + x1) / 2 < w / 2 and (y0 + y1) / 2 > h / 2  # lower left, as in the photo
     car = max((d for d in dets if d[0] in ("car", "truck")), key=lambda d: d[1])
     assert (car[2][0] + car[2][2]) / 2 > w / 2 and (car[2][1] + car[2][3]) / 2 < h / 2  # upper right
+
+
+@pytest.mark.parametrize("photo", ["coffee.png", "chelsea.png", "dog.jpg", "astronaut.png"])
+def test_float16_weights_stay_close(models_dir, media_dir, photo):
+    """The _fp16 variants: same top-1, probabilities within 0.01, cosine > 0.9999."""
+    x = ref.effnet_input(ref.load_rgb(media_dir / photo))
+    p32 = run(models_dir / CLASSIFIER, x)["probabilities"]
+    p16 = run(models_dir / fp16(CLASSIFIER), x)["probabilities"]
+    assert p16.argmax() == p32.argmax() and np.abs(p16 - p32).max() < 0.01
+    e32 = run(models_dir / EMBEDDER, x)["embedding"]
+    e16 = run(models_dir / fp16(EMBEDDER), x)["embedding"]
+    assert e16 @ e32 / np.linalg.norm(e16) / np.linalg.norm(e32) > 0.9999
+    d32, _ = detect(models_dir, media_dir, photo)
+    d16, _ = detect(models_dir, media_dir, photo, fp16(YOLO))
+    assert [d[0] for d in d16] == [d[0] for d in d32]
+    np.testing.assert_allclose([d[2] for d in d16], [d[2] for d in d32], atol=4.0)
 
 
 def test_two_threads_give_the_same_outputs(models_dir, media_dir):
@@ -293,11 +320,12 @@ def _mp_image(rgb):
     return mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(rgb))
 
 
-def test_mediapipe_image_classifier(models_dir, media_dir):
+@pytest.mark.parametrize("model", [CLASSIFIER, fp16(CLASSIFIER)])
+def test_mediapipe_image_classifier(models_dir, media_dir, model):
     from mediapipe.tasks.python import BaseOptions, vision
 
     opts = vision.ImageClassifierOptions(
-        base_options=BaseOptions(model_asset_path=str(models_dir / CLASSIFIER)), max_results=3)
+        base_options=BaseOptions(model_asset_path=str(models_dir / model)), max_results=3)
     with vision.ImageClassifier.create_from_options(opts) as clf:
         coffee = clf.classify(_mp_image(ref.load_rgb(media_dir / "coffee.png")))
         cats = clf.classify(_mp_image(ref.load_rgb(media_dir / "chelsea.png")))
@@ -309,16 +337,17 @@ def test_mediapipe_image_classifier(models_dir, media_dir):
     assert (best.category_name, best.index) == ("espresso", 967) and best.score > 0.85
     assert {c.category_name for c in cats.classifications[0].categories} == {
         "tiger cat", "Egyptian cat", "tabby"}
-    probs = run(models_dir / CLASSIFIER, ((small.astype(np.float32) - 127) / 128)[None])["probabilities"]
+    probs = run(models_dir / model, ((small.astype(np.float32) - 127) / 128)[None])["probabilities"]
     for c in same.classifications[0].categories:
         assert abs(c.score - probs[c.index]) <= TOL, (c, probs[c.index])
 
 
-def test_mediapipe_image_embedder(models_dir, media_dir):
+@pytest.mark.parametrize("model", [EMBEDDER, fp16(EMBEDDER)])
+def test_mediapipe_image_embedder(models_dir, media_dir, model):
     from mediapipe.tasks.python import BaseOptions, vision
 
     opts = vision.ImageEmbedderOptions(
-        base_options=BaseOptions(model_asset_path=str(models_dir / EMBEDDER)), l2_normalize=False)
+        base_options=BaseOptions(model_asset_path=str(models_dir / model)), l2_normalize=False)
     coffee = ref.load_rgb(media_dir / "coffee.png")
     crop = coffee[20:-20, 30:-30]
     small = ref.resize_rgb(coffee, 224, 224)
@@ -329,5 +358,5 @@ def test_mediapipe_image_embedder(models_dir, media_dir):
     assert len(e_coffee.embedding) == 1280
     cos = vision.ImageEmbedder.cosine_similarity
     assert cos(e_coffee, e_crop) > 0.9 > 0.5 > cos(e_coffee, e_cat)
-    ours = run(models_dir / EMBEDDER, ((small.astype(np.float32) - 127) / 128)[None])["embedding"]
+    ours = run(models_dir / model, ((small.astype(np.float32) - 127) / 128)[None])["embedding"]
     assert_close(np.asarray(e_small.embedding), ours, what="MediaPipe vs LiteRT embedding")

@@ -36,7 +36,12 @@ IMAGENET_LABELS_FILE = "imagenet_labels.txt"
 COCO_LABELS_FILE = "coco_labels.txt"
 YOLO_DECODING_FILE = "yolo_decoding.json"
 
-MODEL_NAMES = ("efficientnet_lite0_classifier", "efficientnet_lite0_embedder", "yolov3_tiny_coco")
+BASE_MODELS = ("efficientnet_lite0_classifier", "efficientnet_lite0_embedder", "yolov3_tiny_coco")
+FP16_SUFFIX = "_fp16"
+# Each model also comes with float16 weights (same graph, half the size).
+MODEL_NAMES = BASE_MODELS + tuple(n + FP16_SUFFIX for n in BASE_MODELS)
+FP16_NOTE = (" This variant stores the weights as float16 (DEQUANTIZE to float32 at load "
+             "time); arithmetic stays float32.")
 
 
 def _labels_bytes(labels) -> bytes:
@@ -54,8 +59,8 @@ def _effnet_input(ms):
         stats_min=[lo], stats_max=[hi])
 
 
-def build_classifier(src: Sources, ms, state_dict) -> bytes:
-    g = efficientnet.build_graph(state_dict, "classifier")
+def build_classifier(src: Sources, ms, state_dict, fp16=False) -> bytes:
+    g = efficientnet.build_graph(state_dict, "classifier", float16_weights=fp16)
     labels = md.AssociatedFile(
         IMAGENET_LABELS_FILE,
         "ImageNet-1k class names (first WordNet synonym), one per line, in output index order.",
@@ -68,7 +73,7 @@ def build_classifier(src: Sources, ms, state_dict) -> bytes:
             "classes. EfficientNet-Lite0 (4.7 M parameters, float32), built without "
             "TensorFlow from the PyTorch port of Google's EfficientNet-Lite0 weights: "
             "BatchNorm folded (eps 1e-3), TF SAME padding, ReLU6, global mean pool, "
-            "fully connected, softmax."),
+            "fully connected, softmax." + (FP16_NOTE if fp16 else "")),
         version=VERSION, author=AUTHOR, license=EFFNET_LICENSE,
         inputs=[_effnet_input(ms)],
         outputs=[md.feature_output(
@@ -81,8 +86,8 @@ def build_classifier(src: Sources, ms, state_dict) -> bytes:
     return md.append_zip(model, [labels])
 
 
-def build_embedder(src: Sources, ms, state_dict) -> bytes:
-    g = efficientnet.build_graph(state_dict, "embedder")
+def build_embedder(src: Sources, ms, state_dict, fp16=False) -> bytes:
+    g = efficientnet.build_graph(state_dict, "embedder", float16_weights=fp16)
     meta = md.model_metadata(
         ms,
         name="EfficientNet-Lite0 image embedder",
@@ -91,7 +96,7 @@ def build_embedder(src: Sources, ms, state_dict) -> bytes:
             "EfficientNet-Lite0's last 1x1 convolution (after ReLU6), i.e. the input "
             "of the ImageNet classifier head. Compare vectors with cosine similarity. "
             "Built without TensorFlow from the PyTorch port of Google's "
-            "EfficientNet-Lite0 weights."),
+            "EfficientNet-Lite0 weights." + (FP16_NOTE if fp16 else "")),
         version=VERSION, author=AUTHOR, license=EFFNET_LICENSE,
         inputs=[_effnet_input(ms)],
         outputs=[md.feature_output(
@@ -137,9 +142,9 @@ def yolo_decoding(cfg_text: str, g) -> dict:
     }
 
 
-def build_yolo(src: Sources, ms) -> bytes:
+def build_yolo(src: Sources, ms, fp16=False) -> bytes:
     cfg, weights, names = src.yolo_files()
-    g = darknet.build_graph(cfg, weights)
+    g = darknet.build_graph(cfg, weights, float16_weights=fp16)
     decoding = yolo_decoding(cfg, g)
     labels = md.AssociatedFile(
         COCO_LABELS_FILE,
@@ -170,7 +175,8 @@ def build_yolo(src: Sources, ms) -> bytes:
             "float32) up to its two [yolo] layers; the caller decodes the raw grids "
             "(sigmoid, anchors, letterbox undo, class-wise NMS). Input: 416x416 RGB in "
             "[0, 1], letterboxed (aspect kept, grey 0.5 padding). " + anchors_txt +
-            f". Decoding details in {YOLO_DECODING_FILE}; class names in {COCO_LABELS_FILE}."),
+            f". Decoding details in {YOLO_DECODING_FILE}; class names in {COCO_LABELS_FILE}." +
+            (FP16_NOTE if fp16 else "")),
         version=VERSION, author=AUTHOR, license=YOLO_LICENSE,
         inputs=[md.image_input(
             ms, "image",
@@ -192,13 +198,15 @@ def build_models(wheels_dir: str, out_dir: str, names=MODEL_NAMES, log=print) ->
     written = {}
     for name in names:
         t0 = time.monotonic()
-        if name.startswith("efficientnet"):
+        fp16 = name.endswith(FP16_SUFFIX)
+        base = name[:-len(FP16_SUFFIX)] if fp16 else name
+        if base.startswith("efficientnet"):
             if state_dict is None:
                 state_dict = load_state_dict(src.efficientnet_pth())
-            fn = build_classifier if name.endswith("classifier") else build_embedder
-            data = fn(src, ms, state_dict)
-        elif name == "yolov3_tiny_coco":
-            data = build_yolo(src, ms)
+            fn = build_classifier if base.endswith("classifier") else build_embedder
+            data = fn(src, ms, state_dict, fp16)
+        elif base == "yolov3_tiny_coco":
+            data = build_yolo(src, ms, fp16)
         else:
             raise ValueError(f"unknown model {name}")
         path = os.path.join(out_dir, f"{name}.tflite")

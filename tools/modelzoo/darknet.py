@@ -73,7 +73,8 @@ class WeightReader:
         return self.pos == len(self.data)
 
 
-def build_graph(cfg_text: str, weights: bytes, input_size: int | None = None) -> Graph:
+def build_graph(cfg_text: str, weights: bytes, input_size: int | None = None,
+                float16_weights: bool = False) -> Graph:
     sections = parse_cfg(cfg_text)
     net = sections[0]
     h = int(input_size or net["height"])
@@ -81,7 +82,7 @@ def build_graph(cfg_text: str, weights: bytes, input_size: int | None = None) ->
     c = int(net.get("channels", 3))
     reader = WeightReader(weights)
 
-    g = Graph()
+    g = Graph(float16_weights=float16_weights)
     x = g.input("image", (1, h, w, c))
     layer_out = []  # output tensor per darknet layer (None for [yolo])
     outputs = []

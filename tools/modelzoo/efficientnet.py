@@ -51,7 +51,7 @@ def _dwconv(g, name, x, sd, conv, bn, stride, act):
     return g.depthwise_conv2d(name, x, w.transpose(1, 2, 3, 0), b, stride=stride, act=act)
 
 
-def build_graph(sd, head: str) -> Graph:
+def build_graph(sd, head: str, float16_weights: bool = False) -> Graph:
     """head: "classifier" (1000 softmax probabilities) or "embedder" (1280-d)."""
     if head not in ("classifier", "embedder"):
         raise ValueError(head)
@@ -60,7 +60,7 @@ def build_graph(sd, head: str) -> Graph:
     if n_blocks != len(strides):
         raise ValueError(f"expected {len(strides)} blocks, weights have {n_blocks}")
 
-    g = Graph()
+    g = Graph(float16_weights=float16_weights)
     x = g.input("image", (1, INPUT_SIZE, INPUT_SIZE, 3))
     x = _conv(g, "stem", x, sd, "_conv_stem", "_bn0", 2, "relu6")
     for i, stride in enumerate(strides):

@@ -24,6 +24,7 @@ SCHEMA_VERSION = 3
 
 _NP_TO_TFLITE = {
     np.dtype(np.float32): TensorType.FLOAT32,
+    np.dtype(np.float16): TensorType.FLOAT16,
     np.dtype(np.int32): TensorType.INT32,
 }
 
@@ -53,12 +54,19 @@ class _Operator:
 
 @dataclass
 class Graph:
-    """A single-subgraph float32 model under construction."""
+    """A single-subgraph float32 model under construction.
+
+    With ``float16_weights`` the float32 weights and biases are stored as
+    float16 and expanded by DEQUANTIZE operators at the start of the graph
+    (TFLite's "float16 quantization"): half the size, float32 arithmetic.
+    """
 
     name: str = "main"
+    float16_weights: bool = False
     tensors: list = field(default_factory=list)
     buffers: list = field(default_factory=lambda: [b""])  # buffer 0: the empty sentinel
     operators: list = field(default_factory=list)
+    dequantize_ops: list = field(default_factory=list)  # run first
     inputs: list = field(default_factory=list)
     outputs: list = field(default_factory=list)
 
@@ -84,6 +92,11 @@ class Graph:
         array = np.ascontiguousarray(array)
         if array.dtype not in _NP_TO_TFLITE:
             raise TypeError(f"{name}: unsupported constant dtype {array.dtype}")
+        if self.float16_weights and array.dtype == np.float32:
+            half = self.const(f"{name}/float16", array.astype(np.float16))
+            out = self._activation(name, array.shape)
+            self.dequantize_ops.append(_Operator(Op.DEQUANTIZE, [half], [out]))
+            return out
         self.buffers.append(array.astype(array.dtype.newbyteorder("<"), copy=False).tobytes())
         return self._add_tensor(name, array.shape, array.dtype, len(self.buffers) - 1)
 
@@ -285,13 +298,14 @@ class Graph:
             tflite.TensorAddName(b, name)
             tensor_offsets.append(tflite.TensorEnd(b))
 
+        operators = self.dequantize_ops + self.operators
         codes = []  # distinct builtin codes, in order of first use
-        for op in self.operators:
+        for op in operators:
             if op.code not in codes:
                 codes.append(op.code)
 
         op_offsets = []
-        for op in self.operators:
+        for op in operators:
             ins = b.CreateNumpyVector(np.array(op.inputs, dtype=np.int32))
             outs = b.CreateNumpyVector(np.array(op.outputs, dtype=np.int32))
             opts = op.options(b) if op.options is not None else None
@@ -321,7 +335,8 @@ class Graph:
         for code in codes:
             tflite.OperatorCodeStart(b)
             tflite.OperatorCodeAddDeprecatedBuiltinCode(b, min(code, Op.PLACEHOLDER_FOR_GREATER_OP_CODES))
-            tflite.OperatorCodeAddVersion(b, 1)
+            # DEQUANTIZE from float16 is version 3; the rest are float32 version 1.
+            tflite.OperatorCodeAddVersion(b, 3 if code == Op.DEQUANTIZE else 1)
             tflite.OperatorCodeAddBuiltinCode(b, code)
             code_offsets.append(tflite.OperatorCodeEnd(b))
 
