@@ -13,8 +13,8 @@ struct FacesCommand: ParsableCommand {
     @Flag(help: "Also locate landmarks, contours and pupils from the face mesh.")
     var landmarks = false
 
-    @Flag(help: "Use the full-range model over tiles: finds small and distant faces, slower.")
-    var accurate = false
+    @Flag(help: "Use the short-range model on the whole image only: faster, for faces near the camera.")
+    var fast = false
 
     @Option(help: "Lowest confidence to report, 0–1.")
     var threshold: Float = 0.5
@@ -36,7 +36,7 @@ struct FacesCommand: ParsableCommand {
 
     func run() throws {
         var options = FaceDetectorOptions()
-        options.performanceMode = accurate ? .accurate : .fast
+        options.performanceMode = fast ? .fast : .accurate
         options.minimumConfidence = threshold
         if landmarks || glasses {
             options.landmarkMode = .all

@@ -47,3 +47,60 @@ import Testing
         #expect(inputs.first?["shape"] as? [Int] == [1, 128, 128, 3])
     }
 }
+
+@Suite(.serialized) struct FacesCommandTests {
+    static let executable = CommandLineTests.executable
+
+    static func lines(_ output: String) -> [[String: Any]] {
+        output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    @Test func reportsFacesOfImagesAsJSONLines() throws {
+        let run = try Fixtures.run(Self.executable, ["faces", "--json", "--landmarks", try Fixtures.sample("zidane.jpg").path, try Fixtures.sample("dog.jpg").path])
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = Self.lines(run.output)
+        #expect(lines.count == 2)
+        let faces = try #require(lines[0]["faces"] as? [[String: Any]])
+        #expect(faces.count == 2 && lines[0]["width"] as? Int == 1280)
+        let box = try #require(faces[0]["boundingBox"] as? [String: Double])
+        #expect(Set(box.keys) == ["x", "y", "width", "height"])
+        let landmarks = try #require(faces[0]["landmarks"] as? [String: [String: Double]])
+        #expect(landmarks["leftEye"]?["x"] != nil)
+        #expect((lines[1]["faces"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func tracksFacesInVideosAndDrawsThem() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("moving.avi")
+        let writer = try VideoWriter(url: video, width: 640, height: 480, framesPerSecond: 25)
+        for frame in try MovingFaceVideo.frames().prefix(30) { try writer.append(frame) }
+        writer.close()
+        let annotated = folder.appendingPathComponent("annotated.avi")
+        let run = try Fixtures.run(Self.executable, ["faces", "--json", video.path, "--draw", annotated.path])
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = Self.lines(run.output)
+        #expect(lines.count == 30)
+        #expect(lines.map { $0["frame"] as? Int } == (0..<30).map { $0 })
+        #expect(lines[1]["timestampMs"] as? Int == 40)
+        let ids = Set(lines.compactMap { (($0["faces"] as? [[String: Any]])?.first?["trackingID"]) as? Int })
+        #expect(ids.count == 1)
+        #expect(Array(try VideoReader(url: annotated)).count == 30)
+    }
+
+    @Test func drawsGlassesOnTheEyes() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("glasses.png")
+        let photo = try Fixtures.sample("astronaut.png")
+        let run = try Fixtures.run(Self.executable, ["faces", "--glasses", photo.path, "--draw", output.path])
+        #expect(run.status == 0, "\(run.errors)")
+        let drawn = try VisionImage(contentsOf: output).buffer
+        let original = try VisionImage(contentsOf: photo).buffer
+        // The bridge of the glasses crosses the nose, between the eyes.
+        let bridge = (195..<255).filter { Fixtures.pixel(drawn, $0, 112) != Fixtures.pixel(original, $0, 112) }
+        #expect(!bridge.isEmpty)
+        let refused = try Fixtures.run(Self.executable, ["faces", "--glasses", photo.path])
+        #expect(refused.status != 0)
+    }
+}

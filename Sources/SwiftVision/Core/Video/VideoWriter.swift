@@ -6,7 +6,7 @@ public final class VideoWriter {
     public let url: URL
     public let width: Int
     public let height: Int
-    private let writer: OpaquePointer
+    private var writer: OpaquePointer?
 
     public init(url: URL, width: Int, height: Int, framesPerSecond: Double) throws {
         let codec = url.pathExtension.lowercased() == "avi" ? "MJPG" : "mp4v"
@@ -23,6 +23,7 @@ public final class VideoWriter {
     public func append(_ image: VisionImage) throws {
         var frame = try image.upright().converted(to: .bgr)
         if frame.width != width || frame.height != height { frame = try frame.resized(width: width, height: height) }
+        guard let writer else { throw VideoError.cannotWrite(path: url.path, reason: "the writer was closed") }
         try frame.buffer.withView { view in
             guard sv_video_writer_write(writer, view) == 0 else {
                 throw VideoError.cannotWrite(path: url.path, reason: String(cString: sv_last_error()))
@@ -30,7 +31,13 @@ public final class VideoWriter {
         }
     }
 
+    /// Finishes the file; also done when the writer is released.
+    public func close() {
+        if let writer { sv_video_writer_close(writer) }
+        writer = nil
+    }
+
     deinit {
-        sv_video_writer_close(writer)
+        close()
     }
 }

@@ -32,12 +32,23 @@ final class FaceAnalyzer: Sendable {
         if image.orientation.isMirrored {
             return try analyze(image.mirrored(), landmarks: landmarks).map { $0.mirrored(inWidth: Double(image.width)) }
         }
-        return try detections(in: image).map { detection in
+        // The mesh's face presence confirms each detection: it drops the hands and background blur
+        // that the detector alone accepts, at the cost of one mesh run per face.
+        return try detections(in: image).compactMap { detection in
             var face = Self.face(from: detection)
-            if landmarks { try addLandmarks(to: &face, in: image, region: Self.region(for: detection)) }
+            let (mesh, presence) = try landmarkModels.meshPoints(in: image, region: Self.region(for: detection))
+            guard presence >= Self.minimumPresence else { return nil }
+            if landmarks {
+                face.mesh = mesh
+                (face.roll, face.yaw) = Self.angles(from: mesh)
+                try addIrises(to: &face, in: image)
+            }
             return face
         }
     }
+
+    /// The face mesh's presence score above which a crop holds a face.
+    static let minimumPresence: Float = 0.5
 
     /// The analyzer for `configuration`, loaded once per process and shared.
     static func shared(_ configuration: Configuration) throws -> FaceAnalyzer {
@@ -55,7 +66,7 @@ final class FaceAnalyzer: Sendable {
     /// the region to look at in the next frame.
     func track(in image: VisionImage, region: RotatedRect, landmarks: Bool) throws -> (face: FaceAnalysis, next: RotatedRect)? {
         let (mesh, presence) = try landmarkModels.meshPoints(in: image, region: region)
-        guard presence >= 0.5 else { return nil }
+        guard presence >= Self.minimumPresence else { return nil }
         var face = FaceAnalysis(
             boundingBox: Self.boundingBox(of: mesh), confidence: presence, keypoints: Self.keypoints(from: mesh), roll: 0,
             yaw: 0, mesh: mesh)
@@ -115,14 +126,6 @@ final class FaceAnalyzer: Sendable {
 
     // MARK: Landmarks
 
-    private func addLandmarks(to face: inout FaceAnalysis, in image: VisionImage, region: RotatedRect) throws {
-        let (mesh, presence) = try landmarkModels.meshPoints(in: image, region: region)
-        guard presence >= 0.5 else { return }
-        face.mesh = mesh
-        (face.roll, face.yaw) = Self.angles(from: mesh)
-        try addIrises(to: &face, in: image)
-    }
-
     private func addIrises(to face: inout FaceAnalysis, in image: VisionImage) throws {
         guard let mesh = face.mesh else { return }
         let right = FaceMeshTopology.rightEyeCorners
@@ -141,13 +144,13 @@ final class FaceAnalyzer: Sendable {
             yaw: yaw(nose: points[2], rightSide: points[4], leftSide: points[5]))
     }
 
+    /// Roll from the eye corners; yaw from the depth difference between the two sides of the face.
     private static func angles(from mesh: [FaceMeshPoint]) -> (roll: Double, yaw: Double) {
         let roll = RotatedRect.rotation(
             from: mesh[FaceMeshTopology.rightEyeCorners.outer].point, to: mesh[FaceMeshTopology.leftEyeCorners.outer].point)
-        let yaw = yaw(
-            nose: mesh[FaceMeshTopology.noseTip].point, rightSide: mesh[FaceMeshTopology.rightEar].point,
-            leftSide: mesh[FaceMeshTopology.leftEar].point)
-        return (roll * 180 / .pi, yaw)
+        let (right, left) = (mesh[FaceMeshTopology.rightEar], mesh[FaceMeshTopology.leftEar])
+        let yaw = atan2(left.z - right.z, hypot(left.x - right.x, left.y - right.y))
+        return (roll * 180 / .pi, yaw * 180 / .pi)
     }
 
     /// Where the nose sits between the sides of the head, as an angle: 0 facing the camera.

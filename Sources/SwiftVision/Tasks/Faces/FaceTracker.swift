@@ -1,10 +1,10 @@
 import Foundation
 
-/// Follows faces through the frames of a video as MediaPipe's face mesh graph does: each tracked face's
+/// The state of face tracking in a video (opaque): follows faces through the frames of a video as MediaPipe's face mesh graph does: each tracked face's
 /// mesh places the next frame's crop, and the detector runs only to find new faces (every few frames,
 /// or at once when no face is tracked). A face keeps its ID while its mesh finds it; a face that is lost
 /// and found again gets a new one.
-struct FaceTracker {
+public struct FaceTracker: Sendable {
     /// Frames between detector runs while faces are tracked.
     static let detectionInterval = 5
 

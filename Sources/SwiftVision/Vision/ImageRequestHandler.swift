@@ -1,0 +1,26 @@
+import Foundation
+
+/// Performs requests on one image, as Vision's `ImageRequestHandler`.
+public struct ImageRequestHandler: Sendable {
+    public let image: VisionImage
+
+    public init(_ image: VisionImage) {
+        self.image = image
+    }
+
+    /// Decodes the image file at `url` (EXIF orientation honoured).
+    public init(url: URL) throws {
+        self.init(try VisionImage(contentsOf: url))
+    }
+
+    /// Performs `request` on the image.
+    public func perform<Request: VisionRequest>(_ request: Request) throws -> Request.Result {
+        try request.perform(on: image)
+    }
+
+    /// Performs `request` on the image off the caller's task.
+    public func perform<Request: VisionRequest>(_ request: Request) async throws -> Request.Result {
+        let image = image
+        return try await Task.detached(priority: .userInitiated) { try request.perform(on: image) }.value
+    }
+}

@@ -1,0 +1,18 @@
+/// An analysis performed on one image, as Apple Vision's requests: configure it, then perform it
+/// with an ``ImageRequestHandler`` (or a ``SequenceRequestHandler`` for video).
+public protocol VisionRequest: Sendable {
+    associatedtype Result: Sendable
+    /// Runs the request on `image`.
+    func perform(on image: VisionImage) throws -> Result
+}
+
+/// A request that carries state from one video frame to the next (tracking).
+public protocol SequenceVisionRequest: VisionRequest {
+    associatedtype SequenceState: Sendable
+    /// Requests with equal keys share their state inside one ``SequenceRequestHandler``.
+    var sequenceKey: AnyHashable { get }
+    /// The state before the first frame.
+    func makeSequenceState() throws -> SequenceState
+    /// Runs the request on the next frame, updating `state`.
+    func perform(on image: VisionImage, state: inout SequenceState) throws -> Result
+}
