@@ -44,6 +44,7 @@ struct SwiftVisionBench {
         }
         print(BenchmarkRow(task: "invoke, buffers filled in place", swift: zeroCopy, peer: peer.invoke, peakMiB: peakResidentMiB()).line)
         print(String(format: "peak memory: swiftvision-bench %.1f MiB, Python peer %.1f MiB", peakResidentMiB(), peer.peakMiB))
+        try FaceBenchmark.run(cache: cache)
     }
 
     struct PeerResult: Decodable {
@@ -58,16 +59,8 @@ struct SwiftVisionBench {
     }
 
     static func runPeer(model: String, photos: [String], cache: SwiftVisionCache) throws -> PeerResult {
-        let process = Process()
-        process.executableURL = cache.root.appendingPathComponent("venv/bin/python")
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Benchmarks/python_peer.py")
-        process.arguments = [script.path, model, "\(threads)", "\(iterations)"] + photos
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return try JSONDecoder().decode(PeerResult.self, from: data)
+        try PeerProcess.run(
+            python: cache.root.appendingPathComponent("venv/bin/python"), script: "python_peer.py",
+            arguments: [model, "\(threads)", "\(iterations)"] + photos, as: PeerResult.self)
     }
 }

@@ -32,10 +32,12 @@ final class FaceAnalyzer: Sendable {
         if image.orientation.isMirrored {
             return try analyze(image.mirrored(), landmarks: landmarks).map { $0.mirrored(inWidth: Double(image.width)) }
         }
-        // The mesh's face presence confirms each detection: it drops the hands and background blur
-        // that the detector alone accepts, at the cost of one mesh run per face.
+        // In accurate mode, or when the mesh is wanted anyway, its face presence confirms each detection:
+        // it drops the hands and background blur that the detector alone accepts.
+        let verifies = landmarks || configuration.scansTiles
         return try detections(in: image).compactMap { detection in
             var face = Self.face(from: detection)
+            guard verifies else { return face }
             let (mesh, presence) = try landmarkModels.meshPoints(in: image, region: Self.region(for: detection))
             guard presence >= Self.minimumPresence else { return nil }
             if landmarks {
@@ -110,10 +112,12 @@ final class FaceAnalyzer: Sendable {
         return NonMaxSuppression.weighted(kept, threshold: 0.3, limit: configuration.maximumFaces)
     }
 
-    /// Overlapping square tiles of half the shorter side (at least 384 pixels), covering the image.
+    /// Overlapping square tiles (480 pixels, or a third of the shorter side if larger), overlapping by a
+    /// quarter and covering the image, in which faces appear 2–3 times larger to the model than in the
+    /// whole image. None for images not much larger than a tile.
     static func tiles(width: Int, height: Int) -> [CGRect] {
-        let side = max(384, min(width, height) / 2)
-        guard max(width, height) > side * 3 / 2 else { return [] }
+        let side = max(480, min(width, height) / 3)
+        guard max(width, height) * 2 > side * 3 else { return [] }
         func starts(_ length: Int) -> [Int] {
             guard length > side else { return [0] }
             let count = Int((Double(length - side) / (Double(side) * 0.75)).rounded(.up)) + 1

@@ -4,10 +4,10 @@ import Foundation
 public struct FaceDetectorOptions: Sendable, Equatable {
     /// Speed against recall.
     public enum PerformanceMode: String, Sendable, CaseIterable {
-        /// The short-range model (faces within about 2 m) on the whole image.
+        /// The short-range model (faces within about 2 m) on the whole image, as MediaPipe runs it.
         case fast
         /// The full-range model (faces up to about 5 m) on the whole image and on overlapping tiles,
-        /// which finds the small faces of group photos.
+        /// which finds the small faces of group photos; each face is confirmed by the face mesh.
         case accurate
     }
 
