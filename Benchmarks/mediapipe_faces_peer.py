@@ -13,15 +13,7 @@ import time
 import cv2
 import mediapipe as mp
 
-
-def median_ms(body, iterations):
-    body()
-    samples = []
-    for _ in range(iterations):
-        start = time.perf_counter()
-        body()
-        samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(samples)
+from timing import median_ms
 
 
 def main(iterations, video, photos):
