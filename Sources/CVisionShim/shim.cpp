@@ -3,6 +3,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <opencv2/tracking.hpp>
 #include <opencv2/videoio.hpp>
 
 #include <cstdlib>
@@ -308,5 +309,50 @@ int sv_video_writer_write(SVVideoWriter *writer, SVImageView frame) {
 }
 
 void sv_video_writer_close(SVVideoWriter *writer) { delete writer; }
+
+struct SVObjectTracker {
+    cv::Ptr<cv::Tracker> tracker;
+};
+
+SVObjectTracker *sv_tracker_create(SVTrackerKind kind, SVImageView image, int32_t x, int32_t y, int32_t width,
+                                   int32_t height) {
+    SVObjectTracker *result = nullptr;
+    guarded([&] {
+        auto created = std::make_unique<SVObjectTracker>();
+        if (kind == SV_TRACKER_CSRT) {
+            created->tracker = cv::TrackerCSRT::create();
+        } else {
+            created->tracker = cv::TrackerKCF::create();
+        }
+        created->tracker->init(asMat(image), cv::Rect(x, y, width, height));
+        result = created.release();
+        return 0;
+    });
+    return result;
+}
+
+int sv_tracker_update(SVObjectTracker *tracker, SVImageView image, int32_t *x, int32_t *y, int32_t *width,
+                      int32_t *height) {
+    return guarded([&] {
+        cv::Rect box;
+        if (!tracker->tracker->update(asMat(image), box)) return 0;
+        *x = box.x;
+        *y = box.y;
+        *width = box.width;
+        *height = box.height;
+        return 1;
+    });
+}
+
+void sv_tracker_release(SVObjectTracker *tracker) { delete tracker; }
+
+int sv_correlation(SVImageView first, SVImageView second, double *score) {
+    return guarded([&] {
+        cv::Mat result;
+        cv::matchTemplate(asMat(first), asMat(second), result, cv::TM_CCOEFF_NORMED);
+        *score = result.at<float>(0, 0);
+        return 0;
+    });
+}
 
 }  // extern "C"

@@ -28,8 +28,6 @@ struct FacesCommand: ParsableCommand {
     @Option(help: "Write the annotated image or video here (a folder when there are several inputs).")
     var draw: String?
 
-    static let videoExtensions: Set<String> = ["mp4", "mov", "avi", "mkv", "webm", "m4v"]
-
     func validate() throws {
         if glasses && draw == nil { throw ValidationError("--glasses draws glasses: give --draw OUT") }
     }
@@ -42,29 +40,20 @@ struct FacesCommand: ParsableCommand {
             options.landmarkMode = .all
             options.contourMode = .all
         }
-        var failures = 0
-        for input in inputs {
-            do {
-                let url = URL(fileURLWithPath: input)
-                if Self.videoExtensions.contains(url.pathExtension.lowercased()) {
-                    try processVideo(url, options: options)
-                } else {
-                    try processImage(url, options: options)
-                }
-            } catch {
-                failures += 1
-                if json { try JSONLines.print(FaceReport(file: input, error: error.localizedDescription)) }
-                Diagnostics.note("\(input): \(error.localizedDescription)")
+        try MediaFiles.process(inputs, json: json) { url in
+            if MediaFiles.isVideo(url) {
+                try processVideo(url, options: options)
+            } else {
+                try processImage(url, options: options)
             }
         }
-        if failures > 0 { throw ExitCode(1) }
     }
 
     private func processImage(_ url: URL, options: FaceDetectorOptions) throws {
         let image = try VisionImage(contentsOf: url)
         let faces = try FaceDetector(options: options).results(in: image)
         report(FaceReport(file: url.path, image: image, faces: faces))
-        if let output = outputURL(for: url) {
+        if let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: inputs.count) {
             var canvas = try ImageCanvas(image: image)
             try annotate(&canvas, faces)
             try canvas.image.write(to: output)
@@ -74,7 +63,7 @@ struct FacesCommand: ParsableCommand {
     private func processVideo(_ url: URL, options: FaceDetectorOptions) throws {
         let reader = try VideoReader(url: url)
         let detector = try FaceDetector(options: options)
-        let writer = try outputURL(for: url).map {
+        let writer = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: inputs.count).map {
             try VideoWriter(url: $0, width: reader.width, height: reader.height, framesPerSecond: reader.framesPerSecond)
         }
         let progress = ProgressBar(total: reader.reportedFrameCount, label: url.lastPathComponent)
@@ -124,18 +113,6 @@ struct FacesCommand: ParsableCommand {
             }
         }
     }
-
-    private func outputURL(for input: URL) -> URL? {
-        guard let draw else { return nil }
-        var isFolder: ObjCBool = false
-        if inputs.count > 1 || (FileManager.default.fileExists(atPath: draw, isDirectory: &isFolder) && isFolder.boolValue) {
-            try? FileManager.default.createDirectory(atPath: draw, withIntermediateDirectories: true)
-            let name = Self.videoExtensions.contains(input.pathExtension.lowercased())
-                ? input.deletingPathExtension().lastPathComponent + ".mp4" : input.deletingPathExtension().lastPathComponent + ".png"
-            return URL(fileURLWithPath: draw).appendingPathComponent(name)
-        }
-        return URL(fileURLWithPath: draw)
-    }
 }
 
 /// One JSON line of `swiftvision faces`.
@@ -156,12 +133,6 @@ struct FaceReport: Encodable {
     var width: Int?
     var height: Int?
     var faces: [FaceJSON]?
-    var error: String?
-
-    init(file: String, error: String) {
-        self.file = file
-        self.error = error
-    }
 
     init(file: String, image: VisionImage, faces: [Face]) {
         self.file = file

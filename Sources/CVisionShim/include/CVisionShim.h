@@ -126,6 +126,24 @@ SVVideoWriter *sv_video_writer_open(const char *path, const char *fourcc, double
 int sv_video_writer_write(SVVideoWriter *writer, SVImageView frame);
 void sv_video_writer_close(SVVideoWriter *writer);
 
+/// A single-object tracker of OpenCV contrib (cv::TrackerKCF or cv::TrackerCSRT).
+typedef struct SVObjectTracker SVObjectTracker;
+
+typedef enum {
+    SV_TRACKER_KCF = 0,
+    SV_TRACKER_CSRT = 1,
+} SVTrackerKind;
+
+/// Creates a tracker and starts it on the box (`x`, `y`, `width`, `height`) of `image` (8-bit BGR).
+/// Returns NULL on failure.
+SVObjectTracker *sv_tracker_create(SVTrackerKind kind, SVImageView image, int32_t x, int32_t y, int32_t width, int32_t height);
+/// Follows the object into `image`; returns 1 and the new box when found, 0 when lost, -1 on failure.
+int sv_tracker_update(SVObjectTracker *tracker, SVImageView image, int32_t *x, int32_t *y, int32_t *width, int32_t *height);
+void sv_tracker_release(SVObjectTracker *tracker);
+
+/// Normalised cross-correlation (cv::matchTemplate, TM_CCOEFF_NORMED) of two images of equal size and type.
+int sv_correlation(SVImageView first, SVImageView second, double *score);
+
 #ifdef __cplusplus
 }
 #endif

@@ -7,11 +7,14 @@ public struct Detection: Sendable, Equatable {
     public var score: Float
     /// Key points in the order the model defines (for faces: right eye, left eye, nose tip, mouth, right ear, left ear).
     public var keypoints: [CGPoint]
+    /// The class of a multi-class detector, as an index into its labels.
+    public var labelIndex: Int?
 
-    public init(boundingBox: CGRect, score: Float, keypoints: [CGPoint] = []) {
+    public init(boundingBox: CGRect, score: Float, keypoints: [CGPoint] = [], labelIndex: Int? = nil) {
         self.boundingBox = boundingBox
         self.score = score
         self.keypoints = keypoints
+        self.labelIndex = labelIndex
     }
 
     /// Intersection over union of two boxes.

@@ -16,11 +16,15 @@ enum NonMaxSuppression {
         return kept
     }
 
-    /// Classic suppression: keeps the best detection and drops those overlapping it by more than `threshold`.
+    /// Classic suppression, class by class: keeps the best detection and drops those of the same
+    /// ``Detection/labelIndex`` overlapping it by more than `threshold`.
     static func hard(_ detections: [Detection], threshold: Double, limit: Int = .max) -> [Detection] {
         var kept: [Detection] = []
         for detection in detections.sorted(by: { $0.score > $1.score }) where kept.count < limit {
-            if kept.allSatisfy({ $0.intersectionOverUnion(with: detection) <= threshold }) { kept.append(detection) }
+            let suppressed = kept.contains {
+                $0.labelIndex == detection.labelIndex && $0.intersectionOverUnion(with: detection) > threshold
+            }
+            if !suppressed { kept.append(detection) }
         }
         return kept
     }

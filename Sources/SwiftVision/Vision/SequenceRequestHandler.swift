@@ -20,7 +20,7 @@ public final class SequenceRequestHandler: @unchecked Sendable {
         try lock.withLock {
             var state = try (states[request.sequenceKey] as? Request.SequenceState) ?? request.makeSequenceState()
             let result = try request.perform(on: frame, state: &state)
-            states[request.sequenceKey] = state
+            states[request.sequenceKey] = request.endsSequence ? nil : state
             return result
         }
     }

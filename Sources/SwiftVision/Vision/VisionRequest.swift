@@ -15,4 +15,10 @@ public protocol SequenceVisionRequest: VisionRequest {
     func makeSequenceState() throws -> SequenceState
     /// Runs the request on the next frame, updating `state`.
     func perform(on image: VisionImage, state: inout SequenceState) throws -> Result
+    /// Whether the handler should forget the state after this frame (Vision's `isLastFrame`).
+    var endsSequence: Bool { get }
+}
+
+extension SequenceVisionRequest {
+    public var endsSequence: Bool { false }
 }
