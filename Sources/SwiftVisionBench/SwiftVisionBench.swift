@@ -45,6 +45,7 @@ struct SwiftVisionBench {
         print(BenchmarkRow(task: "invoke, buffers filled in place", swift: zeroCopy, peer: peer.invoke, peakMiB: peakResidentMiB()).line)
         print(String(format: "peak memory: swiftvision-bench %.1f MiB, Python peer %.1f MiB", peakResidentMiB(), peer.peakMiB))
         try FaceBenchmark.run(cache: cache)
+        try ObjectBenchmark.run(cache: cache)
     }
 
     struct PeerResult: Decodable {

@@ -104,3 +104,53 @@ import Testing
         #expect(refused.status != 0)
     }
 }
+
+@Suite(.serialized) struct ObjectCommandTests {
+    static let executable = CommandLineTests.executable
+
+    @Test func detectsObjectsInImagesAndTracksThemInVideos() throws {
+        let run = try Fixtures.run(Self.executable, ["detect", "--json", "--multiple", "--classify", try Fixtures.sample("bus.jpg").path])
+        #expect(run.status == 0, "\(run.errors)")
+        let line = try #require(FacesCommandTests.lines(run.output).first)
+        let objects = try #require(line["objects"] as? [[String: Any]])
+        #expect(objects.count == 5)
+        let labels = objects.compactMap { ($0["labels"] as? [[String: Any]])?.last?["text"] as? String }
+        #expect(labels.contains("bus") && labels.contains("person"))
+        #expect(objects.allSatisfy { $0["trackingID"] == nil && $0["frame"] is [String: Double] })
+
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("objects.avi")
+        let writer = try VideoWriter(url: video, width: 640, height: 480, framesPerSecond: 25)
+        for frame in try MovingObjectsVideo.frames().prefix(12) { try writer.append(frame) }
+        writer.close()
+        let stream = try Fixtures.run(Self.executable, ["detect", "--json", "--multiple", video.path, "--draw", folder.appendingPathComponent("out.avi").path])
+        #expect(stream.status == 0, "\(stream.errors)")
+        let frames = FacesCommandTests.lines(stream.output)
+        #expect(frames.count == 12 && frames.last?["frame"] as? Int == 11)
+        let ids = frames.map { Set((($0["objects"] as? [[String: Any]]) ?? []).compactMap { $0["trackingID"] as? Int }) }
+        #expect(ids.first == ids.last && ids.first?.count ?? 0 >= 2)
+    }
+
+    @Test func tracksSeedBoxesAndReportsWhenTheyAreLost() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("person.avi")
+        let (frames, truth) = try SeededTrackingTests.frames()
+        let writer = try VideoWriter(url: video, width: 640, height: 480, framesPerSecond: 25)
+        for frame in frames { try writer.append(frame) }
+        writer.close()
+        let seed = truth[0]
+        let run = try Fixtures.run(Self.executable, [
+            "track", "--json", video.path, "--box", "\(Int(seed.minX)),\(Int(seed.minY)),\(Int(seed.width)),\(Int(seed.height))", "--level", "fast",
+        ])
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = FacesCommandTests.lines(run.output)
+        #expect(lines.count == frames.count)
+        let tracks = lines.compactMap { ($0["tracks"] as? [[String: Any]])?.first }
+        #expect(tracks.prefix(30).allSatisfy { $0["lost"] as? Bool == false && $0["id"] as? Int == 1 })
+        #expect(tracks.last?["lost"] as? Bool == true)
+        let invalid = try Fixtures.run(Self.executable, ["track", video.path, "--box", "1,2,3"])
+        #expect(invalid.status != 0)
+    }
+}

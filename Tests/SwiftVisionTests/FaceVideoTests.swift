@@ -23,10 +23,10 @@ enum MovingFaceVideo {
         let background = try Fixtures.image("coffee.png").resized(width: size.width, height: size.height).buffer
         let patch = try Fixtures.image("astronaut.png").cropped(to: CGRect(x: 130, y: 30, width: 200, height: 200))
             .resized(width: patchSide, height: patchSide).buffer
-        return path.map { center in
+        return try path.map { center in
             var frame = background
             if let center {
-                Fixtures.paste(patch, into: &frame, x: Int(center.x - faceOffset.x), y: Int(center.y - faceOffset.y))
+                try Fixtures.paste(patch, into: &frame, x: Int(center.x - faceOffset.x), y: Int(center.y - faceOffset.y))
             }
             return VisionImage(buffer: frame)
         }
@@ -34,16 +34,11 @@ enum MovingFaceVideo {
 }
 
 extension Fixtures {
-    /// Copies `patch` into `frame` (both packed BGR) with its top-left corner at (`x`, `y`), clipped to the frame.
-    static func paste(_ patch: PixelBuffer, into frame: inout PixelBuffer, x: Int, y: Int) {
-        for row in 0..<patch.height where (0..<frame.height).contains(y + row) {
-            for column in 0..<patch.width where (0..<frame.width).contains(x + column) {
-                for channel in 0..<3 {
-                    frame.bytes[((y + row) * frame.width + x + column) * 3 + channel] =
-                        patch.bytes[(row * patch.width + column) * 3 + channel]
-                }
-            }
-        }
+    /// Paints `patch` into `frame` with its top-left corner at (`x`, `y`), clipped to the frame.
+    static func paste(_ patch: PixelBuffer, into frame: inout PixelBuffer, x: Int, y: Int) throws {
+        var canvas = try ImageCanvas(image: VisionImage(buffer: frame))
+        try canvas.drawImage(VisionImage(buffer: patch), at: CGPoint(x: x, y: y))
+        frame = canvas.image.buffer
     }
 }
 

@@ -25,11 +25,11 @@ enum MovingObjectsVideo {
         let dog = try Fixtures.image("dog.jpg").cropped(to: CGRect(x: 125, y: 200, width: 200, height: 330)).resized(width: 150, height: 200).buffer
         let person = try Fixtures.image("bus.jpg").cropped(to: CGRect(x: 40, y: 400, width: 180, height: 500)).resized(width: 110, height: 320).buffer
         let plain = try PixelBuffer(format: .bgr, width: 640, height: 480, bytes: [UInt8](repeating: 180, count: 640 * 480 * 3))
-        return (0..<frameCount).map { index in
+        return try (0..<frameCount).map { index in
             var frame = plain
             let truth = truth(index)
-            Fixtures.paste(person, into: &frame, x: Int(truth.person.minX), y: Int(truth.person.minY))
-            if let box = truth.dog { Fixtures.paste(dog, into: &frame, x: Int(box.minX), y: Int(box.minY)) }
+            try Fixtures.paste(person, into: &frame, x: Int(truth.person.minX), y: Int(truth.person.minY))
+            if let box = truth.dog { try Fixtures.paste(dog, into: &frame, x: Int(box.minX), y: Int(box.minY)) }
             return VisionImage(buffer: frame)
         }
     }
@@ -134,9 +134,9 @@ enum MovingObjectsVideo {
         let person = try Fixtures.image("bus.jpg").cropped(to: CGRect(x: 40, y: 400, width: 180, height: 500)).resized(width: 90, height: 250).buffer
         let background = try Fixtures.image("coffee.png").resized(width: 640, height: 480).buffer
         let truth = (0..<(720 / step)).map { CGRect(x: 100 + $0 * step, y: 110 + $0 * step / 12, width: 90, height: 250) }
-        let frames = truth.map { box in
+        let frames = try truth.map { box in
             var frame = background
-            Fixtures.paste(person, into: &frame, x: Int(box.minX), y: Int(box.minY))
+            try Fixtures.paste(person, into: &frame, x: Int(box.minX), y: Int(box.minY))
             return VisionImage(buffer: frame)
         }
         return (frames, truth)

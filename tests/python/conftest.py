@@ -42,7 +42,7 @@ def models_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def wheels_dir() -> Path:
-    return CACHE / "wheels"
+    return CACHE / "downloads"
 
 
 @pytest.fixture(scope="session")
