@@ -40,13 +40,9 @@ enum FaceBenchmark {
         }
         for (label, wantsLandmarks) in [("video 640×480 per frame, tracking", false), ("video per frame, tracking + landmarks", true)] {
             let detector = try detector(.fast, landmarks: wantsLandmarks)
-            var samples: [Double] = []
-            let clock = ContinuousClock()
-            for (index, frame) in frames.enumerated() {
-                let elapsed = try clock.measure { _ = try detector.results(inVideoFrame: frame, timestampInMilliseconds: index * 33) }
-                samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
+            let median = try ObjectBenchmark.perFrame(frames) { index, frame in
+                _ = try detector.results(inVideoFrame: frame, timestampInMilliseconds: index * 33)
             }
-            let median = samples.dropFirst(5).sorted()[(samples.count - 5) / 2]
             print(BenchmarkRow(task: label, swift: median, peer: peer.videoMs, peakMiB: peakResidentMiB()).line
                 + String(format: " = %.0f frames/s", 1000 / median))
         }
