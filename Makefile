@@ -9,6 +9,7 @@ SAMPLES := $(SWIFTVISION_CACHE)/media
 run: system-packages
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	.build/release/swiftvision setup --samples
+	scripts/build-models.sh
 	@echo "== Sample photos"
 	.build/release/swiftvision info $(SAMPLES)/*
 	@echo "== Installed models"
@@ -17,12 +18,15 @@ run: system-packages
 test: system-packages
 	swift build $(SWIFT_BUILD_FLAGS)
 	.build/debug/swiftvision setup --samples
+	scripts/build-models.sh
 	scripts/setup-reference-env.sh
+	$(SWIFTVISION_CACHE)/tools-venv/bin/python -m pytest tests/python -q
 	swift test $(SWIFT_BUILD_FLAGS)
 
 bench: system-packages
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	.build/release/swiftvision setup --samples
+	scripts/build-models.sh
 	scripts/setup-reference-env.sh
 	.build/release/swiftvision-bench
 

@@ -2,7 +2,7 @@
 import PackageDescription
 
 let openCVLibraries = [
-    "opencv_core", "opencv_imgproc", "opencv_imgcodecs",
+    "opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_videoio", "opencv_video", "opencv_tracking",
 ]
 
 let package = Package(

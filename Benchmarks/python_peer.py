@@ -9,21 +9,12 @@ import json
 import resource
 import statistics
 import sys
-import time
 
 import cv2
 import numpy as np
 from ai_edge_litert.interpreter import Interpreter
 
-
-def median_ms(body, iterations):
-    body()
-    samples = []
-    for _ in range(iterations):
-        start = time.perf_counter()
-        body()
-        samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(samples)
+from timing import median_ms
 
 
 def main(model, threads, iterations, photos):

@@ -14,7 +14,7 @@ from importlib.metadata import version
 import cv2
 import zxingcpp
 
-from python_peer import median_ms
+from timing import median_ms
 
 
 def main(iterations, arguments):

@@ -14,7 +14,7 @@ namespace shim {
 /// The text sv_last_error returns, per thread.
 inline thread_local std::string lastError;
 
-inline cv::Mat matrix(const SVImageView &view) {
+inline cv::Mat asMat(const SVImageView &view) {
     return cv::Mat(view.height, view.width, CV_MAKETYPE(view.depth, view.channels), view.data,
                    static_cast<size_t>(view.bytesPerRow));
 }

@@ -39,24 +39,24 @@ extern "C" {
 
 int sv_gaussian_blur(SVImageView source, SVImageView destination, double sigma) {
     return guarded([&] {
-        cv::Mat target = matrix(destination);
-        cv::GaussianBlur(matrix(source), target, cv::Size(), sigma, sigma, cv::BORDER_REPLICATE);
+        cv::Mat target = asMat(destination);
+        cv::GaussianBlur(asMat(source), target, cv::Size(), sigma, sigma, cv::BORDER_REPLICATE);
         return checkedInPlace(target, destination);
     });
 }
 
 int sv_canny(SVImageView source, SVImageView destination, double lowThreshold, double highThreshold) {
     return guarded([&] {
-        cv::Mat target = matrix(destination);
-        cv::Canny(matrix(source), target, lowThreshold, highThreshold, 3, true);
+        cv::Mat target = asMat(destination);
+        cv::Canny(asMat(source), target, lowThreshold, highThreshold, 3, true);
         return checkedInPlace(target, destination);
     });
 }
 
 int sv_adaptive_threshold(SVImageView source, SVImageView destination, int32_t blockSize, double offset, int inverted) {
     return guarded([&] {
-        cv::Mat target = matrix(destination);
-        cv::adaptiveThreshold(matrix(source), target, 255, cv::ADAPTIVE_THRESH_MEAN_C,
+        cv::Mat target = asMat(destination);
+        cv::adaptiveThreshold(asMat(source), target, 255, cv::ADAPTIVE_THRESH_MEAN_C,
                               inverted ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY, blockSize, offset);
         return checkedInPlace(target, destination);
     });
@@ -64,33 +64,33 @@ int sv_adaptive_threshold(SVImageView source, SVImageView destination, int32_t b
 
 int sv_threshold(SVImageView source, SVImageView destination, double level, int inverted) {
     return guarded([&] {
-        cv::Mat target = matrix(destination);
-        cv::threshold(matrix(source), target, level, 255, inverted ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY);
+        cv::Mat target = asMat(destination);
+        cv::threshold(asMat(source), target, level, 255, inverted ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY);
         return checkedInPlace(target, destination);
     });
 }
 
 int sv_morphology(SVImageView source, SVImageView destination, SVMorphology operation, int32_t kernelSize) {
     return guarded([&] {
-        cv::Mat target = matrix(destination);
+        cv::Mat target = asMat(destination);
         const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(kernelSize, kernelSize));
-        cv::morphologyEx(matrix(source), target, operation, kernel, cv::Point(-1, -1), 1, cv::BORDER_REPLICATE);
+        cv::morphologyEx(asMat(source), target, operation, kernel, cv::Point(-1, -1), 1, cv::BORDER_REPLICATE);
         return checkedInPlace(target, destination);
     });
 }
 
 int sv_divide(SVImageView numerator, SVImageView denominator, SVImageView destination, double scale) {
     return guarded([&] {
-        cv::Mat target = matrix(destination);
-        cv::divide(matrix(numerator), matrix(denominator), target, scale);
+        cv::Mat target = asMat(destination);
+        cv::divide(asMat(numerator), asMat(denominator), target, scale);
         return checkedInPlace(target, destination);
     });
 }
 
 int sv_invert(SVImageView source, SVImageView destination) {
     return guarded([&] {
-        cv::Mat target = matrix(destination);
-        cv::bitwise_not(matrix(source), target);
+        cv::Mat target = asMat(destination);
+        cv::bitwise_not(asMat(source), target);
         return checkedInPlace(target, destination);
     });
 }
@@ -98,7 +98,7 @@ int sv_invert(SVImageView source, SVImageView destination) {
 int sv_find_contours(SVImageView binary, int32_t **points, int32_t **lengths, int32_t *count) {
     return guarded([&] {
         std::vector<std::vector<cv::Point>> contours;
-        cv::findContours(matrix(binary), contours, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
+        cv::findContours(asMat(binary), contours, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
         size_t total = 0;
         for (const auto &contour : contours) total += contour.size();
         *points = static_cast<int32_t *>(std::malloc(sizeof(int32_t) * (2 * total + 1)));
@@ -124,7 +124,7 @@ int sv_find_contours(SVImageView binary, int32_t **points, int32_t **lengths, in
 int sv_line_segments(SVImageView gray, float **segments, int32_t *count) {
     return guarded([&] {
         std::vector<cv::Vec4f> lines;
-        cv::createLineSegmentDetector()->detect(matrix(gray), lines);
+        cv::createLineSegmentDetector()->detect(asMat(gray), lines);
         *segments = static_cast<float *>(std::malloc(sizeof(float) * (4 * lines.size() + 1)));
         if (*segments == nullptr) {
             lastError = "out of memory";
@@ -162,7 +162,7 @@ int sv_fill_convex_polygon(SVImageView image, const double *xy, int32_t count, c
         for (int32_t index = 0; index < count; ++index) {
             corners[index] = cv::Point(cvRound(xy[2 * index]), cvRound(xy[2 * index + 1]));
         }
-        cv::Mat target = matrix(image);
+        cv::Mat target = asMat(image);
         cv::fillConvexPoly(target, corners, scalar(value));
         return 0;
     });
@@ -184,19 +184,9 @@ int sv_perspective_transform(const double source[8], const double destination[8]
 int sv_warp_perspective(SVImageView source, SVImageView destination, const double matrix[9],
                         SVInterpolation interpolation, const double border[4]) {
     return guarded([&] {
-        cv::Mat target = shim::matrix(destination);
-        cv::warpPerspective(shim::matrix(source), target, doubles(matrix, 3, 3), target.size(), interpolation,
+        cv::Mat target = asMat(destination);
+        cv::warpPerspective(asMat(source), target, doubles(matrix, 3, 3), target.size(), interpolation,
                             cv::BORDER_CONSTANT, scalar(border));
-        return checkedInPlace(target, destination);
-    });
-}
-
-int sv_warp_affine(SVImageView source, SVImageView destination, const double matrix[6], SVInterpolation interpolation,
-                   const double border[4]) {
-    return guarded([&] {
-        cv::Mat target = shim::matrix(destination);
-        cv::warpAffine(shim::matrix(source), target, doubles(matrix, 2, 3), target.size(), interpolation,
-                       cv::BORDER_CONSTANT, scalar(border));
         return checkedInPlace(target, destination);
     });
 }

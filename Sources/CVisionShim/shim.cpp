@@ -4,9 +4,12 @@
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
+#include <opencv2/tracking.hpp>
+#include <opencv2/videoio.hpp>
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,7 +45,7 @@ int sv_decode(const uint8_t *bytes, size_t length, int reduction, int grayscale,
         default: lastError = "reduction must be 1, 2, 4 or 8"; return -1;
         }
         const cv::Mat encoded(1, static_cast<int>(length), CV_8UC1, const_cast<uint8_t *>(bytes));
-        cv::Mat target = matrix(destination);
+        cv::Mat target = asMat(destination);
         cv::imdecode(encoded, flags, &target);
         if (target.empty()) {
             lastError = "the decoder could not read the image data";
@@ -64,7 +67,7 @@ int sv_encode(SVImageView source, const char *extension, int quality, uint8_t **
         if (std::strcmp(extension, ".jpg") == 0) {
             parameters = {cv::IMWRITE_JPEG_QUALITY, quality};
         }
-        if (!cv::imencode(extension, matrix(source), buffer, parameters)) {
+        if (!cv::imencode(extension, asMat(source), buffer, parameters)) {
             lastError = "the encoder refused the image";
             return -1;
         }
@@ -83,55 +86,66 @@ void sv_free(void *pointer) { std::free(pointer); }
 
 int sv_resize(SVImageView source, SVImageView destination, SVInterpolation interpolation) {
     return guarded([&] {
-        cv::Mat target = matrix(destination);
-        cv::resize(matrix(source), target, target.size(), 0, 0, interpolation);
+        cv::Mat target = asMat(destination);
+        cv::resize(asMat(source), target, target.size(), 0, 0, interpolation);
         return checkedInPlace(target, destination);
     });
 }
 
 int sv_rotate(SVImageView source, SVImageView destination, SVRotation rotation) {
     return guarded([&] {
-        cv::Mat target = matrix(destination);
-        cv::rotate(matrix(source), target, rotation);
+        cv::Mat target = asMat(destination);
+        cv::rotate(asMat(source), target, rotation);
         return checkedInPlace(target, destination);
     });
 }
 
 int sv_flip(SVImageView source, SVImageView destination, SVFlip flip) {
     return guarded([&] {
-        cv::Mat target = matrix(destination);
-        cv::flip(matrix(source), target, flip);
+        cv::Mat target = asMat(destination);
+        cv::flip(asMat(source), target, flip);
         return checkedInPlace(target, destination);
     });
 }
 
 int sv_convert_color(SVImageView source, SVImageView destination, SVColorConversion conversion) {
     return guarded([&] {
-        cv::Mat target = matrix(destination);
-        cv::cvtColor(matrix(source), target, conversion);
+        cv::Mat target = asMat(destination);
+        cv::cvtColor(asMat(source), target, conversion);
+        return checkedInPlace(target, destination);
+    });
+}
+
+int sv_warp_affine(SVImageView source, SVImageView destination, const double matrix[6],
+                   SVInterpolation interpolation, const double border[4]) {
+    return guarded([&] {
+        cv::Mat target = asMat(destination);
+        const cv::Mat transform(2, 3, CV_64F, const_cast<double *>(matrix));
+        cv::warpAffine(asMat(source), target, transform, target.size(), interpolation | cv::WARP_INVERSE_MAP,
+                       cv::BORDER_CONSTANT, scalar(border));
         return checkedInPlace(target, destination);
     });
 }
 
 int sv_copy(SVImageView source, SVImageView destination) {
     return guarded([&] {
-        cv::Mat target = matrix(destination);
-        matrix(source).copyTo(target);
+        cv::Mat target = asMat(destination);
+        asMat(source).copyTo(target);
         return checkedInPlace(target, destination);
     });
 }
 
 int sv_fill(SVImageView destination, const double value[4]) {
     return guarded([&] {
-        matrix(destination).setTo(scalar(value));
+        asMat(destination).setTo(scalar(value));
         return 0;
     });
 }
 
 int sv_normalize(SVImageView source, SVImageView destination, const double mean[4], const double std[4]) {
     return guarded([&] {
-        cv::Mat target = matrix(destination);
-        matrix(source).convertTo(target, CV_32F);
+        cv::Mat target = asMat(destination);
+        asMat(source).convertTo(target, CV_32F);
         if (checkedInPlace(target, destination) != 0) return -1;
         cv::subtract(target, scalar(mean), target);
         cv::divide(target, scalar(std), target);
@@ -142,7 +156,7 @@ int sv_normalize(SVImageView source, SVImageView destination, const double mean[
 int sv_draw_rectangle(SVImageView image, double x, double y, double width, double height, const double color[4],
                       int thickness) {
     return guarded([&] {
-        cv::Mat target = matrix(image);
+        cv::Mat target = asMat(image);
         const int shift = 4;
         const double one = 1 << shift;
         cv::rectangle(target, cv::Point(cvRound(x * one), cvRound(y * one)),
@@ -161,7 +175,7 @@ int sv_draw_polyline(SVImageView image, const double *xy, int32_t pointCount, in
         for (int32_t index = 0; index < pointCount; ++index) {
             points[index] = cv::Point(cvRound(xy[2 * index] * one), cvRound(xy[2 * index + 1] * one));
         }
-        cv::Mat target = matrix(image);
+        cv::Mat target = asMat(image);
         cv::polylines(target, points, closed != 0, scalar(color), thickness, cv::LINE_AA, shift);
         return 0;
     });
@@ -171,7 +185,7 @@ int sv_draw_circle(SVImageView image, double x, double y, double radius, const d
     return guarded([&] {
         const int shift = 4;
         const double one = 1 << shift;
-        cv::Mat target = matrix(image);
+        cv::Mat target = asMat(image);
         cv::circle(target, cv::Point(cvRound(x * one), cvRound(y * one)), cvRound(radius * one), scalar(color),
                    thickness, cv::LINE_AA, shift);
         return 0;
@@ -181,7 +195,7 @@ int sv_draw_circle(SVImageView image, double x, double y, double radius, const d
 int sv_draw_text(SVImageView image, const char *text, double x, double y, double scale, const double color[4],
                  int thickness) {
     return guarded([&] {
-        cv::Mat target = matrix(image);
+        cv::Mat target = asMat(image);
         cv::putText(target, text, cv::Point(cvRound(x), cvRound(y)), cv::FONT_HERSHEY_SIMPLEX, scale, scalar(color),
                     thickness, cv::LINE_AA);
         return 0;
@@ -195,6 +209,115 @@ int sv_text_size(const char *text, double scale, int thickness, int32_t *width, 
         *width = size.width;
         *height = size.height;
         *baseline = base;
+        return 0;
+    });
+}
+
+struct SVVideoReader {
+    cv::VideoCapture capture;
+};
+
+struct SVVideoWriter {
+    cv::VideoWriter writer;
+};
+
+SVVideoReader *sv_video_reader_open(const char *path) {
+    SVVideoReader *reader = nullptr;
+    guarded([&] {
+        auto opened = std::make_unique<SVVideoReader>();
+        if (!opened->capture.open(path, cv::CAP_FFMPEG)) {
+            lastError = std::string("cannot open the video ") + path;
+            return -1;
+        }
+        reader = opened.release();
+        return 0;
+    });
+    return reader;
+}
+
+void sv_video_reader_properties(SVVideoReader *reader, int32_t *width, int32_t *height, double *fps, int64_t *frameCount) {
+    *width = static_cast<int32_t>(reader->capture.get(cv::CAP_PROP_FRAME_WIDTH));
+    *height = static_cast<int32_t>(reader->capture.get(cv::CAP_PROP_FRAME_HEIGHT));
+    *fps = reader->capture.get(cv::CAP_PROP_FPS);
+    *frameCount = static_cast<int64_t>(reader->capture.get(cv::CAP_PROP_FRAME_COUNT));
+}
+
+int sv_video_reader_read(SVVideoReader *reader, SVImageView destination, double *timestampMs) {
+    return guarded([&] {
+        cv::Mat target = asMat(destination);
+        if (!reader->capture.read(target)) return 1;
+        *timestampMs = reader->capture.get(cv::CAP_PROP_POS_MSEC);
+        return checkedInPlace(target, destination);
+    });
+}
+
+void sv_video_reader_close(SVVideoReader *reader) { delete reader; }
+
+SVVideoWriter *sv_video_writer_open(const char *path, const char *fourcc, double fps, int32_t width, int32_t height) {
+    SVVideoWriter *writer = nullptr;
+    guarded([&] {
+        auto opened = std::make_unique<SVVideoWriter>();
+        const int code = cv::VideoWriter::fourcc(fourcc[0], fourcc[1], fourcc[2], fourcc[3]);
+        if (!opened->writer.open(path, cv::CAP_FFMPEG, code, fps, cv::Size(width, height))) {
+            lastError = std::string("cannot create the video ") + path;
+            return -1;
+        }
+        writer = opened.release();
+        return 0;
+    });
+    return writer;
+}
+
+int sv_video_writer_write(SVVideoWriter *writer, SVImageView frame) {
+    return guarded([&] {
+        writer->writer.write(asMat(frame));
+        return 0;
+    });
+}
+
+void sv_video_writer_close(SVVideoWriter *writer) { delete writer; }
+
+struct SVObjectTracker {
+    cv::Ptr<cv::Tracker> tracker;
+};
+
+SVObjectTracker *sv_tracker_create(SVTrackerKind kind, SVImageView image, int32_t x, int32_t y, int32_t width,
+                                   int32_t height) {
+    SVObjectTracker *result = nullptr;
+    guarded([&] {
+        auto created = std::make_unique<SVObjectTracker>();
+        if (kind == SV_TRACKER_CSRT) {
+            created->tracker = cv::TrackerCSRT::create();
+        } else {
+            created->tracker = cv::TrackerKCF::create();
+        }
+        created->tracker->init(asMat(image), cv::Rect(x, y, width, height));
+        result = created.release();
+        return 0;
+    });
+    return result;
+}
+
+int sv_tracker_update(SVObjectTracker *tracker, SVImageView image, int32_t *x, int32_t *y, int32_t *width,
+                      int32_t *height) {
+    return guarded([&] {
+        cv::Rect box;
+        if (!tracker->tracker->update(asMat(image), box)) return 0;
+        *x = box.x;
+        *y = box.y;
+        *width = box.width;
+        *height = box.height;
+        return 1;
+    });
+}
+
+void sv_tracker_release(SVObjectTracker *tracker) { delete tracker; }
+
+int sv_correlation(SVImageView first, SVImageView second, double *score) {
+    return guarded([&] {
+        cv::Mat result;
+        cv::matchTemplate(asMat(first), asMat(second), result, cv::TM_CCOEFF_NORMED);
+        *score = result.at<float>(0, 0);
         return 0;
     });
 }

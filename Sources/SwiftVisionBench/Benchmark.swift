@@ -38,19 +38,3 @@ struct BenchmarkRow {
             + String(format: "  %8.3f  ", swift) + peerText + "  " + ratio + String(format: "  %8.1f", peakMiB)
     }
 }
-
-/// Runs `executable` with `arguments` and returns its standard output; throws if it fails.
-func runProcess(_ executable: URL, _ arguments: [String]) throws -> Data {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(executable.path) \(arguments.first ?? "") failed"])
-    }
-    return data
-}

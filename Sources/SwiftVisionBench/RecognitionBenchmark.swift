@@ -11,21 +11,21 @@ enum RecognitionBenchmark {
     static let textScenes = ["paragraph.png", "notice-on-bus.jpg"]
     static let textSamples = ["page.png"]
 
-    static func run(cache: SwiftVisionCache, python: URL, packageRoot: URL) throws {
+    static func run(cache: SwiftVisionCache) throws {
+        let python = cache.root.appendingPathComponent("venv/bin/python")
         let scenes = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-bench-\(getpid())")
         defer { try? FileManager.default.removeItem(at: scenes) }
-        let fixtures = packageRoot.appendingPathComponent("Tests/Reference/vision_fixtures.py")
-        for kind in ["barcodes", "text"] {
-            _ = try runProcess(python, [fixtures.path, kind, scenes.appendingPathComponent(kind).path, cache.samples.path])
+        func build(_ kind: String, _ names: [String]) throws -> [String] {
+            let built = try PeerProcess.run(
+                python: python, script: "../Tests/Reference/vision_fixtures.py",
+                arguments: [kind, scenes.appendingPathComponent(kind).path, cache.samples.path], as: [Scene].self)
+            return names.compactMap { name in built.first { $0.file.hasSuffix("/" + name) }?.file }
         }
-        let barcodeImages = barcodeScenes.map { scenes.appendingPathComponent("barcodes/" + $0).path }
-            + barcodeSamples.map { cache.sample(named: $0).path }
-        let textImages = textScenes.map { scenes.appendingPathComponent("text/" + $0).path }
-            + textSamples.map { cache.sample(named: $0).path }
-        let peerScript = packageRoot.appendingPathComponent("Benchmarks/recognition_peer.py")
-        let peer = try JSONDecoder().decode(
-            Peer.self,
-            from: runProcess(python, [peerScript.path, "\(iterations)", "--barcodes"] + barcodeImages + ["--text"] + textImages))
+        let barcodeImages = try build("barcodes", barcodeScenes) + barcodeSamples.map { cache.sample(named: $0).path }
+        let textImages = try build("text", textScenes) + textSamples.map { cache.sample(named: $0).path }
+        let peer = try PeerProcess.run(
+            python: python, script: "recognition_peer.py",
+            arguments: ["\(iterations)", "--barcodes"] + barcodeImages + ["--text"] + textImages, as: Peer.self)
 
         print("")
         print("Rectangles, barcodes, text — median of \(iterations) runs on decoded images, 1 thread")
@@ -60,6 +60,11 @@ enum RecognitionBenchmark {
             let name = URL(fileURLWithPath: path).lastPathComponent
             print(BenchmarkRow(task: "text \(name) (\(words) vs \(other?.words ?? 0) words)", swift: ms, peer: other?.ms, peakMiB: peakResidentMiB()).line)
         }
+    }
+
+    /// A scene written by the fixture script.
+    struct Scene: Decodable {
+        var file: String
     }
 
     struct Peer: Decodable {

@@ -44,8 +44,9 @@ struct SwiftVisionBench {
         }
         print(BenchmarkRow(task: "invoke, buffers filled in place", swift: zeroCopy, peer: peer.invoke, peakMiB: peakResidentMiB()).line)
         print(String(format: "peak memory: swiftvision-bench %.1f MiB, Python peer %.1f MiB", peakResidentMiB(), peer.peakMiB))
-        try RecognitionBenchmark.run(
-            cache: cache, python: cache.root.appendingPathComponent("venv/bin/python"), packageRoot: packageRoot)
+        try FaceBenchmark.run(cache: cache)
+        try ObjectBenchmark.run(cache: cache)
+        try RecognitionBenchmark.run(cache: cache)
     }
 
     struct PeerResult: Decodable {
@@ -59,14 +60,9 @@ struct SwiftVisionBench {
         }
     }
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-
     static func runPeer(model: String, photos: [String], cache: SwiftVisionCache) throws -> PeerResult {
-        let script = packageRoot.appendingPathComponent("Benchmarks/python_peer.py")
-        let data = try runProcess(
-            cache.root.appendingPathComponent("venv/bin/python"),
-            [script.path, model, "\(threads)", "\(iterations)"] + photos)
-        return try JSONDecoder().decode(PeerResult.self, from: data)
+        try PeerProcess.run(
+            python: cache.root.appendingPathComponent("venv/bin/python"), script: "python_peer.py",
+            arguments: [model, "\(threads)", "\(iterations)"] + photos, as: PeerResult.self)
     }
 }

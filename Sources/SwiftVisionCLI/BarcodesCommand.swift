@@ -54,10 +54,15 @@ struct BarcodesCommand: ParsableCommand {
         var options = fast ? BarcodeScannerOptions.fast : BarcodeScannerOptions()
         options.formats = try selectedFormats()
         let scanner = BarcodeScanner(options: options)
-        try ImageBatch(paths: images, json: json, task: "barcodes").run { path, image in
+        let progress = ProgressBar(total: images.count, label: "barcodes")
+        defer { progress.finish() }
+        var done = 0
+        try MediaFiles.process(images, json: json) { url in
+            defer { done += 1; progress.update(done) }
+            let image = try VisionImage(contentsOf: url)
             let found = try scanner.results(in: image)
-            if let draw {
-                try ImageCanvas.write(image, for: path, to: draw, inputCount: images.count) { canvas in
+            if let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {
+                try AnalysisOutput.write(image, to: output) { canvas in
                     for (index, barcode) in found.enumerated() {
                         try canvas.drawQuadrilateral(barcode.corners, color: .palette(index))
                         try canvas.drawLabel(
@@ -66,16 +71,16 @@ struct BarcodesCommand: ParsableCommand {
                     }
                 }
             }
-            return Report(
-                file: path,
+            let report = Report(
+                file: url.path,
                 barcodes: found.map {
                     Code(
                         format: $0.format.description, text: $0.rawValue, corners: $0.corners.corners.map(JSONPoint.init),
                         orientation: $0.orientation)
                 })
-        } describe: { report in
-            ["\(report.file): \(report.barcodes.count) barcode(s)"]
-                + report.barcodes.map { "  \($0.format) \"\($0.text)\"" }
+            try AnalysisOutput.print(report, json: json) { report in
+                ["\(report.file): \(report.barcodes.count) barcode(s)"] + report.barcodes.map { "  \($0.format) \"\($0.text)\"" }
+            }
         }
     }
 }

@@ -16,3 +16,53 @@ enum Diagnostics {
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 }
+
+/// A point as JSON: `{"x","y"}` in pixels.
+struct JSONPoint: Encodable {
+    var x: Double
+    var y: Double
+
+    init(_ point: CGPoint) {
+        x = (point.x * 100).rounded() / 100
+        y = (point.y * 100).rounded() / 100
+    }
+}
+
+/// A rectangle as JSON: `{"x","y","width","height"}` in pixels.
+struct JSONRect: Encodable {
+    var x: Double
+    var y: Double
+    var width: Double
+    var height: Double
+
+    init(_ rect: CGRect) {
+        func round(_ value: CGFloat) -> Double { (value * 100).rounded() / 100 }
+        (x, y, width, height) = (round(rect.minX), round(rect.minY), round(rect.width), round(rect.height))
+    }
+}
+
+/// Shows progress on standard error when it is a terminal.
+struct ProgressBar {
+    let total: Int
+    let label: String
+    private let isTerminal = isatty(2) == 1
+
+    init(total: Int, label: String) {
+        self.total = total
+        self.label = label
+    }
+
+    func update(_ done: Int) {
+        guard isTerminal else { return }
+        let width = 30
+        let filled = total > 0 ? min(width, done * width / total) : 0
+        let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+        let count = total > 0 ? "\(done)/\(total)" : "\(done)"
+        FileHandle.standardError.write(Data("\r\(label) \(bar) \(count)".utf8))
+    }
+
+    func finish() {
+        guard isTerminal else { return }
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+}

@@ -48,35 +48,40 @@ struct RectanglesCommand: ParsableCommand {
         let detector = RectangleDetector(
             options: RectangleDetectorOptions(
                 minimumAspectRatio: minAspect, maximumAspectRatio: maxAspect, minimumSize: minSize, maximumObservations: max))
-        try ImageBatch(paths: images, json: json, task: "rectangles").run { path, image in
+        let progress = ProgressBar(total: images.count, label: "rectangles")
+        defer { progress.finish() }
+        var done = 0
+        try MediaFiles.process(images, json: json) { url in
+            defer { done += 1; progress.update(done) }
+            let image = try VisionImage(contentsOf: url)
             let found = try detector.results(in: image)
-            if let draw {
-                try ImageCanvas.write(image, for: path, to: draw, inputCount: images.count) { canvas in
+            if let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {
+                try AnalysisOutput.write(image, to: output) { canvas in
                     for (index, rectangle) in found.enumerated() {
                         try canvas.drawQuadrilateral(rectangle.corners, color: .palette(index))
                         try canvas.drawPoints([rectangle.corners.topLeft], color: .palette(index))
                     }
                 }
             }
-            if let correct, let best = found.first {
-                let page = try image.perspectiveCorrected(best.corners)
-                try page.write(to: try OutputLocation(argument: correct, inputCount: images.count).url(for: path))
+            if let output = MediaFiles.annotatedURL(for: url, draw: correct, inputCount: images.count), let best = found.first {
+                try image.perspectiveCorrected(best.corners).write(to: output)
             }
-            return Report(
-                file: path,
+            let report = Report(
+                file: url.path,
                 rectangles: found.map {
                     Rectangle(
                         topLeft: JSONPoint($0.corners.topLeft), topRight: JSONPoint($0.corners.topRight),
                         bottomRight: JSONPoint($0.corners.bottomRight), bottomLeft: JSONPoint($0.corners.bottomLeft),
                         confidence: $0.confidence)
                 })
-        } describe: { report in
-            ["\(report.file): \(report.rectangles.count) rectangle(s)"]
-                + report.rectangles.map { rectangle in
-                    let corners = [rectangle.topLeft, rectangle.topRight, rectangle.bottomRight, rectangle.bottomLeft]
-                    return "  " + corners.map { "(\($0.x), \($0.y))" }.joined(separator: " ")
-                        + String(format: " confidence %.2f", rectangle.confidence)
-                }
+            try AnalysisOutput.print(report, json: json) { report in
+                ["\(report.file): \(report.rectangles.count) rectangle(s)"]
+                    + report.rectangles.map { rectangle in
+                        let corners = [rectangle.topLeft, rectangle.topRight, rectangle.bottomRight, rectangle.bottomLeft]
+                        return "  " + corners.map { "(\($0.x), \($0.y))" }.joined(separator: " ")
+                            + String(format: " confidence %.2f", rectangle.confidence)
+                    }
+            }
         }
     }
 }

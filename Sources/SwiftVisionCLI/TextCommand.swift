@@ -51,10 +51,15 @@ struct TextCommand: ParsableCommand {
     func run() throws {
         let languages = lang.split(whereSeparator: { $0 == "+" || $0 == "," }).map(String.init)
         let recognizer = try TextRecognizer(options: TextRecognizerOptions(languages: languages, recognitionLevel: level))
-        try ImageBatch(paths: images, json: json, task: "text").run { path, image in
+        let progress = ProgressBar(total: images.count, label: "text")
+        defer { progress.finish() }
+        var done = 0
+        try MediaFiles.process(images, json: json) { url in
+            defer { done += 1; progress.update(done) }
+            let image = try VisionImage(contentsOf: url)
             let text = try recognizer.results(in: image)
-            if let draw {
-                try ImageCanvas.write(image, for: path, to: draw, inputCount: images.count) { canvas in
+            if let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {
+                try AnalysisOutput.write(image, to: output) { canvas in
                     for (index, block) in text.blocks.enumerated() {
                         try canvas.drawRectangle(block.frame, color: .palette(index))
                         for word in block.lines.flatMap(\.elements) {
@@ -63,21 +68,27 @@ struct TextCommand: ParsableCommand {
                     }
                 }
             }
-            return Report(
-                file: path, text: text.text,
-                blocks: text.blocks.map { block in
-                    Block(
-                        text: block.text, frame: JSONRect(block.frame),
-                        lines: block.lines.map { line in
-                            Line(
-                                text: line.text, frame: JSONRect(line.frame), confidence: line.confidence,
-                                words: line.elements.map {
-                                    Word(text: $0.text, frame: JSONRect($0.frame), confidence: $0.confidence)
-                                })
-                        })
-                })
-        } describe: { report in
-            ["== \(report.file)", report.text]
+            try AnalysisOutput.print(Report(file: url.path, text: text), json: json) { report in
+                ["== \(report.file)", report.text]
+            }
         }
+    }
+}
+
+extension TextCommand.Report {
+    init(file: String, text: Text) {
+        self.init(
+            file: file, text: text.text,
+            blocks: text.blocks.map { block in
+                TextCommand.Block(
+                    text: block.text, frame: JSONRect(block.frame),
+                    lines: block.lines.map { line in
+                        TextCommand.Line(
+                            text: line.text, frame: JSONRect(line.frame), confidence: line.confidence,
+                            words: line.elements.map {
+                                TextCommand.Word(text: $0.text, frame: JSONRect($0.frame), confidence: $0.confidence)
+                            })
+                    })
+            })
     }
 }

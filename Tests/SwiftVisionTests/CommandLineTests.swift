@@ -47,3 +47,110 @@ import Testing
         #expect(inputs.first?["shape"] as? [Int] == [1, 128, 128, 3])
     }
 }
+
+@Suite(.serialized) struct FacesCommandTests {
+    static let executable = CommandLineTests.executable
+
+    static func lines(_ output: String) -> [[String: Any]] {
+        output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+
+    @Test func reportsFacesOfImagesAsJSONLines() throws {
+        let run = try Fixtures.run(Self.executable, ["faces", "--json", "--landmarks", try Fixtures.sample("zidane.jpg").path, try Fixtures.sample("dog.jpg").path])
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = Self.lines(run.output)
+        #expect(lines.count == 2)
+        let faces = try #require(lines[0]["faces"] as? [[String: Any]])
+        #expect(faces.count == 2 && lines[0]["width"] as? Int == 1280)
+        let box = try #require(faces[0]["boundingBox"] as? [String: Double])
+        #expect(Set(box.keys) == ["x", "y", "width", "height"])
+        let landmarks = try #require(faces[0]["landmarks"] as? [String: [String: Double]])
+        #expect(landmarks["leftEye"]?["x"] != nil)
+        #expect((lines[1]["faces"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func tracksFacesInVideosAndDrawsThem() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("moving.avi")
+        let writer = try VideoWriter(url: video, width: 640, height: 480, framesPerSecond: 25)
+        for frame in try MovingFaceVideo.frames().prefix(30) { try writer.append(frame) }
+        writer.close()
+        let annotated = folder.appendingPathComponent("annotated.avi")
+        let run = try Fixtures.run(Self.executable, ["faces", "--json", video.path, "--draw", annotated.path])
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = Self.lines(run.output)
+        #expect(lines.count == 30)
+        #expect(lines.map { $0["frame"] as? Int } == (0..<30).map { $0 })
+        #expect(lines[1]["timestampMs"] as? Int == 40)
+        let ids = Set(lines.compactMap { (($0["faces"] as? [[String: Any]])?.first?["trackingID"]) as? Int })
+        #expect(ids.count == 1)
+        #expect(Array(try VideoReader(url: annotated)).count == 30)
+    }
+
+    @Test func drawsGlassesOnTheEyes() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("glasses.png")
+        let photo = try Fixtures.sample("astronaut.png")
+        let run = try Fixtures.run(Self.executable, ["faces", "--glasses", photo.path, "--draw", output.path])
+        #expect(run.status == 0, "\(run.errors)")
+        let drawn = try VisionImage(contentsOf: output).buffer
+        let original = try VisionImage(contentsOf: photo).buffer
+        // The bridge of the glasses crosses the nose, between the eyes.
+        let bridge = (195..<255).filter { Fixtures.pixel(drawn, $0, 112) != Fixtures.pixel(original, $0, 112) }
+        #expect(!bridge.isEmpty)
+        let refused = try Fixtures.run(Self.executable, ["faces", "--glasses", photo.path])
+        #expect(refused.status != 0)
+    }
+}
+
+@Suite(.serialized) struct ObjectCommandTests {
+    static let executable = CommandLineTests.executable
+
+    @Test func detectsObjectsInImagesAndTracksThemInVideos() throws {
+        let run = try Fixtures.run(Self.executable, ["detect", "--json", "--multiple", "--classify", try Fixtures.sample("bus.jpg").path])
+        #expect(run.status == 0, "\(run.errors)")
+        let line = try #require(FacesCommandTests.lines(run.output).first)
+        let objects = try #require(line["objects"] as? [[String: Any]])
+        #expect(objects.count == 5)
+        let labels = objects.compactMap { ($0["labels"] as? [[String: Any]])?.last?["text"] as? String }
+        #expect(labels.contains("bus") && labels.contains("person"))
+        #expect(objects.allSatisfy { $0["trackingID"] == nil && $0["frame"] is [String: Double] })
+
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("objects.avi")
+        let writer = try VideoWriter(url: video, width: 640, height: 480, framesPerSecond: 25)
+        for frame in try MovingObjectsVideo.frames().prefix(12) { try writer.append(frame) }
+        writer.close()
+        let stream = try Fixtures.run(Self.executable, ["detect", "--json", "--multiple", video.path, "--draw", folder.appendingPathComponent("out.avi").path])
+        #expect(stream.status == 0, "\(stream.errors)")
+        let frames = FacesCommandTests.lines(stream.output)
+        #expect(frames.count == 12 && frames.last?["frame"] as? Int == 11)
+        let ids = frames.map { Set((($0["objects"] as? [[String: Any]]) ?? []).compactMap { $0["trackingID"] as? Int }) }
+        #expect(ids.first == ids.last && ids.first?.count ?? 0 >= 2)
+    }
+
+    @Test func tracksSeedBoxesAndReportsWhenTheyAreLost() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("person.avi")
+        let (frames, truth) = try SeededTrackingTests.frames()
+        let writer = try VideoWriter(url: video, width: 640, height: 480, framesPerSecond: 25)
+        for frame in frames { try writer.append(frame) }
+        writer.close()
+        let seed = truth[0]
+        let run = try Fixtures.run(Self.executable, [
+            "track", "--json", video.path, "--box", "\(Int(seed.minX)),\(Int(seed.minY)),\(Int(seed.width)),\(Int(seed.height))", "--level", "fast",
+        ])
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = FacesCommandTests.lines(run.output)
+        #expect(lines.count == frames.count)
+        let tracks = lines.compactMap { ($0["tracks"] as? [[String: Any]])?.first }
+        #expect(tracks.prefix(30).allSatisfy { $0["lost"] as? Bool == false && $0["id"] as? Int == 1 })
+        #expect(tracks.last?["lost"] as? Bool == true)
+        let invalid = try Fixtures.run(Self.executable, ["track", video.path, "--box", "1,2,3"])
+        #expect(invalid.status != 0)
+    }
+}

@@ -62,3 +62,23 @@ import Testing
         }
     }
 }
+
+@Suite struct ModelZooMetadataTests {
+    @Test func readsLabelsAndNormalisationOfTheBuiltClassifier() throws {
+        let model = try LiteRT.Model(contentsOf: try Fixtures.model("efficientnet_lite0_classifier.tflite"))
+        let metadata = try #require(model.metadata)
+        #expect(metadata.inputs.first?.normalization != nil)
+        let labels = try #require(try model.labels())
+        #expect(labels.count == 1000)
+        #expect(labels.contains("espresso") && labels.contains("tabby"))
+        #expect(model.outputs[0].shape == [1, 1000])
+    }
+
+    @Test func readsTheDetectorsValueLabels() throws {
+        let model = try LiteRT.Model(contentsOf: try Fixtures.model("yolov3_tiny_coco.tflite"))
+        let names = try model.packedFileNames()
+        #expect(names.contains("yolo_decoding.json"))
+        let labels = try #require(try model.labels())
+        #expect(labels.count == 80 && labels.first == "person")
+    }
+}

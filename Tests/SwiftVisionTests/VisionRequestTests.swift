@@ -7,86 +7,74 @@ import Testing
     @Test func handlerPerformsEveryRequestWithVisionCoordinates() throws {
         let scene = try VisionFixtures.scene("page-on-bus.jpg", in: VisionFixtures.rectangles, file: \.file)
         let handler = try ImageRequestHandler(url: URL(fileURLWithPath: scene.file))
-        let rectangles = DetectRectanglesRequest()
-        let barcodes = DetectBarcodesRequest()
-        let text = RecognizeTextRequest()
-        #expect(rectangles.results == nil)
-        try handler.perform([rectangles, barcodes, text])
-
-        let page = try #require(rectangles.results?.first)
+        let page = try #require(try handler.perform(DetectRectanglesRequest()).first)
         let truth = Quadrilateral(scene.rectangles[0])
-        #expect(page.pixelCorners.largestCornerDistance(to: truth) <= 1.5)
+        #expect(page.imageCorners.largestCornerDistance(to: truth) <= 1.5)
         // Vision's coordinates: 0–1 with the origin at the lower left, so the top corners have the larger y.
         let size = handler.image.size
         #expect(abs(Double(page.topLeft.x) - Double(truth.topLeft.x / size.width)) < 0.005)
         #expect(abs(Double(page.topLeft.y) - (1 - Double(truth.topLeft.y / size.height))) < 0.005)
         #expect(page.topLeft.y > page.bottomLeft.y && page.topRight.x > page.topLeft.x)
         #expect(imageRect(forNormalizedRect: page.boundingBox, width: Int(size.width), height: Int(size.height))
-            .equalTo(page.pixelBoundingBox, within: 1e-6))
+            .equalTo(page.imageBoundingBox, within: 1e-6))
 
-        #expect(barcodes.results?.isEmpty == true)
+        #expect(try handler.perform(DetectBarcodesRequest()).isEmpty)
         // The printed page's title is among the lines read.
-        let lines = try #require(text.results).map { $0.topCandidates(1).first?.string ?? "" }
+        let lines = try handler.perform(RecognizeTextRequest()).map { $0.topCandidates(1).first?.string ?? "" }
         #expect(lines.contains { $0.contains("Region-based segmentation") }, "\(lines)")
     }
 
     @Test func barcodeRequestReportsPayloadsAndHonoursTheRegionOfInterest() throws {
         let scene = try VisionFixtures.scene("several-on-bus.jpg", in: VisionFixtures.barcodes, file: \.file)
         let image = try VisionImage(contentsOfFile: scene.file)
-        let everything = DetectBarcodesRequest()
-        try ImageRequestHandler(image: image).perform([everything])
-        let all = try #require(everything.results)
+        let handler = ImageRequestHandler(image)
+        let all = try handler.perform(DetectBarcodesRequest())
         #expect(Set(all.map(\.payloadString)) == Set(scene.barcodes.map(\.text)))
 
         // The left half in Vision's coordinates: only the codes there, at the same pixels.
-        let left = DetectBarcodesRequest()
+        var left = DetectBarcodesRequest()
         left.regionOfInterest = CGRect(x: 0, y: 0, width: 0.5, height: 1)
         left.symbologies = [.qrCode, .ean13, .aztec]
-        try ImageRequestHandler(image: image).perform([left])
-        let found = try #require(left.results)
+        let found = try handler.perform(left)
         #expect(Set(found.map(\.payloadString)) == ["https://swiftvision.example/qr?id=42", "4006381333931", "Aztec: SwiftVision"])
         for observation in found {
             let same = try #require(all.first { $0.payloadString == observation.payloadString })
-            #expect(observation.pixelCorners.largestCornerDistance(to: same.pixelCorners) <= 2)
+            #expect(observation.imageCorners.largestCornerDistance(to: same.imageCorners) <= 2)
             #expect(observation.payloadData == Data(observation.payloadString.utf8))
         }
         left.regionOfInterest = CGRect(x: 0.5, y: 0.5, width: 0.8, height: 0.2)
-        #expect(throws: VisionTaskError.self) { try ImageRequestHandler(image: image).perform([left]) }
+        #expect(throws: VisionTaskError.self) { try handler.perform(left) }
     }
 
     @Test func textRequestFiltersBySizeAndLanguage() throws {
         let scene = try VisionFixtures.scene("paragraph.png", in: VisionFixtures.text, file: \.file)
         let handler = try ImageRequestHandler(url: URL(fileURLWithPath: scene.file))
-        let request = RecognizeTextRequest()
+        var request = RecognizeTextRequest()
         request.recognitionLanguages = ["en-GB"]
-        try handler.perform([request])
-        let lines = try #require(request.results).map { $0.topCandidates(3) }
+        let lines = try handler.perform(request).map { $0.topCandidates(3) }
         #expect(lines.map(\.count) == [1, 1, 1, 1])
         #expect(lines.first?.first?.string == "The quick brown fox jumps over the lazy dog")
         request.minimumTextHeight = 0.2
-        try handler.perform([request])
-        #expect(request.results?.isEmpty == true)
+        #expect(try handler.perform(request).isEmpty)
         request.recognitionLanguages = ["xx-XX"]
-        #expect(throws: VisionTaskError.self) { try handler.perform([request]) }
+        #expect(throws: VisionTaskError.self) { try handler.perform(request) }
         #expect(RecognizeTextRequest.supportedRecognitionLanguages().contains("eng"))
     }
 
     @Test func rectangleRequestOptionsReachTheDetector() throws {
         let scene = try VisionFixtures.scene("cards-on-dog.jpg", in: VisionFixtures.rectangles, file: \.file)
         let handler = try ImageRequestHandler(url: URL(fileURLWithPath: scene.file))
-        let request = DetectRectanglesRequest()
+        var request = DetectRectanglesRequest()
         request.minimumSize = 0.1
         request.maximumObservations = 0
         request.minimumConfidence = 0.65
-        try handler.perform([request])
-        let results = try #require(request.results)
+        let results = try handler.perform(request)
         #expect(results.count >= 3 && results.allSatisfy { $0.confidence >= 0.65 })
         // Only the lower right card lies in the region of interest (Vision's lower-left origin).
         request.regionOfInterest = CGRect(x: 0.6, y: 0, width: 0.4, height: 0.4)
-        try handler.perform([request])
         let card = Quadrilateral(scene.rectangles[2])
-        let inRegion = try #require(request.results)
-        #expect(inRegion.contains { $0.pixelCorners.largestCornerDistance(to: card) <= 1.5 })
-        #expect(inRegion.allSatisfy { $0.pixelBoundingBox.minX >= 0.6 * handler.image.size.width - 1 })
+        let inRegion = try handler.perform(request)
+        #expect(inRegion.contains { $0.imageCorners.largestCornerDistance(to: card) <= 1.5 })
+        #expect(inRegion.allSatisfy { $0.imageBoundingBox.minX >= 0.6 * handler.image.size.width - 1 })
     }
 }

@@ -88,6 +88,10 @@ int sv_resize(SVImageView source, SVImageView destination, SVInterpolation inter
 int sv_rotate(SVImageView source, SVImageView destination, SVRotation rotation);
 int sv_flip(SVImageView source, SVImageView destination, SVFlip flip);
 int sv_convert_color(SVImageView source, SVImageView destination, SVColorConversion conversion);
+/// Fills `destination` by sampling `source` at `matrix` (2×3, row-major) applied to each destination pixel
+/// index (cv::warpAffine with WARP_INVERSE_MAP); outside pixels get `border`.
+int sv_warp_affine(SVImageView source, SVImageView destination, const double matrix[6],
+                   SVInterpolation interpolation, const double border[4]);
 int sv_copy(SVImageView source, SVImageView destination);
 int sv_fill(SVImageView destination, const double value[4]);
 /// Converts to 32-bit float and normalises each channel: (value - mean) / std.
@@ -102,6 +106,44 @@ int sv_draw_text(SVImageView image, const char *text, double x, double y, double
                  const double color[4], int thickness);
 /// Size of `text` as sv_draw_text draws it; `baseline` receives the descent below the origin.
 int sv_text_size(const char *text, double scale, int thickness, int32_t *width, int32_t *height, int32_t *baseline);
+
+/// An open video file being read (cv::VideoCapture).
+typedef struct SVVideoReader SVVideoReader;
+/// An open video file being written (cv::VideoWriter).
+typedef struct SVVideoWriter SVVideoWriter;
+
+/// Opens `path`; returns NULL on failure (see sv_last_error).
+SVVideoReader *sv_video_reader_open(const char *path);
+/// Frame size, frames per second and frame count as the container reports them (count may be 0 or an estimate).
+void sv_video_reader_properties(SVVideoReader *reader, int32_t *width, int32_t *height, double *fps, int64_t *frameCount);
+/// Decodes the next frame as 8-bit BGR into `destination` (which must match the frame size).
+/// Returns 0 for a frame, 1 at the end of the video, -1 on failure. `timestampMs` receives the frame's position.
+int sv_video_reader_read(SVVideoReader *reader, SVImageView destination, double *timestampMs);
+void sv_video_reader_close(SVVideoReader *reader);
+
+/// Creates `path` with the codec named by the four characters of `fourcc`; returns NULL on failure.
+SVVideoWriter *sv_video_writer_open(const char *path, const char *fourcc, double fps, int32_t width, int32_t height);
+/// Appends one 8-bit BGR frame of the writer's size.
+int sv_video_writer_write(SVVideoWriter *writer, SVImageView frame);
+void sv_video_writer_close(SVVideoWriter *writer);
+
+/// A single-object tracker of OpenCV contrib (cv::TrackerKCF or cv::TrackerCSRT).
+typedef struct SVObjectTracker SVObjectTracker;
+
+typedef enum {
+    SV_TRACKER_KCF = 0,
+    SV_TRACKER_CSRT = 1,
+} SVTrackerKind;
+
+/// Creates a tracker and starts it on the box (`x`, `y`, `width`, `height`) of `image` (8-bit BGR).
+/// Returns NULL on failure.
+SVObjectTracker *sv_tracker_create(SVTrackerKind kind, SVImageView image, int32_t x, int32_t y, int32_t width, int32_t height);
+/// Follows the object into `image`; returns 1 and the new box when found, 0 when lost, -1 on failure.
+int sv_tracker_update(SVObjectTracker *tracker, SVImageView image, int32_t *x, int32_t *y, int32_t *width, int32_t *height);
+void sv_tracker_release(SVObjectTracker *tracker);
+
+/// Normalised cross-correlation (cv::matchTemplate, TM_CCOEFF_NORMED) of two images of equal size and type.
+int sv_correlation(SVImageView first, SVImageView second, double *score);
 
 #ifdef __cplusplus
 }

@@ -57,9 +57,6 @@ int sv_perspective_transform(const double source[8], const double destination[8]
 /// pixels from outside the source take `border`.
 int sv_warp_perspective(SVImageView source, SVImageView destination, const double matrix[9],
                         SVInterpolation interpolation, const double border[4]);
-/// destination(x, y) = source(matrix⁻¹ · (x, y, 1)) for the 2×3 affine `matrix` (row-major).
-int sv_warp_affine(SVImageView source, SVImageView destination, const double matrix[6],
-                   SVInterpolation interpolation, const double border[4]);
 
 #ifdef __cplusplus
 }

@@ -55,6 +55,25 @@ public struct ImageCanvas: Sendable {
         try draw { view, color in sv_draw_text(view, text, x + 2, y - Double(baseline) - 2, scale, color, thickness) } color: { textColor }
     }
 
+    /// Paints `overlay` (upright) with its top-left corner at `origin`, clipped to the canvas.
+    public mutating func drawImage(_ overlay: VisionImage, at origin: CGPoint) throws {
+        let pixels = try overlay.upright().converted(to: .bgr).buffer
+        let (x, y) = (Int(origin.x.rounded()), Int(origin.y.rounded()))
+        let visible = CGRect(x: x, y: y, width: pixels.width, height: pixels.height)
+            .intersection(CGRect(x: 0, y: 0, width: image.width, height: image.height))
+        guard !visible.isNull, visible.width >= 1, visible.height >= 1 else { return }
+        let (left, top, width, height) = (Int(visible.minX), Int(visible.minY), Int(visible.width), Int(visible.height))
+        try image.buffer.withMutableView { canvas in
+            try pixels.withView { source in
+                try shimCall {
+                    sv_copy(
+                        source.region(x: left - x, y: top - y, width: width, height: height),
+                        canvas.region(x: left, y: top, width: width, height: height))
+                }
+            }
+        }
+    }
+
     private mutating func drawFilledRectangle(_ rect: CGRect, color: DrawingColor) throws {
         try draw { view, color in sv_draw_rectangle(view, rect.minX, rect.minY, rect.width, rect.height, color, -1) } color: { color }
     }

@@ -19,12 +19,13 @@ extension LiteRT.Model {
         }
     }
 
-    /// The labels of output `index`, one per line of its `.tensorAxisLabels` file (or `.tensorValueLabels`);
-    /// nil when the metadata names no label file.
+    /// The labels of output `index`, one per line of its `.tensorAxisLabels` (or `.tensorValueLabels`) file,
+    /// else of such a file attached to the whole model; nil when the metadata names no label file.
     public func labels(forOutput index: Int = 0) throws -> [String]? {
-        guard let output = metadata?.outputs.dropFirst(index).first,
-            let file = output.associatedFile(ofType: .tensorAxisLabels)
-                ?? output.associatedFile(ofType: .tensorValueLabels)
+        guard let metadata else { return nil }
+        let candidates = (metadata.outputs.dropFirst(index).first?.associatedFiles ?? []) + metadata.associatedFiles
+        guard let file = candidates.first(where: { $0.type == .tensorAxisLabels })
+            ?? candidates.first(where: { $0.type == .tensorValueLabels })
         else { return nil }
         let text = String(decoding: try packedFile(named: file.name), as: UTF8.self)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {

@@ -2,18 +2,19 @@ import Foundation
 
 /// Where a region of the upright image landed in a tensor: maps tensor coordinates back to image pixels.
 public struct TensorImageMapping: Sendable, Equatable {
-    /// The image region that was converted, in upright pixels.
-    public let region: CGRect
-    /// The part of the tensor the region fills, in tensor pixels (smaller than the tensor when letterboxed).
+    /// Tensor pixels → upright image pixels.
+    public let transform: AffineTransform
+    /// The part of the tensor the image fills, in tensor pixels (smaller than the tensor when letterboxed).
     public let content: CGRect
     /// The tensor size.
     public let tensorSize: CGSize
 
+    /// The image region that was converted: the bounding box of the content, in upright pixels.
+    public var region: CGRect { imageRect(fromTensorRect: content) }
+
     /// The image point of a tensor point given in tensor pixels.
     public func imagePoint(fromTensorPoint point: CGPoint) -> CGPoint {
-        CGPoint(
-            x: region.minX + (point.x - content.minX) * region.width / content.width,
-            y: region.minY + (point.y - content.minY) * region.height / content.height)
+        transform.transform(point)
     }
 
     /// The image point of a tensor point given in 0…1 of the tensor's width and height.
@@ -21,10 +22,29 @@ public struct TensorImageMapping: Sendable, Equatable {
         imagePoint(fromTensorPoint: CGPoint(x: point.x * tensorSize.width, y: point.y * tensorSize.height))
     }
 
-    /// The image rectangle of a tensor rectangle given in 0…1 of the tensor's width and height.
+    /// The bounding box in the image of a tensor rectangle given in 0…1 of the tensor's width and height.
     public func imageRect(fromNormalizedTensorRect rect: CGRect) -> CGRect {
-        let origin = imagePoint(fromNormalizedTensorPoint: rect.origin)
-        let corner = imagePoint(fromNormalizedTensorPoint: CGPoint(x: rect.maxX, y: rect.maxY))
-        return CGRect(x: origin.x, y: origin.y, width: corner.x - origin.x, height: corner.y - origin.y)
+        imageRect(fromTensorRect: CGRect(
+            x: rect.minX * tensorSize.width, y: rect.minY * tensorSize.height, width: rect.width * tensorSize.width,
+            height: rect.height * tensorSize.height))
+    }
+
+    private func imageRect(fromTensorRect rect: CGRect) -> CGRect {
+        Quadrilateral(rect: rect).corners.map(imagePoint(fromTensorPoint:)).boundingBox
+    }
+}
+
+extension Array where Element == CGPoint {
+    /// The smallest upright rectangle holding every point.
+    var boundingBox: CGRect {
+        guard let first else { return .null }
+        var (minX, minY, maxX, maxY) = (first.x, first.y, first.x, first.y)
+        for point in dropFirst() {
+            minX = Swift.min(minX, point.x)
+            minY = Swift.min(minY, point.y)
+            maxX = Swift.max(maxX, point.x)
+            maxY = Swift.max(maxY, point.y)
+        }
+        return CGRect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 }

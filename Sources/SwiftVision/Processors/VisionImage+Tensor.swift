@@ -33,10 +33,49 @@ extension VisionImage {
         let upright = try VisionImage(buffer: scaled, orientation: orientation).upright().buffer
         let pixels = try upright.converted(to: format.channelOrder.pixelFormat)
         try Self.store(pixels, into: tensor, format: format, at: (layout.contentX, layout.contentY))
+        let content = CGRect(x: layout.contentX, y: layout.contentY, width: layout.contentWidth, height: layout.contentHeight)
+        let region = layout.region
         return TensorImageMapping(
-            region: layout.region,
-            content: CGRect(x: layout.contentX, y: layout.contentY, width: layout.contentWidth, height: layout.contentHeight),
-            tensorSize: CGSize(width: format.width, height: format.height))
+            transform: AffineTransform { point in
+                CGPoint(
+                    x: region.minX + (point.x - content.minX) * region.width / content.width,
+                    y: region.minY + (point.y - content.minY) * region.height / content.height)
+            },
+            content: content, tensorSize: CGSize(width: format.width, height: format.height))
+    }
+
+    /// Writes the part of the upright image inside the turned rectangle `region` into `tensor`, filling
+    /// the whole tensor (the region's top edge becomes the tensor's top row). Pixels outside the image
+    /// get the format's padding value. One bilinear pass samples the stored pixels at tensor size.
+    @discardableResult
+    public func write(
+        into tensor: UnsafeMutableRawBufferPointer, format: ImageTensorFormat, region: RotatedRect
+    ) throws -> TensorImageMapping {
+        guard tensor.count == format.byteCount else {
+            throw LiteRTError.incompatibleModel("the tensor has \(tensor.count) bytes, the format needs \(format.byteCount)")
+        }
+        guard format.width > 0, format.height > 0, region.size.width != 0, region.size.height != 0 else {
+            throw ImageError.invalidRegion("empty tensor or region \(region)")
+        }
+        let tensorSize = CGSize(width: format.width, height: format.height)
+        let toImage = AffineTransform { point in
+            region.point(atNormalized: point.x / tensorSize.width, point.y / tensorSize.height)
+        }
+        let (width, height) = (Double(buffer.width), Double(buffer.height))
+        let toStoredIndex = AffineTransform { index in
+            let upright = toImage.transform(CGPoint(x: index.x + 0.5, y: index.y + 0.5))
+            let stored = orientation.storedPoint(fromUpright: upright.x, upright.y, width: width, height: height)
+            return CGPoint(x: stored.x - 0.5, y: stored.y - 0.5)
+        }
+        let source = try buffer.interleaved()
+        var matrix = toStoredIndex.openCVMatrix
+        var border = [Double](repeating: format.paddingValue, count: 4)
+        let sampled = try PixelBuffer.make(format: source.format, width: format.width, height: format.height) { destination in
+            try source.withView { view in try shimCall { sv_warp_affine(view, destination, &matrix, SV_INTER_LINEAR, &border) } }
+        }
+        try Self.store(try sampled.converted(to: format.channelOrder.pixelFormat), into: tensor, format: format, at: (0, 0))
+        return TensorImageMapping(
+            transform: toImage, content: CGRect(origin: .zero, size: tensorSize), tensorSize: tensorSize)
     }
 
     /// Copies or normalises `pixels` into the tensor at `origin`, padding the rest.

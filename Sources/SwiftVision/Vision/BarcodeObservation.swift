@@ -3,7 +3,7 @@ import Foundation
 /// A barcode read by ``DetectBarcodesRequest`` (Vision's `VNBarcodeObservation`).
 public struct BarcodeObservation: QuadrilateralObservation, Equatable {
     /// Corners named in the symbol's own orientation (see ``Barcode/corners``).
-    public var pixelCorners: Quadrilateral
+    public var imageCorners: Quadrilateral
     public var imageSize: CGSize
     /// 1: zxing-cpp reports only codes whose checks pass.
     public var confidence: Float { 1 }
@@ -16,7 +16,7 @@ public struct BarcodeObservation: QuadrilateralObservation, Equatable {
     public var barcode: Barcode
 
     public init(barcode: Barcode, imageSize: CGSize) {
-        pixelCorners = barcode.corners
+        imageCorners = barcode.corners
         self.imageSize = imageSize
         symbology = barcode.format
         payloadString = barcode.rawValue

@@ -1,23 +1,21 @@
 import Foundation
 
-/// Reads barcodes, as Vision's `VNDetectBarcodesRequest`, with the engine of ``BarcodeScanner``.
-public final class DetectBarcodesRequest: VisionRequest {
+/// Reads barcodes, as Vision's `DetectBarcodesRequest`, with the engine of ``BarcodeScanner``.
+public struct DetectBarcodesRequest: VisionRequest {
     /// The formats to read.
     public var symbologies: BarcodeFormat = .all
     /// The part of the image searched, normalised with the origin at the lower left.
     public var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
-    /// The codes read by the last run, nil before any.
-    public private(set) var results: [BarcodeObservation]?
 
     public init() {}
 
     /// The formats this request can read.
     public static var supportedSymbologies: BarcodeFormat { .all }
 
-    public func perform(on image: VisionImage) throws {
+    public func perform(on image: VisionImage) throws -> [BarcodeObservation] {
         let scanner = BarcodeScanner(options: BarcodeScannerOptions(formats: symbologies))
         let (part, origin) = try image.region(ofInterest: regionOfInterest)
-        results = try scanner.results(in: part).map {
+        return try scanner.results(in: part).map {
             var barcode = $0
             barcode.corners = barcode.corners.offset(by: origin)
             return BarcodeObservation(barcode: barcode, imageSize: image.size)

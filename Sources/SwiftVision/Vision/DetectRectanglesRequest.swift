@@ -1,7 +1,7 @@
 import Foundation
 
-/// Finds rectangles in perspective, as Vision's `VNDetectRectanglesRequest`, with its options and defaults.
-public final class DetectRectanglesRequest: VisionRequest {
+/// Finds rectangles in perspective, as Vision's `DetectRectanglesRequest`, with its options and defaults.
+public struct DetectRectanglesRequest: VisionRequest {
     /// The smallest accepted ratio of the shorter to the longer side, 0–1.
     public var minimumAspectRatio: Float = 0.5
     /// The largest accepted ratio of the shorter to the longer side, 0–1.
@@ -15,21 +15,18 @@ public final class DetectRectanglesRequest: VisionRequest {
     public var maximumObservations = 1
     /// The part of the image searched, normalised with the origin at the lower left.
     public var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
-    /// The rectangles found by the last run, nil before any.
-    public private(set) var results: [RectangleObservation]?
 
     public init() {}
 
-    public func perform(on image: VisionImage) throws {
+    public func perform(on image: VisionImage) throws -> [RectangleObservation] {
         let detector = RectangleDetector(
             options: RectangleDetectorOptions(
                 minimumAspectRatio: minimumAspectRatio, maximumAspectRatio: maximumAspectRatio,
                 quadratureTolerance: quadratureTolerance, minimumSize: minimumSize, minimumConfidence: minimumConfidence,
                 maximumObservations: maximumObservations))
         let (part, origin) = try image.region(ofInterest: regionOfInterest)
-        results = try detector.results(in: part).map {
-            RectangleObservation(
-                pixelCorners: $0.corners.offset(by: origin), imageSize: image.size, confidence: $0.confidence)
+        return try detector.results(in: part).map {
+            RectangleObservation(imageCorners: $0.corners.offset(by: origin), imageSize: image.size, confidence: $0.confidence)
         }
     }
 }

@@ -1,23 +1,26 @@
 import Foundation
 
-/// Performs requests on one image, as Vision's `VNImageRequestHandler`.
+/// Performs requests on one image, as Vision's `ImageRequestHandler`.
 public struct ImageRequestHandler: Sendable {
-    /// The image the requests run on; results refer to its upright pixels.
     public let image: VisionImage
 
-    public init(image: VisionImage) {
+    public init(_ image: VisionImage) {
         self.image = image
     }
 
-    /// A handler for the image file at `url`, decoded with its EXIF orientation.
-    public init(url: URL, options: ImageDecodingOptions = .init()) throws {
-        self.init(image: try VisionImage(contentsOf: url, options: options))
+    /// Decodes the image file at `url` (EXIF orientation honoured).
+    public init(url: URL) throws {
+        self.init(try VisionImage(contentsOf: url))
     }
 
-    /// Runs `requests` in order; each keeps its results. Stops at the first request that fails.
-    public func perform(_ requests: [any VisionRequest]) throws {
-        for request in requests {
-            try request.perform(on: image)
-        }
+    /// Performs `request` on the image.
+    public func perform<Request: VisionRequest>(_ request: Request) throws -> Request.Result {
+        try request.perform(on: image)
+    }
+
+    /// Performs `request` on the image off the caller's task.
+    public func perform<Request: VisionRequest>(_ request: Request) async throws -> Request.Result {
+        let image = image
+        return try await Task.detached(priority: .userInitiated) { try request.perform(on: image) }.value
     }
 }

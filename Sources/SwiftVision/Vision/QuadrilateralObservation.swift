@@ -8,7 +8,7 @@ import Foundation
 /// of interest.
 public protocol QuadrilateralObservation: Sendable {
     /// The corners in upright pixels, origin at the top left.
-    var pixelCorners: Quadrilateral { get }
+    var imageCorners: Quadrilateral { get }
     /// The upright size of the image the observation was made in.
     var imageSize: CGSize { get }
     /// How sure the observation is, 0–1.
@@ -18,7 +18,7 @@ public protocol QuadrilateralObservation: Sendable {
 extension QuadrilateralObservation {
     /// The corners normalised, origin at the lower left; names keep their meaning (`topLeft` is still the top left).
     public var normalizedCorners: Quadrilateral {
-        pixelCorners.converted(from: .pixels, to: .normalizedLowerLeft, imageSize: imageSize)
+        imageCorners.converted(from: .pixels, to: .normalizedLowerLeft, imageSize: imageSize)
     }
 
     public var topLeft: CGPoint { normalizedCorners.topLeft }
@@ -29,7 +29,7 @@ extension QuadrilateralObservation {
     /// The smallest rectangle around the corners, normalised, origin at the lower left.
     public var boundingBox: CGRect { normalizedCorners.boundingBox }
     /// The smallest rectangle around the corners in upright pixels, origin at the top left.
-    public var pixelBoundingBox: CGRect { pixelCorners.boundingBox }
+    public var imageBoundingBox: CGRect { imageCorners.boundingBox }
 }
 
 extension Quadrilateral {

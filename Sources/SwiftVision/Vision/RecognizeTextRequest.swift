@@ -1,7 +1,7 @@
 import Foundation
 
-/// Recognises text line by line, as Vision's `VNRecognizeTextRequest`, with the engine of ``TextRecognizer``.
-public final class RecognizeTextRequest: VisionRequest {
+/// Recognises text line by line, as Vision's `RecognizeTextRequest`, with the engine of ``TextRecognizer``.
+public struct RecognizeTextRequest: VisionRequest {
     public var recognitionLevel = TextRecognitionLevel.accurate
     /// Lines lower than this fraction of the image's height are left out; 0 keeps all.
     public var minimumTextHeight: Float = 0
@@ -10,10 +10,6 @@ public final class RecognizeTextRequest: VisionRequest {
     public var usesLanguageCorrection = true
     /// The part of the image read, normalised with the origin at the lower left.
     public var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
-    /// The lines read by the last run, in reading order; nil before any.
-    public private(set) var results: [RecognizedTextObservation]?
-    /// The recogniser of the last run, kept while the options stay the same (starting Tesseract takes a while).
-    private var recognizer: TextRecognizer?
 
     public init() {}
 
@@ -22,21 +18,20 @@ public final class RecognizeTextRequest: VisionRequest {
         TextRecognizer.supportedLanguages()
     }
 
-    public func perform(on image: VisionImage) throws {
+    /// The lines read, in reading order.
+    public func perform(on image: VisionImage) throws -> [RecognizedTextObservation] {
         guard (0...1).contains(minimumTextHeight) else {
             throw VisionTaskError.invalidOption("minimumTextHeight must lie in 0…1")
         }
-        let options = TextRecognizerOptions(
-            languages: recognitionLanguages, recognitionLevel: recognitionLevel,
-            usesLanguageCorrection: usesLanguageCorrection)
-        if recognizer?.options != options {
-            recognizer = try TextRecognizer(options: options)
-        }
+        let recognizer = try TextRecognizer.shared(
+            TextRecognizerOptions(
+                languages: recognitionLanguages, recognitionLevel: recognitionLevel,
+                usesLanguageCorrection: usesLanguageCorrection))
         let (part, origin) = try image.region(ofInterest: regionOfInterest)
-        let text = try recognizer!.results(in: part)
+        let text = try recognizer.results(in: part)
         // The minimum height is a fraction of the whole image, not of the region of interest.
         let minimumHeight = Double(minimumTextHeight) * Double(image.height)
-        results = text.blocks.flatMap(\.lines).filter { Double($0.frame.height) >= minimumHeight }.map { line in
+        return text.blocks.flatMap(\.lines).filter { Double($0.frame.height) >= minimumHeight }.map { line in
             var line = line
             for index in line.elements.indices {
                 line.elements[index].frame = line.elements[index].frame.offsetBy(dx: origin.x, dy: origin.y)

@@ -8,14 +8,14 @@ public struct RecognizedText: Sendable, Equatable {
 
 /// A line of text read by ``RecognizeTextRequest`` (Vision's `VNRecognizedTextObservation`).
 public struct RecognizedTextObservation: QuadrilateralObservation, Equatable {
-    public var pixelCorners: Quadrilateral
+    public var imageCorners: Quadrilateral
     public var imageSize: CGSize
     public var confidence: Float { line.confidence }
     /// The line with its words, in upright pixels.
     public var line: TextLine
 
     public init(line: TextLine, imageSize: CGSize) {
-        pixelCorners = Quadrilateral(rect: line.frame)
+        imageCorners = Quadrilateral(rect: line.frame)
         self.imageSize = imageSize
         self.line = line
     }

@@ -2,12 +2,12 @@ import Foundation
 
 /// A rectangle found by ``DetectRectanglesRequest`` (Vision's `VNRectangleObservation`).
 public struct RectangleObservation: QuadrilateralObservation, Equatable {
-    public var pixelCorners: Quadrilateral
+    public var imageCorners: Quadrilateral
     public var imageSize: CGSize
     public var confidence: Float
 
-    public init(pixelCorners: Quadrilateral, imageSize: CGSize, confidence: Float) {
-        self.pixelCorners = pixelCorners
+    public init(imageCorners: Quadrilateral, imageSize: CGSize, confidence: Float) {
+        self.imageCorners = imageCorners
         self.imageSize = imageSize
         self.confidence = confidence
     }

@@ -1,8 +1,24 @@
-/// An analysis that an ``ImageRequestHandler`` performs on an image, as Vision's `VNRequest`.
-///
-/// A request keeps the results of its last run, so requests are classes and are not `Sendable`:
-/// use each one from one thread at a time.
-public protocol VisionRequest: AnyObject {
-    /// Runs the request on `image` (results in its upright pixels), replacing the results.
-    func perform(on image: VisionImage) throws
+/// An analysis performed on one image, as Apple Vision's requests: configure it, then perform it
+/// with an ``ImageRequestHandler`` (or a ``SequenceRequestHandler`` for video).
+public protocol VisionRequest: Sendable {
+    associatedtype Result: Sendable
+    /// Runs the request on `image`.
+    func perform(on image: VisionImage) throws -> Result
+}
+
+/// A request that carries state from one video frame to the next (tracking).
+public protocol SequenceVisionRequest: VisionRequest {
+    associatedtype SequenceState: Sendable
+    /// Requests with equal keys share their state inside one ``SequenceRequestHandler``.
+    var sequenceKey: AnyHashable { get }
+    /// The state before the first frame.
+    func makeSequenceState() throws -> SequenceState
+    /// Runs the request on the next frame, updating `state`.
+    func perform(on image: VisionImage, state: inout SequenceState) throws -> Result
+    /// Whether the handler should forget the state after this frame (Vision's `isLastFrame`).
+    var endsSequence: Bool { get }
+}
+
+extension SequenceVisionRequest {
+    public var endsSequence: Bool { false }
 }

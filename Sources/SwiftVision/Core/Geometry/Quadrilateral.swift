@@ -25,11 +25,7 @@ public struct Quadrilateral: Sendable, Equatable, Codable {
     public var corners: [CGPoint] { [topLeft, topRight, bottomRight, bottomLeft] }
 
     /// The smallest upright rectangle that holds all corners.
-    public var boundingBox: CGRect {
-        let xs = corners.map(\.x)
-        let ys = corners.map(\.y)
-        return CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
-    }
+    public var boundingBox: CGRect { corners.boundingBox }
 
     /// The quadrilateral, given in `space` of an image of `imageSize`, expressed in `target`.
     /// Corner names keep their meaning; only the coordinates change.

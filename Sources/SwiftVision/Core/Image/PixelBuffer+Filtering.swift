@@ -63,7 +63,10 @@ extension PixelBuffer {
 
     /// A `width`×`height` buffer whose pixel (x, y) is this buffer's pixel at `transform`⁻¹(x, y).
     func warped(by transform: AffineTransform, width: Int, height: Int, border: [Double] = [0, 0, 0, 0]) throws -> PixelBuffer {
-        let matrix = [transform.m11, transform.m21, transform.tX, transform.m12, transform.m22, transform.tY].map { Double($0) }
+        guard let inverse = transform.inverted() else {
+            throw ImageError.processingFailed("the affine transform \(transform) cannot be inverted")
+        }
+        let matrix = inverse.openCVMatrix
         return try PixelBuffer.make(format: format, width: width, height: height) { destination in
             try withView { source in try shimCall { sv_warp_affine(source, destination, matrix, SV_INTER_LINEAR, border) } }
         }

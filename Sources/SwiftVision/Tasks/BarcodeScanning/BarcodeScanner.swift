@@ -100,7 +100,7 @@ public struct BarcodeScanner: Sendable {
 
     /// Runs ``results(in:)`` away from the caller's task.
     public func process(_ image: VisionImage) async throws -> [Barcode] {
-        try await runDetached { try results(in: image) }
+        try await Task.detached(priority: .userInitiated) { try results(in: image) }.value
     }
 }
 

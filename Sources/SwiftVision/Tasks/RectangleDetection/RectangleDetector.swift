@@ -83,7 +83,7 @@ public struct RectangleDetector: Sendable {
 
     /// Runs ``results(in:)`` away from the caller's task.
     public func process(_ image: VisionImage) async throws -> [DetectedRectangle] {
-        try await runDetached { try results(in: image) }
+        try await Task.detached(priority: .userInitiated) { try results(in: image) }.value
     }
 
     /// Whether `shape` meets the options' aspect ratio, right-angle tolerance (widened by `slack`

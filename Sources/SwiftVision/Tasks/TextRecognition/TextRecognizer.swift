@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Recognises printed text with Tesseract 5, as ML Kit's `TextRecognizer`: blocks, lines and
 /// words with their boxes and confidences, in reading order.
@@ -45,6 +46,20 @@ public final class TextRecognizer: @unchecked Sendable {
             ? try? TesseractEngine(languages: ["osd"], directory: directory, orientationOnly: true) : nil
     }
 
+    /// Recognisers started by ``shared(_:)``, one per set of options.
+    private static let recognizers = Mutex<[TextRecognizerOptions: TextRecognizer]>([:])
+
+    /// A recogniser for `options` shared by the whole process (starting Tesseract takes a while);
+    /// the Vision-style ``RecognizeTextRequest`` uses these.
+    public static func shared(_ options: TextRecognizerOptions) throws -> TextRecognizer {
+        try Self.recognizers.withLock { recognizers in
+            if let recognizer = recognizers[options] { return recognizer }
+            let recognizer = try TextRecognizer(options: options)
+            recognizers[options] = recognizer
+            return recognizer
+        }
+    }
+
     /// The languages with installed data, as Tesseract names them (without `osd`, which only finds orientation).
     public static func supportedLanguages(dataDirectory: URL? = nil) -> [String] {
         TesseractLanguage.installed(in: TesseractLanguage.dataDirectory(dataDirectory)).filter { $0 != "osd" }
@@ -69,7 +84,7 @@ public final class TextRecognizer: @unchecked Sendable {
 
     /// Runs ``results(in:)`` away from the caller's task.
     public func process(_ image: VisionImage) async throws -> Text {
-        try await runDetached { try self.results(in: image) }
+        try await Task.detached(priority: .userInitiated) { try self.results(in: image) }.value
     }
 
     /// The page turned upright when Tesseract's orientation detection is sure it is not.

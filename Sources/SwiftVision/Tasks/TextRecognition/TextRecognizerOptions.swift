@@ -10,7 +10,7 @@ public enum TextRecognitionLevel: String, Sendable, CaseIterable {
 }
 
 /// What a ``TextRecognizer`` reads and how.
-public struct TextRecognizerOptions: Sendable, Equatable {
+public struct TextRecognizerOptions: Sendable, Hashable {
     /// Languages to read, as Tesseract names them (`eng`, `deu`, `chi_sim`) or as BCP 47 tags
     /// (`en-US`, `de`); each needs its installed `.traineddata`. The first is the main one.
     public var languages: [String]

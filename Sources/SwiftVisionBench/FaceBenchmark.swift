@@ -1,0 +1,108 @@
+import Foundation
+import SwiftVision
+
+/// Face detection and landmarks per photo, and per frame in video mode, against MediaPipe Python's
+/// solutions (the same model files) in the same run.
+enum FaceBenchmark {
+    static let photos = ["astronaut.png", "zidane.jpg", "bus.jpg"]
+    static let iterations = 10
+
+    static func run(cache: SwiftVisionCache) throws {
+        let paths = photos.map { cache.sample(named: $0).path }
+        let video = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-bench-faces.avi")
+        let frames = try panningFrames(over: try VisionImage(contentsOfFile: cache.sample(named: "zidane.jpg").path))
+        let writer = try VideoWriter(url: video, width: 640, height: 480, framesPerSecond: 30)
+        for frame in frames { try writer.append(frame) }
+        writer.close()
+        defer { try? FileManager.default.removeItem(at: video) }
+        let peer = try PeerProcess.run(
+            python: cache.root.appendingPathComponent("tools-venv/bin/python"), script: "mediapipe_faces_peer.py",
+            arguments: ["\(iterations)", video.path] + paths, as: MediaPipePeer.self)
+
+        print("\nFaces — 1 thread, median of \(iterations) runs; peer: MediaPipe 0.10.21 Python solutions, same .tflite files")
+        print(BenchmarkRow.header)
+        let fast = try detector(.fast, landmarks: false)
+        let accurate = try detector(.accurate, landmarks: false)
+        let landmarks = try detector(.accurate, landmarks: true)
+        for (name, path) in zip(photos, paths) {
+            let image = try VisionImage(contentsOfFile: path)
+            let mediapipe = peer.photos[path]
+            for (label, detector, peerTime, peerFaces) in [
+                ("fast (short range)", fast, mediapipe?.shortMs, mediapipe?.shortFaces),
+                ("accurate (full range + tiles)", accurate, mediapipe?.fullMs, mediapipe?.fullFaces),
+                ("accurate + landmarks", landmarks, mediapipe?.meshMs, mediapipe?.meshFaces),
+            ] {
+                let count = try detector.results(in: image).count
+                let time = try medianMilliseconds(iterations: iterations) { _ = try detector.results(in: image) }
+                let faces = " faces \(count) vs \(peerFaces.map(String.init) ?? "-")"
+                print(BenchmarkRow(task: "\(name) \(label)", swift: time, peer: peerTime, peakMiB: peakResidentMiB()).line + faces)
+            }
+        }
+        for (label, wantsLandmarks) in [("video 640×480 per frame, tracking", false), ("video per frame, tracking + landmarks", true)] {
+            let detector = try detector(.fast, landmarks: wantsLandmarks)
+            let median = try ObjectBenchmark.perFrame(frames) { index, frame in
+                _ = try detector.results(inVideoFrame: frame, timestampInMilliseconds: index * 33)
+            }
+            print(BenchmarkRow(task: label, swift: median, peer: peer.videoMs, peakMiB: peakResidentMiB()).line
+                + String(format: " = %.0f frames/s", 1000 / median))
+        }
+        print(String(format: "peak memory: MediaPipe peer %.1f MiB", peer.peakMiB))
+    }
+
+    static func detector(_ mode: FaceDetectorOptions.PerformanceMode, landmarks: Bool) throws -> FaceDetector {
+        var options = FaceDetectorOptions()
+        options.performanceMode = mode
+        options.threadCount = 1
+        if landmarks {
+            options.landmarkMode = .all
+            options.contourMode = .all
+        }
+        return try FaceDetector(options: options)
+    }
+
+    /// 120 frames of 640×480: a window panning across the photo, as a camera would.
+    static func panningFrames(over photo: VisionImage) throws -> [VisionImage] {
+        let travel = photo.width - 720
+        return try (0..<120).map { index in
+            let x = travel * index / 119
+            return try photo.cropped(to: CGRect(x: x, y: 0, width: 720, height: 540)).resized(width: 640, height: 480)
+        }
+    }
+
+    struct MediaPipePeer: Decodable {
+        struct Photo: Decodable {
+            var shortMs: Double
+            var shortFaces: Int
+            var fullMs: Double
+            var fullFaces: Int
+            var meshMs: Double
+            var meshFaces: Int
+            enum CodingKeys: String, CodingKey {
+                case shortMs = "short_ms", shortFaces = "short_faces", fullMs = "full_ms", fullFaces = "full_faces"
+                case meshMs = "mesh_ms", meshFaces = "mesh_faces"
+            }
+        }
+        var photos: [String: Photo]
+        var videoMs: Double
+        var peakMiB: Double
+        enum CodingKeys: String, CodingKey { case photos, videoMs = "video_ms", peakMiB = "peak_mib" }
+    }
+}
+
+/// Runs a Python peer script from `Benchmarks/` and decodes the JSON it prints.
+enum PeerProcess {
+    static func run<Result: Decodable>(python: URL, script: String, arguments: [String], as type: Result.Type) throws -> Result {
+        let process = Process()
+        process.executableURL = python
+        let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Benchmarks")
+        process.arguments = [scripts.appendingPathComponent(script).path] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return try JSONDecoder().decode(Result.self, from: data)
+    }
+}

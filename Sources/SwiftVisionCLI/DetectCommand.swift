@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import SwiftVision
+
+struct DetectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detect", abstract: "Detect objects in images, and track them through videos.",
+        discussion: "Videos (.mp4, .mov, .avi, .mkv, .webm) run in stream mode: objects keep tracking IDs across frames.")
+
+    @Argument(help: "Image or video files.")
+    var inputs: [String]
+
+    @Flag(help: "Report up to five objects, not only the most prominent one.")
+    var multiple = false
+
+    @Flag(help: "Label each object with its COCO class and ML Kit's coarse category.")
+    var classify = false
+
+    @Option(help: "Lowest detection score to report, 0–1 (default 0.25).")
+    var threshold: Float?
+
+    @Flag(help: "Print JSON Lines.")
+    var json = false
+
+    @Option(help: "Write the annotated image or video here (a folder when there are several inputs).")
+    var draw: String?
+
+    func run() throws {
+        var options = ObjectDetectorOptions()
+        options.shouldEnableMultipleObjects = multiple
+        options.shouldEnableClassification = classify
+        options.detectionConfidenceThreshold = threshold
+        try MediaFiles.process(inputs, json: json) { url in
+            let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: inputs.count)
+            if MediaFiles.isVideo(url) {
+                options.detectorMode = .stream
+                try processVideo(url, detector: try ObjectDetector(options: options), output: output)
+            } else {
+                options.detectorMode = .singleImage
+                let image = try VisionImage(contentsOf: url)
+                let objects = try ObjectDetector(options: options).results(in: image)
+                report(ObjectReport(file: url.path, objects: objects))
+                if let output { try annotated(image, objects).write(to: output) }
+            }
+        }
+    }
+
+    private func processVideo(_ url: URL, detector: ObjectDetector, output: URL?) throws {
+        let reader = try VideoReader(url: url)
+        let writer = try output.map { try VideoWriter(url: $0, width: reader.width, height: reader.height, framesPerSecond: reader.framesPerSecond) }
+        let progress = ProgressBar(total: reader.reportedFrameCount, label: url.lastPathComponent)
+        for frame in reader {
+            let objects = try detector.results(inVideoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
+            var line = ObjectReport(file: url.path, objects: objects)
+            line.frame = frame.index
+            line.timestampMs = frame.timestampInMilliseconds
+            report(line)
+            try writer?.append(try annotated(frame.image, objects))
+            progress.update(frame.index + 1)
+        }
+        progress.finish()
+        writer?.close()
+        if let error = reader.error { throw error }
+    }
+
+    private func report(_ line: ObjectReport) {
+        if json {
+            try? JSONLines.print(line)
+            return
+        }
+        print("\(line.file)\(line.frame.map { " frame \($0)" } ?? ""): \(line.objects.count) object(s)")
+        for object in line.objects {
+            let box = object.frame
+            let labels = object.labels.map { String(format: "%@ %.2f", $0.text, $0.confidence) }.joined(separator: ", ")
+            print(String(format: "  %.0f,%.0f %.0f×%.0f", box.x, box.y, box.width, box.height)
+                + (object.trackingID.map { " id \($0)" } ?? "") + (labels.isEmpty ? "" : " \(labels)"))
+        }
+    }
+
+    private func annotated(_ image: VisionImage, _ objects: [DetectedObject]) throws -> VisionImage {
+        var canvas = try ImageCanvas(image: image)
+        for object in objects {
+            let color = DrawingColor.palette(object.trackingID ?? object.labels.last?.index ?? 0)
+            try canvas.drawRectangle(object.frame, color: color)
+            let caption = ([object.trackingID.map { "#\($0)" }] + [object.labels.last.map { String(format: "%@ %.2f", $0.text, $0.confidence) }])
+                .compactMap { $0 }.joined(separator: " ")
+            if !caption.isEmpty { try canvas.drawLabel(caption, at: object.frame.origin, color: color) }
+        }
+        return canvas.image
+    }
+}
+
+/// One JSON line of `swiftvision detect`.
+struct ObjectReport: Encodable {
+    struct ObjectJSON: Encodable {
+        var frame: JSONRect
+        var trackingID: Int?
+        var labels: [ObjectLabel]
+    }
+
+    var file: String
+    var frame: Int?
+    var timestampMs: Int?
+    var objects: [ObjectJSON]
+
+    init(file: String, objects: [DetectedObject]) {
+        self.file = file
+        self.objects = objects.map { ObjectJSON(frame: JSONRect($0.frame), trackingID: $0.trackingID, labels: $0.labels) }
+    }
+}

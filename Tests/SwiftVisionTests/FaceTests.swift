@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+
+@testable import SwiftVision
+
+@Suite(.serialized) struct FaceTests {
+    static func detector(_ mode: FaceDetectorOptions.PerformanceMode = .accurate, landmarks: Bool = false) throws -> FaceDetector {
+        var options = FaceDetectorOptions()
+        options.performanceMode = mode
+        if landmarks {
+            options.landmarkMode = .all
+            options.contourMode = .all
+        }
+        return try FaceDetector(options: options)
+    }
+
+    static func center(_ rect: CGRect) -> CGPoint { CGPoint(x: rect.midX, y: rect.midY) }
+
+    @Test func findsEveryFaceInPhotosOfPeople() throws {
+        let detector = try Self.detector()
+        // Face centres read off the photos by eye.
+        let truth: [(String, [CGPoint])] = [
+            ("zidane.jpg", [CGPoint(x: 990, y: 195), CGPoint(x: 615, y: 355)]),
+            ("bus.jpg", [CGPoint(x: 137, y: 443), CGPoint(x: 290, y: 444)]),
+            ("astronaut.png", [CGPoint(x: 225, y: 118)]),
+        ]
+        for (photo, centers) in truth {
+            let faces = try detector.results(in: try Fixtures.image(photo))
+            #expect(faces.count == centers.count, "\(photo): \(faces.map(\.frame))")
+            for center in centers {
+                #expect(faces.contains { $0.frame.contains(center) }, "\(photo): no face at \(center)")
+            }
+            #expect(faces.allSatisfy { $0.trackingID == nil && (0.5...1).contains($0.confidence) })
+        }
+    }
+
+    @Test func firesOnNoAnimalOrObject() throws {
+        let detector = try Self.detector()
+        for photo in ["chelsea.png", "coffee.png", "dog.jpg", "horses.jpg", "giraffe.jpg", "eagle.jpg"] {
+            #expect(try detector.results(in: try Fixtures.image(photo)).isEmpty, "\(photo)")
+        }
+    }
+
+    @Test func landmarksArePlausible() throws {
+        let face = try #require(try Self.detector(landmarks: true).results(in: try Fixtures.image("astronaut.png")).first)
+        #expect(face.meshPoints.count == 468)
+        let leftEye = try #require(face.landmark(ofType: .leftEye)).position
+        let rightEye = try #require(face.landmark(ofType: .rightEye)).position
+        let mouth = try #require(face.landmark(ofType: .mouthBottom)).position
+        // The subject's left eye is on the image's right; both eyes sit above the mouth, inside the face.
+        #expect(leftEye.x > rightEye.x)
+        #expect(leftEye.y < mouth.y && rightEye.y < mouth.y)
+        #expect(face.frame.contains(leftEye) && face.frame.contains(rightEye) && face.frame.contains(mouth))
+        // Pupils lie inside the eye contours.
+        for (pupil, contour) in [(leftEye, FaceContourType.leftEye), (rightEye, .rightEye)] {
+            let outline = try #require(face.contour(ofType: contour)).points
+            #expect(outline.count == 16)
+            #expect(outline.boundingBox.insetBy(dx: -2, dy: -2).contains(pupil))
+        }
+        #expect(try #require(face.contour(ofType: .face)).points.count == 36)
+        #expect(abs(face.headEulerAngleZ) < 15 && abs(face.headEulerAngleY) < 20)
+    }
+
+    @Test(arguments: ImageOrientation.allCases)
+    func findsTheSameFaceInEveryOrientation(orientation: ImageOrientation) throws {
+        let upright = try Fixtures.image("astronaut.png")
+        let detector = try Self.detector()
+        let expected = try #require(try detector.results(in: upright).first).frame
+        let stored = try VisionImage(buffer: upright.buffer, orientation: orientation.inverse).upright()
+        let faces = try detector.results(in: VisionImage(buffer: stored.buffer, orientation: orientation))
+        #expect(faces.count == 1)
+        let found = try #require(faces.first).frame
+        #expect(abs(found.midX - expected.midX) < 4 && abs(found.midY - expected.midY) < 4)
+        #expect(abs(found.width - expected.width) < 6)
+    }
+
+    @Test func mirroredFramesKeepTheSubjectsSides() throws {
+        let detector = try Self.detector(landmarks: true)
+        let photo = try Fixtures.image("astronaut.png")
+        let plain = try #require(try detector.results(in: photo).first)
+        let mirrored = try #require(try detector.results(in: photo.mirrored()).first)
+        let leftEye = try #require(plain.landmark(ofType: .leftEye)).position
+        let mirroredLeftEye = try #require(mirrored.landmark(ofType: .leftEye)).position
+        #expect(abs(mirroredLeftEye.x - (512 - leftEye.x)) < 2 && abs(mirroredLeftEye.y - leftEye.y) < 2)
+        #expect(abs(mirrored.headEulerAngleZ + plain.headEulerAngleZ) < 1)
+    }
+
+    @Test func visionRequestsGiveNormalisedObservations() async throws {
+        let handler = ImageRequestHandler(try Fixtures.image("astronaut.png"))
+        let observations = try await handler.perform(DetectFaceLandmarksRequest())
+        let face = try #require(observations.first)
+        #expect(observations.count == 1)
+        let pixels = face.imageBoundingBox
+        #expect(pixels.contains(CGPoint(x: 225, y: 118)))
+        // Vision's box has its origin at the lower left.
+        #expect(abs(face.boundingBox.minY - (1 - pixels.maxY / 512)) < 1e-9)
+        let landmarks = try #require(face.landmarks)
+        #expect(landmarks.faceContour.pointCount == 36 && landmarks.leftEye.pointCount == 16)
+        #expect(landmarks.leftPupil.pointCount == 1 && landmarks.rightPupil.pointCount == 1)
+        // In Vision's lower-left frame the eyes are above the lips.
+        let eyeHeight = landmarks.leftEye.normalizedPoints.map(\.y).reduce(0, +) / 16
+        let lipHeight = landmarks.outerLips.normalizedPoints.map(\.y).reduce(0, +) / 20
+        #expect(eyeHeight > lipHeight)
+        let rectangles = try await handler.perform(DetectFaceRectanglesRequest())
+        #expect(rectangles.count == 1 && rectangles[0].landmarks == nil)
+        #expect(abs(rectangles[0].boundingBox.midX - face.boundingBox.midX) < 0.01)
+        // Image points of a region round-trip to the mesh.
+        let contour = landmarks.faceContour.pointsInImage()
+        #expect(abs(contour[0].x - face.meshPoints[10].x) < 1e-6 && abs(contour[0].y - face.meshPoints[10].y) < 1e-6)
+    }
+
+    @Test func handlesImagesWithoutUsableFaces() throws {
+        let detector = try Self.detector(landmarks: true)
+        let tiny = try VisionImage(pixels: Data([200, 150, 100]), width: 1, height: 1, format: .rgb)
+        #expect(try detector.results(in: tiny).isEmpty)
+        // A face cut by the border: only its right half is in the image.
+        let cut = try Fixtures.image("astronaut.png").cropped(to: CGRect(x: 225, y: 0, width: 287, height: 512))
+        for face in try detector.results(in: cut) {
+            #expect(CGRect(x: -40, y: -40, width: 367, height: 592).contains(face.frame))
+        }
+        // A 12-megapixel frame is scanned in tiles without trouble.
+        let large = try Fixtures.image("bus.jpg").resized(width: 3000, height: 4000)
+        #expect(try detector.results(in: large).count == 2)
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+@testable import SwiftVision
+
+/// A video made from real photos: the astronaut's face moves over the coffee photo on a known path,
+/// leaves the frame and comes back.
+enum MovingFaceVideo {
+    static let size = (width: 640, height: 480)
+    /// Where the face is in each frame (its centre), nil while it is out of view.
+    static let path: [CGPoint?] = (0..<70).map { index in
+        switch index {
+        case 0..<40: CGPoint(x: 150 + index * 8, y: 180 + index * 2)
+        case 40..<50: nil
+        default: CGPoint(x: 470 - (index - 50) * 6, y: 300 - (index - 50) * 3)
+        }
+    }
+    /// The face patch: astronaut.png around the face, 160×160; the face centre sits at `faceOffset` in it.
+    static let patchSide = 160
+    static let faceOffset = CGPoint(x: 76, y: 70)
+
+    static func frames() throws -> [VisionImage] {
+        let background = try Fixtures.image("coffee.png").resized(width: size.width, height: size.height).buffer
+        let patch = try Fixtures.image("astronaut.png").cropped(to: CGRect(x: 130, y: 30, width: 200, height: 200))
+            .resized(width: patchSide, height: patchSide).buffer
+        return try path.map { center in
+            var frame = background
+            if let center {
+                try Fixtures.paste(patch, into: &frame, x: Int(center.x - faceOffset.x), y: Int(center.y - faceOffset.y))
+            }
+            return VisionImage(buffer: frame)
+        }
+    }
+}
+
+extension Fixtures {
+    /// Paints `patch` into `frame` with its top-left corner at (`x`, `y`), clipped to the frame.
+    static func paste(_ patch: PixelBuffer, into frame: inout PixelBuffer, x: Int, y: Int) throws {
+        var canvas = try ImageCanvas(image: VisionImage(buffer: frame))
+        try canvas.drawImage(VisionImage(buffer: patch), at: CGPoint(x: x, y: y))
+        frame = canvas.image.buffer
+    }
+}
+
+@Suite(.serialized) struct FaceVideoTests {
+    @Test func facesKeepTheirIDsWhileInViewAndGetNewOnesWhenTheyReturn() throws {
+        var options = FaceDetectorOptions()
+        options.performanceMode = .accurate
+        let detector = try FaceDetector(options: options)
+        var idsBefore: Set<Int> = []
+        var idsAfter: Set<Int> = []
+        for (index, frame) in try MovingFaceVideo.frames().enumerated() {
+            let faces = try detector.results(inVideoFrame: frame, timestampInMilliseconds: index * 33)
+            guard let truth = MovingFaceVideo.path[index] else {
+                #expect(faces.isEmpty, "frame \(index) shows no face")
+                continue
+            }
+            #expect(faces.count == 1, "frame \(index) \(faces.count)")
+            guard let face = faces.first else { continue }
+            #expect(hypot(face.frame.midX - truth.x, face.frame.midY - truth.y) < 20, "frame \(index): \(face.frame) vs \(truth)")
+            let id = try #require(face.trackingID)
+            if index < 40 { idsBefore.insert(id) } else { idsAfter.insert(id) }
+        }
+        #expect(idsBefore.count == 1)
+        #expect(idsAfter.count == 1)
+        #expect(idsBefore.isDisjoint(with: idsAfter))
+    }
+
+    @Test func timestampsMustIncrease() throws {
+        let detector = try FaceDetector()
+        let frame = try MovingFaceVideo.frames()[0]
+        _ = try detector.results(inVideoFrame: frame, timestampInMilliseconds: 100)
+        #expect(throws: FaceDetectorError.nonIncreasingTimestamp(previous: 100, current: 100)) {
+            try detector.results(inVideoFrame: frame, timestampInMilliseconds: 100)
+        }
+        detector.reset()
+        #expect(try detector.results(inVideoFrame: frame, timestampInMilliseconds: 5).count == 1)
+        detector.close()
+        #expect(throws: FaceDetectorError.closed) { try detector.results(inVideoFrame: frame, timestampInMilliseconds: 200) }
+    }
+
+    @Test func sequenceHandlerTracksMirroredFrontCameraFrames() throws {
+        let handler = SequenceRequestHandler()
+        let request = DetectFaceRectanglesRequest()
+        var ids: Set<Int> = []
+        for (index, frame) in try MovingFaceVideo.frames().prefix(20).enumerated() {
+            let observations = try handler.perform(request, on: frame.mirrored())
+            let face = try #require(observations.first, "frame \(index)")
+            let truth = MovingFaceVideo.path[index]!.mirroredHorizontally(inWidth: 640)
+            #expect(hypot(face.imageBoundingBox.midX - truth.x, face.imageBoundingBox.midY - truth.y) < 20)
+            ids.insert(try #require(face.trackingID))
+        }
+        #expect(ids.count == 1)
+    }
+
+    @Test func videoFilesRoundTripAndDamagedOnesFailCleanly() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("moving.avi")
+        let frames = try MovingFaceVideo.frames()
+        let writer = try VideoWriter(url: url, width: 640, height: 480, framesPerSecond: 30)
+        for frame in frames { try writer.append(frame) }
+        writer.close()
+        let reader = try VideoReader(url: url)
+        #expect((reader.width, reader.height) == (640, 480) && abs(reader.framesPerSecond - 30) < 0.01)
+        let read = Array(reader)
+        #expect(read.count == 70 && reader.error == nil, "\(read.count) \(String(describing: reader.error))")
+        #expect(zip(read, read.dropFirst()).allSatisfy { $0.timestampInMilliseconds < $1.timestampInMilliseconds })
+        #expect(try Fixtures.meanDifference(read[10].image.buffer, frames[10].buffer) < 6)
+
+        let garbage = folder.appendingPathComponent("garbage.mp4")
+        try Data(repeating: 0x42, count: 5000).write(to: garbage)
+        #expect(throws: VideoError.self) { try VideoReader(url: garbage) }
+        #expect(throws: VideoError.self) { try VideoReader(url: folder.appendingPathComponent("missing.mp4")) }
+        // A video cut off in the middle of a frame gives the frames before the cut, then ends.
+        let data = try Data(contentsOf: url)
+        let cut = folder.appendingPathComponent("cut.avi")
+        try data.prefix(data.count / 2 + 777).write(to: cut)
+        if let truncated = try? VideoReader(url: cut) {
+            let count = Array(truncated).count
+            #expect(count > 10 && count < 70)
+        }
+    }
+}

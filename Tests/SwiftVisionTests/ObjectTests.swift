@@ -1,0 +1,191 @@
+import Foundation
+import Testing
+
+@testable import SwiftVision
+
+/// Two real objects cut from photos moving over a plain frame: a dog from left to right, a person from
+/// right to left, higher up; they cross (the person passes behind the dog), and the dog is hidden for
+/// three frames.
+enum MovingObjectsVideo {
+    static let frameCount = 48
+    static let hiddenFrames = 20..<23
+
+    struct Truth {
+        var dog: CGRect?
+        var person: CGRect
+    }
+
+    static func truth(_ index: Int) -> Truth {
+        let dog = CGRect(x: 20 + index * 9, y: 270, width: 150, height: 200)
+        let person = CGRect(x: 520 - index * 8, y: 40, width: 110, height: 320)
+        return Truth(dog: hiddenFrames.contains(index) ? nil : dog, person: person)
+    }
+
+    static func frames() throws -> [VisionImage] {
+        let dog = try Fixtures.image("dog.jpg").cropped(to: CGRect(x: 125, y: 200, width: 200, height: 330)).resized(width: 150, height: 200).buffer
+        let person = try Fixtures.image("bus.jpg").cropped(to: CGRect(x: 40, y: 400, width: 180, height: 500)).resized(width: 110, height: 320).buffer
+        let plain = try PixelBuffer(format: .bgr, width: 640, height: 480, bytes: [UInt8](repeating: 180, count: 640 * 480 * 3))
+        return try (0..<frameCount).map { index in
+            var frame = plain
+            let truth = truth(index)
+            try Fixtures.paste(person, into: &frame, x: Int(truth.person.minX), y: Int(truth.person.minY))
+            if let box = truth.dog { try Fixtures.paste(dog, into: &frame, x: Int(box.minX), y: Int(box.minY)) }
+            return VisionImage(buffer: frame)
+        }
+    }
+}
+
+@Suite(.serialized) struct ObjectTests {
+    static func detector(_ mode: ObjectDetectorOptions.DetectorMode = .singleImage, multiple: Bool = true) throws -> ObjectDetector {
+        var options = ObjectDetectorOptions()
+        options.detectorMode = mode
+        options.shouldEnableMultipleObjects = multiple
+        options.shouldEnableClassification = true
+        return try ObjectDetector(options: options)
+    }
+
+    static func names(_ objects: [DetectedObject]) -> [String] {
+        objects.compactMap { $0.labels.last?.text }
+    }
+
+    @Test func findsPeopleAndABusAndADogWithItsBicycle() throws {
+        let detector = try Self.detector()
+        let bus = try detector.results(in: try Fixtures.image("bus.jpg"))
+        #expect(Self.names(bus).filter { $0 == "person" }.count >= 3)
+        #expect(Self.names(bus).contains("bus"))
+        #expect(bus.allSatisfy { $0.trackingID == nil })
+        let dog = Self.names(try detector.results(in: try Fixtures.image("dog.jpg")))
+        #expect(dog.contains("dog") && dog.contains("bicycle"))
+        #expect(dog.contains("car") || dog.contains("truck"))
+    }
+
+    @Test func singleObjectModeKeepsTheMostProminent() throws {
+        let objects = try Self.detector(multiple: false).results(in: try Fixtures.image("bus.jpg"))
+        #expect(objects.count == 1)
+        #expect(objects.first?.labels.last?.text == "bus")
+    }
+
+    @Test func coarseCategoriesFollowMLKit() throws {
+        #expect(ObjectCategory(cocoClass: "handbag") == .fashionGood)
+        #expect(ObjectCategory(cocoClass: "pizza") == .food)
+        #expect(ObjectCategory(cocoClass: "cup") == .homeGood)
+        #expect(ObjectCategory(cocoClass: "pottedplant") == .plant)
+        #expect(ObjectCategory(cocoClass: "person") == nil)
+        // The coffee photo's cup gets the coarse label first, then its COCO class.
+        let objects = try Self.detector(multiple: false).results(in: try Fixtures.image("coffee.png"))
+        let labels = try #require(objects.first?.labels)
+        #expect(labels.map(\.text) == ["Home good", "cup"])
+        #expect(labels[0].index == ObjectCategory.homeGood.rawValue)
+    }
+
+    @Test func streamModeKeepsIDsThroughCrossingAndOcclusion() throws {
+        let detector = try Self.detector(.stream)
+        var dogIDs: [Int] = []
+        var personIDs: [Int] = []
+        var overlaps: [Double] = []
+        /// The ID of the reported object that overlaps `box` best, if it overlaps it enough.
+        func id(of box: CGRect?, in objects: [DetectedObject]) -> Int? {
+            guard let box, let match = objects.max(by: { $0.frame.intersectionOverUnion(with: box) < $1.frame.intersectionOverUnion(with: box) })
+            else { return nil }
+            let overlap = match.frame.intersectionOverUnion(with: box)
+            guard overlap > 0.4 else { return nil }
+            overlaps.append(overlap)
+            return match.trackingID
+        }
+        for (index, frame) in try MovingObjectsVideo.frames().enumerated() {
+            let objects = try detector.results(inVideoFrame: frame, timestampInMilliseconds: index * 40)
+            let truth = MovingObjectsVideo.truth(index)
+            if let dog = id(of: truth.dog, in: objects) { dogIDs.append(dog) }
+            if let person = id(of: truth.person, in: objects) { personIDs.append(person) }
+        }
+        // Each object is found in most frames and never changes identity.
+        #expect(dogIDs.count >= MovingObjectsVideo.frameCount - MovingObjectsVideo.hiddenFrames.count - 4)
+        #expect(personIDs.count >= MovingObjectsVideo.frameCount - 4)
+        #expect(Set(dogIDs).count == 1, "dog IDs \(dogIDs)")
+        #expect(Set(personIDs).count == 1, "person IDs \(personIDs)")
+        #expect(Set(dogIDs).isDisjoint(with: personIDs))
+        #expect(overlaps.reduce(0, +) / Double(overlaps.count) > 0.6)
+        #expect(throws: ObjectDetectorError.nonIncreasingTimestamp(previous: 47 * 40, current: 0)) {
+            try detector.results(inVideoFrame: try MovingObjectsVideo.frames()[0], timestampInMilliseconds: 0)
+        }
+    }
+
+    @Test func lateFramesAreDroppedWhenAsked() async throws {
+        var options = ObjectDetectorOptions()
+        options.detectorMode = .stream
+        options.alwaysDiscardsLateVideoFrames = true
+        let detector = try ObjectDetector(options: options)
+        let frame = try Fixtures.image("bus.jpg")
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    do { _ = try await detector.process(frame); return true } catch { return false }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.contains(true) && outcomes.contains(false))
+    }
+}
+
+@Suite(.serialized) struct SeededTrackingTests {
+    /// The person crop moving right by `step` pixels a frame, then out of the frame.
+    static func frames(step: Int = 12) throws -> (frames: [VisionImage], truth: [CGRect]) {
+        let person = try Fixtures.image("bus.jpg").cropped(to: CGRect(x: 40, y: 400, width: 180, height: 500)).resized(width: 90, height: 250).buffer
+        let background = try Fixtures.image("coffee.png").resized(width: 640, height: 480).buffer
+        let truth = (0..<(720 / step)).map { CGRect(x: 100 + $0 * step, y: 110 + $0 * step / 12, width: 90, height: 250) }
+        let frames = try truth.map { box in
+            var frame = background
+            try Fixtures.paste(person, into: &frame, x: Int(box.minX), y: Int(box.minY))
+            return VisionImage(buffer: frame)
+        }
+        return (frames, truth)
+    }
+
+    @Test(arguments: TrackObjectRequest.TrackingLevel.allCases)
+    func followsAKnownPathAndReportsLossWhenTheObjectLeaves(level: TrackObjectRequest.TrackingLevel) throws {
+        let (frames, truth) = try Self.frames()
+        let size = CGSize(width: 640, height: 480)
+        let handler = SequenceRequestHandler()
+        var observation = DetectedObjectObservation(imageRect: truth[0], imageSize: size)
+        let seed = observation.id
+        var lostAt: Int?
+        for (index, frame) in frames.enumerated() {
+            var request = TrackObjectRequest(detectedObjectObservation: observation)
+            request.trackingLevel = level
+            observation = try handler.perform(request, on: frame)
+            #expect(observation.id == seed)
+            if observation.isLost {
+                lostAt = lostAt ?? index
+                #expect(observation.confidence == 0)
+                continue
+            }
+            #expect(lostAt == nil, "found again after being lost at \(lostAt ?? -1)")
+            // While the person is whole in the frame, the box stays on it.
+            if truth[index].maxX <= 640 {
+                #expect(observation.imageRect(imageSize: size).intersectionOverUnion(with: truth[index]) > 0.5, "frame \(index)")
+            }
+        }
+        // The person leaves the 640-pixel frame from frame 45 on: the tracker must say so.
+        let lost = try #require(lostAt)
+        #expect((40..<60).contains(lost))
+    }
+
+    @Test func newObservationsStartNewTracksAndLastFramesRelease() throws {
+        let (frames, truth) = try Self.frames()
+        let size = CGSize(width: 640, height: 480)
+        let handler = SequenceRequestHandler()
+        let first = DetectedObjectObservation(imageRect: truth[0], imageSize: size)
+        _ = try handler.perform(TrackObjectRequest(detectedObjectObservation: first), on: frames[0])
+        var last = TrackObjectRequest(detectedObjectObservation: first)
+        last.isLastFrame = true
+        let moved = try handler.perform(last, on: frames[3])
+        #expect(moved.imageRect(imageSize: size).minX > truth[0].minX + 20)
+        // After the last frame the seed starts over: the first frame performed returns the seed itself.
+        let again = try handler.perform(TrackObjectRequest(detectedObjectObservation: first), on: frames[5])
+        #expect(again == first)
+        #expect(throws: ImageError.self) {
+            try handler.perform(TrackObjectRequest(detectedObjectObservation: DetectedObjectObservation(imageRect: CGRect(x: 900, y: 900, width: 10, height: 10), imageSize: size)), on: frames[0])
+        }
+    }
+}

@@ -1,0 +1,1 @@
+"""SwiftVision model zoo: builds .tflite models from public weights without TensorFlow."""

