@@ -3,6 +3,23 @@ import SwiftVision
 
 /// What the image analysis commands (rectangles, barcodes, text) share around ``MediaFiles``.
 enum AnalysisOutput {
+    /// Decodes each of `paths` and runs `body` on it, with a progress bar labelled `label` on standard
+    /// error; failures are reported as ``MediaFiles/process(_:json:_:)`` does.
+    static func forEachImage(
+        _ paths: [String], json: Bool, label: String, _ body: (_ url: URL, _ image: VisionImage) throws -> Void
+    ) throws {
+        let progress = ProgressBar(total: paths.count, label: label)
+        defer { progress.finish() }
+        var done = 0
+        try MediaFiles.process(paths, json: json) { url in
+            defer {
+                done += 1
+                progress.update(done)
+            }
+            try body(url, try VisionImage(contentsOf: url))
+        }
+    }
+
     /// Prints `report` as a JSON line, or as the text lines `describe` makes of it.
     static func print<Report: Encodable>(_ report: Report, json: Bool, describe: (Report) -> [String]) throws {
         if json {

@@ -54,12 +54,7 @@ struct BarcodesCommand: ParsableCommand {
         var options = fast ? BarcodeScannerOptions.fast : BarcodeScannerOptions()
         options.formats = try selectedFormats()
         let scanner = BarcodeScanner(options: options)
-        let progress = ProgressBar(total: images.count, label: "barcodes")
-        defer { progress.finish() }
-        var done = 0
-        try MediaFiles.process(images, json: json) { url in
-            defer { done += 1; progress.update(done) }
-            let image = try VisionImage(contentsOf: url)
+        try AnalysisOutput.forEachImage(images, json: json, label: "barcodes") { url, image in
             let found = try scanner.results(in: image)
             if let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {
                 try AnalysisOutput.write(image, to: output) { canvas in

@@ -48,12 +48,7 @@ struct RectanglesCommand: ParsableCommand {
         let detector = RectangleDetector(
             options: RectangleDetectorOptions(
                 minimumAspectRatio: minAspect, maximumAspectRatio: maxAspect, minimumSize: minSize, maximumObservations: max))
-        let progress = ProgressBar(total: images.count, label: "rectangles")
-        defer { progress.finish() }
-        var done = 0
-        try MediaFiles.process(images, json: json) { url in
-            defer { done += 1; progress.update(done) }
-            let image = try VisionImage(contentsOf: url)
+        try AnalysisOutput.forEachImage(images, json: json, label: "rectangles") { url, image in
             let found = try detector.results(in: image)
             if let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {
                 try AnalysisOutput.write(image, to: output) { canvas in

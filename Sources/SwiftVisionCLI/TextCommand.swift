@@ -51,12 +51,7 @@ struct TextCommand: ParsableCommand {
     func run() throws {
         let languages = lang.split(whereSeparator: { $0 == "+" || $0 == "," }).map(String.init)
         let recognizer = try TextRecognizer(options: TextRecognizerOptions(languages: languages, recognitionLevel: level))
-        let progress = ProgressBar(total: images.count, label: "text")
-        defer { progress.finish() }
-        var done = 0
-        try MediaFiles.process(images, json: json) { url in
-            defer { done += 1; progress.update(done) }
-            let image = try VisionImage(contentsOf: url)
+        try AnalysisOutput.forEachImage(images, json: json, label: "text") { url, image in
             let text = try recognizer.results(in: image)
             if let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {
                 try AnalysisOutput.write(image, to: output) { canvas in
