@@ -14,18 +14,18 @@
 #include <vector>
 
 static_assert(SV_DEPTH_U8 == CV_8U && SV_DEPTH_F32 == CV_32F, "depth codes");
-static_assert(SV_COLOR_ADD_ALPHA == cv::COLOR_BGR2BGRA && SV_COLOR_DROP_ALPHA == cv::COLOR_BGRA2BGR &&
-              SV_COLOR_SWAP_ADD_ALPHA == cv::COLOR_RGB2BGRA && SV_COLOR_SWAP_DROP_ALPHA == cv::COLOR_BGRA2RGB &&
-              SV_COLOR_SWAP == cv::COLOR_BGR2RGB && SV_COLOR_SWAP_KEEP_ALPHA == cv::COLOR_BGRA2RGBA &&
-              SV_COLOR_BGR_TO_GRAY == cv::COLOR_BGR2GRAY && SV_COLOR_RGB_TO_GRAY == cv::COLOR_RGB2GRAY &&
-              SV_COLOR_GRAY_TO_3 == cv::COLOR_GRAY2BGR && SV_COLOR_GRAY_TO_4 == cv::COLOR_GRAY2BGRA &&
-              SV_COLOR_BGRA_TO_GRAY == cv::COLOR_BGRA2GRAY && SV_COLOR_RGBA_TO_GRAY == cv::COLOR_RGBA2GRAY &&
-              SV_COLOR_NV12_TO_RGB == cv::COLOR_YUV2RGB_NV12 && SV_COLOR_NV12_TO_BGR == cv::COLOR_YUV2BGR_NV12,
+static_assert(int(SV_COLOR_ADD_ALPHA) == int(cv::COLOR_BGR2BGRA) && int(SV_COLOR_DROP_ALPHA) == int(cv::COLOR_BGRA2BGR) &&
+              int(SV_COLOR_SWAP_ADD_ALPHA) == int(cv::COLOR_RGB2BGRA) && int(SV_COLOR_SWAP_DROP_ALPHA) == int(cv::COLOR_BGRA2RGB) &&
+              int(SV_COLOR_SWAP) == int(cv::COLOR_BGR2RGB) && int(SV_COLOR_SWAP_KEEP_ALPHA) == int(cv::COLOR_BGRA2RGBA) &&
+              int(SV_COLOR_BGR_TO_GRAY) == int(cv::COLOR_BGR2GRAY) && int(SV_COLOR_RGB_TO_GRAY) == int(cv::COLOR_RGB2GRAY) &&
+              int(SV_COLOR_GRAY_TO_3) == int(cv::COLOR_GRAY2BGR) && int(SV_COLOR_GRAY_TO_4) == int(cv::COLOR_GRAY2BGRA) &&
+              int(SV_COLOR_BGRA_TO_GRAY) == int(cv::COLOR_BGRA2GRAY) && int(SV_COLOR_RGBA_TO_GRAY) == int(cv::COLOR_RGBA2GRAY) &&
+              int(SV_COLOR_NV12_TO_RGB) == int(cv::COLOR_YUV2RGB_NV12) && int(SV_COLOR_NV12_TO_BGR) == int(cv::COLOR_YUV2BGR_NV12),
               "colour conversion codes");
-static_assert(SV_INTER_NEAREST == cv::INTER_NEAREST && SV_INTER_LINEAR == cv::INTER_LINEAR &&
-              SV_INTER_CUBIC == cv::INTER_CUBIC && SV_INTER_AREA == cv::INTER_AREA, "interpolation codes");
-static_assert(SV_ROTATE_90_CLOCKWISE == cv::ROTATE_90_CLOCKWISE && SV_ROTATE_180 == cv::ROTATE_180 &&
-              SV_ROTATE_90_COUNTERCLOCKWISE == cv::ROTATE_90_COUNTERCLOCKWISE, "rotation codes");
+static_assert(int(SV_INTER_NEAREST) == int(cv::INTER_NEAREST) && int(SV_INTER_LINEAR) == int(cv::INTER_LINEAR) &&
+              int(SV_INTER_CUBIC) == int(cv::INTER_CUBIC) && int(SV_INTER_AREA) == int(cv::INTER_AREA), "interpolation codes");
+static_assert(int(SV_ROTATE_90_CLOCKWISE) == int(cv::ROTATE_90_CLOCKWISE) && int(SV_ROTATE_180) == int(cv::ROTATE_180) &&
+              int(SV_ROTATE_90_COUNTERCLOCKWISE) == int(cv::ROTATE_90_COUNTERCLOCKWISE), "rotation codes");
 
 using namespace shim;
 

@@ -22,7 +22,7 @@ public final class SingleObjectTracker: @unchecked Sendable {
         guard !seed.isNull, seed.width >= 2, seed.height >= 2 else {
             throw ImageError.invalidRegion("the box to track \(box) is not inside the \(frame.width)×\(frame.height) frame")
         }
-        guard let tracker = try frame.buffer.withView({ view in
+        guard let tracker = frame.buffer.withView({ view in
             sv_tracker_create(kind, view, Int32(seed.minX), Int32(seed.minY), Int32(seed.width), Int32(seed.height))
         }) else {
             throw ImageError.processingFailed(String(cString: sv_last_error()))
