@@ -12,8 +12,12 @@ run: system-packages
 	scripts/build-models.sh
 	@echo "== Sample photos"
 	.build/release/swiftvision info $(SAMPLES)/*
-	@echo "== Installed models"
-	.build/release/swiftvision model $(SWIFTVISION_CACHE)/models/*.tflite 2>/dev/null
+	@echo "== Faces (annotated copies in out/faces)"
+	.build/release/swiftvision faces --landmarks $(SAMPLES)/astronaut.png $(SAMPLES)/zidane.jpg $(SAMPLES)/bus.jpg --draw out/faces 2>/dev/null
+	@echo "== Objects (annotated copies in out/objects)"
+	.build/release/swiftvision detect --multiple --classify $(SAMPLES)/bus.jpg $(SAMPLES)/dog.jpg $(SAMPLES)/kite.jpg --draw out/objects 2>/dev/null
+	@echo "== Text of a scanned page"
+	.build/release/swiftvision text $(SAMPLES)/page.png 2>/dev/null
 
 test: system-packages
 	swift build $(SWIFT_BUILD_FLAGS)
