@@ -9,6 +9,9 @@ struct SwiftVisionCommand: ParsableCommand {
             Results are in pixels of the upright image (EXIF orientation applied), origin at the top left. \
             With --json every command prints JSON Lines: one object per input image, always with "file".
             """,
-        subcommands: [InfoCommand.self, FacesCommand.self, ModelCommand.self, SetupCommand.self]
+        subcommands: [
+            InfoCommand.self, FacesCommand.self, ModelCommand.self, SetupCommand.self,
+            LabelCommand.self, EmbedCommand.self, SimilarCommand.self, ModelsCommand.self,
+        ]
     )
 }
