@@ -11,7 +11,8 @@ struct SwiftVisionCommand: ParsableCommand {
             """,
         subcommands: [
             InfoCommand.self, FacesCommand.self, DetectCommand.self, TrackCommand.self, RectanglesCommand.self,
-            BarcodesCommand.self, TextCommand.self, ModelCommand.self, SetupCommand.self,
+            BarcodesCommand.self, TextCommand.self, LabelCommand.self, EmbedCommand.self, SimilarCommand.self,
+            ModelCommand.self, ModelsCommand.self, SetupCommand.self,
         ]
     )
 }

@@ -32,11 +32,14 @@ enum Fixtures {
         return url
     }
 
-    /// Runs `executable` and returns its exit status and standard output.
-    static func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    /// Runs `executable` (with `environment` added to this process's) and returns its exit status and output.
+    static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:]
+    ) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

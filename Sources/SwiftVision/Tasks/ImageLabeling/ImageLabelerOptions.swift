@@ -1,0 +1,33 @@
+import Foundation
+
+/// Options of ``ImageLabeler``, named as ML Kit's `ImageLabelerOptions` and `CustomImageLabelerOptions`,
+/// with MediaPipe's category lists.
+public struct ImageLabelerOptions: Sendable, Hashable {
+    /// Lowest confidence to report, 0–1; ML Kit's default 0.5.
+    public var confidenceThreshold: Float = 0.5
+    /// Most labels to report per image or region, the most confident first.
+    public var maxResultCount = 10
+    /// When not empty, only these class names are reported.
+    public var categoryAllowlist: [String] = []
+    /// Class names never reported. Give an allowlist or a denylist, not both.
+    public var categoryDenylist: [String] = []
+    /// Threads for each inference.
+    public var threadCount = LiteRT.CompilationOptions.default.threadCount
+
+    let source: ModelSource
+
+    /// The base model: the model zoo's EfficientNet-Lite0 ImageNet classifier (1000 classes).
+    public init() {
+        source = .installed(ImageLabeler.baseModelName)
+    }
+
+    /// A custom `.tflite` classifier; its labels and normalisation come from its TFLite metadata.
+    public init(localModel: LocalModel) {
+        source = .local(localModel)
+    }
+
+    /// A downloaded remote classifier; creating the labeler fails if it is not downloaded.
+    public init(remoteModel: RemoteModel, modelManager: ModelManager = .modelManager()) {
+        source = .remote(remoteModel, modelManager)
+    }
+}

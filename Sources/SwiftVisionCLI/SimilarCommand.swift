@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import SwiftVision
+
+struct SimilarCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "similar",
+        abstract: "Compare two images: cosine similarity of their embeddings and feature-print distance.",
+        discussion: "Cosine similarity is −1…1 (1: the same picture); the feature-print distance is 0…2 (0: the same picture).")
+
+    @Argument(help: "The first image.")
+    var first: String
+
+    @Argument(help: "The second image.")
+    var second: String
+
+    @Flag(help: "Print one JSON line.")
+    var json = false
+
+    struct Report: Encodable {
+        var file: String
+        var other: String
+        var cosineSimilarity: Double
+        var featurePrintDistance: Float
+    }
+
+    func run() throws {
+        var images: [VisionImage] = []
+        try PerFile.run([first, second], json: json, label: "similar") { images.append(try VisionImage(contentsOfFile: $0)) }
+        do {
+            let embedder = try ImageEmbedder()
+            let embeddings = try images.map { try embedder.embed(image: $0).embeddings[0] }
+            let prints = try images.map { try ImageRequestHandler($0).perform(GenerateImageFeaturePrintRequest()) }
+            let report = Report(
+                file: first, other: second, cosineSimilarity: try ImageEmbedder.cosineSimilarity(embeddings[0], embeddings[1]),
+                featurePrintDistance: try prints[0].computeDistance(to: prints[1]))
+            if json {
+                try JSONLines.print(report)
+            } else {
+                print(String(format: "cosine similarity %.4f, feature-print distance %.4f", report.cosineSimilarity, report.featurePrintDistance))
+            }
+        } catch {
+            PerFile.report(file: first, error: error, json: json)
+            throw ExitCode(1)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+@testable import SwiftVision
+
+/// Fixtures of the labeling and embedding tests.
+enum LabelingFixtures {
+    /// The folder of the tiny models of `Tests/Reference/tiny_models.py`, written once per test run.
+    static let tinyModels = Result<URL, any Error> {
+        let folder = try Fixtures.temporaryDirectory()
+        let python = Fixtures.cache.root.appendingPathComponent("tools-venv/bin/python")
+        let script = Fixtures.packageRoot.appendingPathComponent("Tests/Reference/tiny_models.py")
+        let run = try Fixtures.run(python, [script.path, folder.path])
+        guard run.status == 0 else { throw SetupError(message: "tiny_models.py failed: \(run.errors)") }
+        return folder
+    }
+
+    static func tinyModel(_ name: String) throws -> LocalModel {
+        LocalModel(url: try tinyModels.get().appendingPathComponent(name))
+    }
+
+    /// An 8×8 image of one colour.
+    static func plain(_ rgb: [UInt8]) throws -> VisionImage {
+        try VisionImage(pixels: Data((0..<64).flatMap { _ in rgb }), width: 8, height: 8, format: .rgb)
+    }
+
+    /// `left` and `right`, each scaled to `side`×`side`, side by side in one upright RGB image.
+    static func sideBySide(_ left: VisionImage, _ right: VisionImage, side: Int = 320) throws -> VisionImage {
+        let halves = try [left, right].map { try Fixtures.packed($0.resized(width: side, height: side).upright().buffer.converted(to: .rgb)) }
+        let rowBytes = side * 3
+        let pixels = (0..<side).flatMap { row in halves.flatMap { $0[row * rowBytes..<(row + 1) * rowBytes] } }
+        return try VisionImage(pixels: Data(pixels), width: 2 * side, height: side, format: .rgb)
+    }
+
+    /// `image` re-encoded as a JPEG of `quality` after scaling by `scale`.
+    static func recompressed(_ image: VisionImage, scale: Double, quality: Int) throws -> VisionImage {
+        let smaller = try image.resized(width: Int(Double(image.width) * scale), height: Int(Double(image.height) * scale))
+        return try VisionImage(data: try smaller.encoded(as: .jpeg(quality: quality)))
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import SwiftVision
+
+/// Downloads from a real HTTP server on 127.0.0.1 (`Tests/Reference/model_server.py`) serving the
+/// model zoo's float16 classifier, with cut transfers, corrupt files and range requests.
+@Suite struct ModelManagerTests {
+    let server: TestModelServer
+    let folder: URL
+    let manager: ModelManager
+    let served: URL
+    let checksum: String
+
+    init() throws {
+        served = try Fixtures.model("efficientnet_lite0_classifier_fp16.tflite")
+        checksum = try AssetInstaller.sha256(of: served)
+        server = try TestModelServer(serving: served)
+        folder = try Fixtures.temporaryDirectory()
+        manager = ModelManager(directory: folder.appendingPathComponent("models"))
+    }
+
+    func remote(_ path: String, checked: Bool = true) -> RemoteModel {
+        RemoteModel(name: "classifier-\(UUID().uuidString.prefix(8))", url: server.url(path), sha256: checked ? checksum : nil)
+    }
+
+    /// Runs the download to its end; returns the progress seen, or throws its error.
+    func download(_ model: RemoteModel) async throws -> [ModelDownloadProgress] {
+        try await Self.download(model, by: manager)
+    }
+
+    static func download(_ model: RemoteModel, by manager: ModelManager) async throws -> [ModelDownloadProgress] {
+        var updates: [ModelDownloadProgress] = []
+        for try await update in manager.downloadUpdates(model) { updates.append(update) }
+        return updates
+    }
+
+    func filesInFolder() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: manager.directory.path).sorted()
+    }
+
+    @Test func downloadsChecksAndMovesTheModelIntoPlace() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = remote("/model.tflite")
+        #expect(!manager.isModelDownloaded(model) && manager.downloadedModel(for: model) == nil)
+        let updates = try await download(model)
+        let size = Int64(try Data(contentsOf: served).count)
+        #expect(updates.last == ModelDownloadProgress(completedBytes: size, totalBytes: size))
+        #expect(updates.map(\.completedBytes) == updates.map(\.completedBytes).sorted())
+        let file = try #require(manager.downloadedModel(for: model))
+        #expect(try AssetInstaller.sha256(of: file.url) == checksum)
+        #expect(try filesInFolder() == [model.name + ".json", model.name + ".tflite"])
+        #expect(try manager.downloadedModels() == [model])
+        // The seeds' pattern: the remote model once downloaded, else the bundled one.
+        let labeler = try ImageLabeler(options: ImageLabelerOptions(remoteModel: model, modelManager: manager))
+        #expect(try labeler.results(in: try Fixtures.image("coffee.png")).first?.text == "espresso")
+        try manager.deleteDownloadedModel(model)
+        #expect(try !manager.isModelDownloaded(model) && filesInFolder().isEmpty)
+        #expect(throws: ModelManagerError.notDownloaded(name: model.name)) { try manager.deleteDownloadedModel(model) }
+    }
+
+    @Test func anInterruptedTransferIsResumedAndNeverUsedHalfWritten() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = remote("/cut/model.tflite")
+        let size = try Data(contentsOf: served).count
+        let error = await #expect(throws: ModelManagerError.self) { try await download(model) }
+        #expect(error?.description.contains("broke off") == true, "\(String(describing: error))")
+        // Half the bytes wait in a partial file; the model is not there to be used.
+        #expect(!manager.isModelDownloaded(model))
+        let partial = manager.directory.appendingPathComponent(model.name + ".tflite.partial")
+        #expect((try FileManager.default.attributesOfItem(atPath: partial.path))[.size] as? Int == size / 2)
+        #expect(throws: ModelManagerError.notDownloaded(name: model.name)) {
+            try ImageLabeler(options: ImageLabelerOptions(remoteModel: model, modelManager: manager))
+        }
+        let bundled = LocalModel(url: served)
+        #expect(manager.downloadedModel(for: model) ?? bundled == bundled)
+        // The next download asks only for the missing bytes.
+        let updates = try await download(model)
+        #expect(updates.first?.completedBytes == Int64(size / 2) && updates.last?.completedBytes == Int64(size))
+        let requests = try await server.requests()
+        #expect(requests.map(\.range) == [nil, "bytes=\(size / 2)-"])
+        let file = try #require(manager.downloadedModel(for: model))
+        #expect(try AssetInstaller.sha256(of: file.url) == checksum)
+        #expect(!FileManager.default.fileExists(atPath: partial.path))
+    }
+
+    @Test func aServerIgnoringTheRangeMakesTheDownloadStartOver() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = remote("/cut-then-full/model.tflite")
+        await #expect(throws: ModelManagerError.self) { try await download(model) }
+        let updates = try await download(model)
+        #expect(updates.first?.completedBytes == 0)
+        let requests = try await server.requests()
+        #expect(requests.count == 2 && requests[1].range != nil)
+        #expect(try AssetInstaller.sha256(of: try #require(manager.downloadedModel(for: model)).url) == checksum)
+    }
+
+    @Test func aChecksumMismatchDiscardsTheFile() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = remote("/corrupt/model.tflite")
+        let error = await #expect(throws: ModelManagerError.self) { try await download(model) }
+        guard case .checksumMismatch(let expected, let actual) = error else {
+            Issue.record("expected a checksum mismatch, got \(String(describing: error))")
+            return
+        }
+        #expect(expected == checksum && actual != checksum)
+        #expect(try !manager.isModelDownloaded(model) && filesInFolder().isEmpty)
+    }
+
+    @Test func aFileThatIsNotAModelIsRefused() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = remote("/garbage.tflite", checked: false)
+        let error = await #expect(throws: ModelManagerError.self) { try await download(model) }
+        #expect(error?.description.contains("not a usable model") == true, "\(String(describing: error))")
+        #expect(try !manager.isModelDownloaded(model) && filesInFolder().isEmpty)
+    }
+
+    @Test func httpErrorsAndBadNamesAreReported() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let missing = remote("/missing.tflite")
+        await #expect(throws: ModelManagerError.httpStatus(404, url: missing.url)) { try await download(missing) }
+        let badName = RemoteModel(name: "../escape", url: server.url("/model.tflite"))
+        await #expect(throws: ModelManagerError.invalidName("../escape")) { try await download(badName) }
+        #expect(!manager.isModelDownloaded(badName))
+    }
+
+    @Test func concurrentDownloadsShareOneTransfer() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (model, manager) = (remote("/slow/model.tflite"), manager)
+        async let first = Self.download(model, by: manager)
+        async let second = Self.download(model, by: manager)
+        let (a, b) = try await (first, second)
+        #expect(a.last?.completedBytes == b.last?.completedBytes)
+        #expect(try await server.requests().count == 1)
+        #expect(manager.isModelDownloaded(model))
+    }
+
+    @Test func mlKitProgressAndNotifications() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = remote("/model.tflite")
+        let bad = remote("/corrupt/model.tflite")
+        let outcomes = Mutex<[String: String]>([:])
+        var observers: [any NSObjectProtocol] = []
+        for (name, succeeded) in [(Notification.Name.modelDownloadDidSucceed, true), (.modelDownloadDidFail, false)] {
+            observers.append(NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { note in
+                guard let model = note.userInfo?[ModelDownloadUserInfoKey.remoteModel.rawValue] as? RemoteModel,
+                    [good.name, bad.name].contains(model.name)
+                else { return }
+                let error = note.userInfo?[ModelDownloadUserInfoKey.error.rawValue] as? ModelManagerError
+                let outcome = (succeeded ? "succeeded" : "failed") + (error.map { " with \($0)" } ?? "")
+                outcomes.withLock { $0[model.name] = outcome }
+            })
+        }
+        defer { observers.forEach(NotificationCenter.default.removeObserver) }
+        let progress = manager.download(good, conditions: ModelDownloadConditions(allowsCellularAccess: false, allowsBackgroundDownloading: true))
+        manager.download(bad)
+        for _ in 0..<500 where outcomes.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        let seen = outcomes.withLock { $0 }
+        #expect(seen[good.name] == "succeeded")
+        #expect(seen[bad.name]?.hasPrefix("failed with the downloaded model has SHA-256") == true, "\(seen)")
+        #expect(progress.completedUnitCount == Int64(try Data(contentsOf: served).count) && progress.fractionCompleted == 1)
+        #expect(manager.isModelDownloaded(good) && !manager.isModelDownloaded(bad))
+    }
+}

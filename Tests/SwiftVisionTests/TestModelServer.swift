@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@testable import SwiftVision
+
+/// The HTTP server of `Tests/Reference/model_server.py` on 127.0.0.1, serving one file; stopped on deinit.
+final class TestModelServer {
+    private let process = Process()
+    let port: Int
+
+    init(serving file: URL) throws {
+        process.executableURL = Fixtures.cache.root.appendingPathComponent("venv/bin/python")
+        process.arguments = [Fixtures.packageRoot.appendingPathComponent("Tests/Reference/model_server.py").path, file.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var firstLine = Data()
+        while !firstLine.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            firstLine += chunk
+        }
+        guard let port = Int(String(decoding: firstLine, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            kill(process.processIdentifier, SIGKILL)
+            throw SetupError(message: "model_server.py did not print its port")
+        }
+        self.port = port
+    }
+
+    deinit {
+        // Foundation starts children with SIGTERM blocked: stop the server with SIGKILL.
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    /// The requests the server received so far: path and Range header.
+    func requests() async throws -> [(path: String, range: String?)] {
+        let (data, _) = try await URLSession.shared.data(from: url("/requests"))
+        let list = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        return list.map { ($0["path"] as? String ?? "", $0["range"] as? String) }
+    }
+}
