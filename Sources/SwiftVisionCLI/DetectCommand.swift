@@ -16,6 +16,9 @@ struct DetectCommand: ParsableCommand {
     @Flag(help: "Label each object with its COCO class and ML Kit's coarse category.")
     var classify = false
 
+    @Option(help: "A .tflite image classifier that labels each object's crop (labels and normalisation from its metadata).")
+    var model: String?
+
     @Option(help: "Lowest detection score to report, 0–1 (default 0.25).")
     var threshold: Float?
 
@@ -26,9 +29,9 @@ struct DetectCommand: ParsableCommand {
     var draw: String?
 
     func run() throws {
-        var options = ObjectDetectorOptions()
+        var options = model.map { ObjectDetectorOptions(localModel: LocalModel(path: $0)) } ?? ObjectDetectorOptions()
         options.shouldEnableMultipleObjects = multiple
-        options.shouldEnableClassification = classify
+        options.shouldEnableClassification = classify || model != nil
         options.detectionConfidenceThreshold = threshold
         try MediaFiles.process(inputs, json: json) { url in
             let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: inputs.count)

@@ -189,3 +189,25 @@ enum MovingObjectsVideo {
         }
     }
 }
+
+@Suite(.serialized) struct CustomObjectClassifierTests {
+    @Test func classifiesEachObjectsCropWithTheGivenModel() throws {
+        var options = CustomObjectDetectorOptions(localModel: LocalModel(url: try Fixtures.model("efficientnet_lite0_classifier.tflite")))
+        options.shouldEnableMultipleObjects = true
+        options.maxPerObjectLabelCount = 3
+        options.classificationConfidenceThreshold = 0.05
+        let detector = try ObjectDetector(options: options)
+        let objects = try detector.results(in: try Fixtures.image("bus.jpg"))
+        #expect(!objects.isEmpty)
+        #expect(objects.allSatisfy { $0.labels.count <= 3 && $0.labels.allSatisfy { $0.confidence >= 0.05 } })
+        // The bus's crop is an ImageNet vehicle, not a COCO class name.
+        let bus = try #require(objects.max { $0.frame.width * $0.frame.height < $1.frame.width * $1.frame.height })
+        let names = bus.labels.map(\.text)
+        #expect(names.contains { ["minibus", "trolleybus", "passenger car", "school bus", "streetcar", "moving van"].contains($0) }, "\(names)")
+        #expect(!names.contains("bus"))
+
+        var missing = CustomObjectDetectorOptions(localModel: LocalModel(path: "/nonexistent/model.tflite"))
+        missing.shouldEnableMultipleObjects = true
+        #expect(throws: (any Error).self) { try ObjectDetector(options: missing) }
+    }
+}

@@ -8,6 +8,7 @@ import Synchronization
 public final class ObjectDetector: Sendable {
     public let options: ObjectDetectorOptions
     private let model: ObjectDetectionModel
+    private let classifier: ImageLabeler?
     private let stream = Mutex(StreamState())
     private let busy = Atomic<Bool>(false)
 
@@ -20,6 +21,14 @@ public final class ObjectDetector: Sendable {
     public init(options: ObjectDetectorOptions = ObjectDetectorOptions()) throws {
         self.options = options
         model = try ObjectDetectionModel(url: options.modelURL, options: LiteRT.CompilationOptions(threadCount: options.threadCount))
+        classifier = try options.classifier.map { base in
+            var labeler = base
+            labeler.maxResultCount = options.maxPerObjectLabelCount
+            labeler.threadCount = options.threadCount
+            let metadata = try LiteRT.Model(contentsOf: try base.source.fileURL()).metadata
+            labeler.confidenceThreshold = options.classificationConfidenceThreshold ?? metadata?.outputs.first?.scoreThreshold ?? 0
+            return try ImageLabeler(options: labeler)
+        }
     }
 
     /// The class names of the detector.
@@ -30,7 +39,7 @@ public final class ObjectDetector: Sendable {
         switch options.detectorMode {
         case .singleImage:
             let detections = try model.detect(in: image, minimumScore: options.detectionConfidenceThreshold)
-            return select(detections.map { ($0, nil) }, in: image)
+            return try select(detections.map { ($0, nil) }, in: image)
         case .stream:
             return try nextFrame(image, timestamp: nil)
         }
@@ -70,20 +79,28 @@ public final class ObjectDetector: Sendable {
                 state.lastTimestamp = timestamp
             }
             let tracked = state.tracker.update(with: try model.detect(in: image, minimumScore: floor))
-            return select(tracked.map { ($0.detection, $0.id) }, in: image)
+            return try select(tracked.map { ($0.detection, $0.id) }, in: image)
         }
     }
 
-    /// Keeps the objects to report (several, or the most prominent) and labels them.
-    private func select(_ found: [(detection: Detection, id: Int?)], in image: VisionImage) -> [DetectedObject] {
+    /// Keeps the objects to report (several, or the most prominent) and labels them, with the custom
+    /// classifier on their crops when there is one.
+    private func select(_ found: [(detection: Detection, id: Int?)], in image: VisionImage) throws -> [DetectedObject] {
         let ranked: [(detection: Detection, id: Int?)]
         if options.shouldEnableMultipleObjects {
             ranked = Array(found.sorted { $0.detection.score > $1.detection.score }.prefix(options.maximumObjectCount))
         } else {
             ranked = found.max { prominence($0.detection, in: image) < prominence($1.detection, in: image) }.map { [$0] } ?? []
         }
-        return ranked.map { detection, id in
-            DetectedObject(frame: detection.boundingBox, trackingID: id, labels: options.shouldEnableClassification ? labels(for: detection) : [])
+        let custom = try classifier?.results(in: image, regions: ranked.map(\.detection.boundingBox))
+        return ranked.enumerated().map { index, object in
+            let labels: [ObjectLabel]
+            if let custom {
+                labels = custom[index].map { ObjectLabel(text: $0.text, confidence: $0.confidence, index: $0.index) }
+            } else {
+                labels = options.shouldEnableClassification ? self.labels(for: object.detection) : []
+            }
+            return DetectedObject(frame: object.detection.boundingBox, trackingID: object.id, labels: labels)
         }
     }
 

@@ -27,5 +27,27 @@ public struct ObjectDetectorOptions: Sendable, Equatable {
     /// The detector model; the model zoo's YOLOv3-tiny by default.
     public var modelURL: URL = SwiftVisionCache.current.model(named: ObjectDetectionModel.defaultModelName)
 
+    /// Classifies each object's crop with a custom classifier instead of the detector's classes.
+    public var classifier: ImageLabelerOptions?
+    /// Lowest label confidence of the custom classifier; nil takes the model metadata's score threshold, else 0.
+    public var classificationConfidenceThreshold: Float?
+    /// Most labels per object from the custom classifier.
+    public var maxPerObjectLabelCount = 10
+
     public init() {}
+
+    /// Objects labelled by the `.tflite` classifier `localModel` (ML Kit's `CustomObjectDetectorOptions`).
+    public init(localModel: LocalModel) {
+        classifier = ImageLabelerOptions(localModel: localModel)
+        shouldEnableClassification = true
+    }
+
+    /// Objects labelled by a downloaded remote classifier.
+    public init(remoteModel: RemoteModel, modelManager: ModelManager = .modelManager()) {
+        classifier = ImageLabelerOptions(remoteModel: remoteModel, modelManager: modelManager)
+        shouldEnableClassification = true
+    }
 }
+
+/// ML Kit's name for options with a custom classifier: `CustomObjectDetectorOptions(localModel:)`.
+public typealias CustomObjectDetectorOptions = ObjectDetectorOptions
