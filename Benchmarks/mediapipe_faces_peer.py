@@ -5,7 +5,6 @@ Usage: mediapipe_faces_peer.py ITERATIONS VIDEO PHOTO...
 """
 
 import json
-import resource
 import statistics
 import sys
 import time
@@ -13,7 +12,7 @@ import time
 import cv2
 import mediapipe as mp
 
-from timing import median_ms
+from timing import median_ms, peak_mib
 
 
 def main(iterations, video, photos):
@@ -46,7 +45,7 @@ def main(iterations, video, photos):
         stream.process(frame)
         samples.append((time.perf_counter() - start) * 1000)
     result["video_ms"] = statistics.median(samples[5:])
-    result["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    result["peak_mib"] = peak_mib()
     print(json.dumps(result))
 
 

@@ -6,7 +6,6 @@ Usage: objects_peer.py ITERATIONS DARKNET_SDIST TFLITE_MODEL PHOTO...
 """
 
 import json
-import resource
 import sys
 import tarfile
 
@@ -14,7 +13,7 @@ import cv2
 import numpy as np
 from ai_edge_litert.interpreter import Interpreter
 
-from timing import median_ms
+from timing import median_ms, peak_mib
 
 
 def main(iterations, sdist, model, photos):
@@ -40,7 +39,7 @@ def main(iterations, sdist, model, photos):
     detail = interpreter.get_input_details()[0]
     interpreter.set_tensor(detail["index"], np.zeros(detail["shape"], dtype=detail["dtype"]))
     invoke = median_ms(interpreter.invoke, iterations)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = peak_mib()
     print(json.dumps({"darknet_ms": darknet, "invoke_ms": invoke, "peak_mib": peak}))
 
 

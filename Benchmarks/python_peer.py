@@ -6,7 +6,6 @@ Usage: python_peer.py MODEL THREADS ITERATIONS PHOTO...
 """
 
 import json
-import resource
 import statistics
 import sys
 
@@ -14,7 +13,7 @@ import cv2
 import numpy as np
 from ai_edge_litert.interpreter import Interpreter
 
-from timing import median_ms
+from timing import median_ms, peak_mib
 
 
 def main(model, threads, iterations, photos):
@@ -28,8 +27,8 @@ def main(model, threads, iterations, photos):
     detail = interpreter.get_input_details()[0]
     interpreter.set_tensor(detail["index"], np.zeros(detail["shape"], dtype=detail["dtype"]))
     invoke = median_ms(interpreter.invoke, iterations * 4)
-    peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"decode_ms": decode, "invoke_ms": invoke, "peak_mib": peak_mib}))
+    peak = peak_mib()
+    print(json.dumps({"decode_ms": decode, "invoke_ms": invoke, "peak_mib": peak}))
 
 
 if __name__ == "__main__":

@@ -6,10 +6,14 @@ func medianMilliseconds(iterations: Int, _ body: () throws -> Void) rethrows -> 
     let clock = ContinuousClock()
     var samples: [Double] = []
     for _ in 0..<iterations {
-        let elapsed = try clock.measure(body)
-        samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
+        samples.append(milliseconds(try clock.measure(body)))
     }
     return samples.sorted()[samples.count / 2]
+}
+
+/// A duration in milliseconds.
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
 }
 
 /// The process's peak resident memory so far (VmHWM), in MiB.
@@ -19,6 +23,12 @@ func peakResidentMiB() -> Double {
         let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
     else { return 0 }
     return kilobytes / 1024
+}
+
+/// Starts a new peak for ``peakResidentMiB()`` at the current resident memory, so that each section
+/// reports its own peak rather than the largest one of the sections before it (Linux 4.0 and later).
+func resetPeakResidentMemory() {
+    try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
 }
 
 /// One printed row of the benchmark table.

@@ -88,21 +88,3 @@ enum FaceBenchmark {
         enum CodingKeys: String, CodingKey { case photos, videoMs = "video_ms", peakMiB = "peak_mib" }
     }
 }
-
-/// Runs a Python peer script from `Benchmarks/` and decodes the JSON it prints.
-enum PeerProcess {
-    static func run<Result: Decodable>(python: URL, script: String, arguments: [String], as type: Result.Type) throws -> Result {
-        let process = Process()
-        process.executableURL = python
-        let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Benchmarks")
-        process.arguments = [scripts.appendingPathComponent(script).path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return try JSONDecoder().decode(Result.self, from: data)
-    }
-}

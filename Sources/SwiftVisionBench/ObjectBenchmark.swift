@@ -65,8 +65,7 @@ enum ObjectBenchmark {
         let clock = ContinuousClock()
         var samples: [Double] = []
         for (index, frame) in frames.enumerated() {
-            let elapsed = try clock.measure { try body(index, frame) }
-            samples.append(Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3)
+            samples.append(milliseconds(try clock.measure { try body(index, frame) }))
         }
         return samples.sorted()[samples.count / 2]
     }

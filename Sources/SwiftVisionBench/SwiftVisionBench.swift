@@ -2,7 +2,10 @@ import Foundation
 import SwiftVision
 
 /// `make bench`: latency and memory of decoding, image→tensor and bare model invoke on real photos,
-/// side by side with Python peers (OpenCV's binding, ai-edge-litert's Interpreter) run on the same inputs.
+/// then of each task, side by side with Python peers run on the same inputs.
+///
+/// `swiftvision-bench [SECTION...]` runs only the named sections: core, faces, objects, recognition, labeling.
+/// The peak memory column is this process's peak since its section began.
 @main
 struct SwiftVisionBench {
     static let photos = ["bus.jpg", "zidane.jpg", "astronaut.png", "dog.jpg", "kite.jpg"]
@@ -11,6 +14,18 @@ struct SwiftVisionBench {
 
     static func main() throws {
         let cache = SwiftVisionCache.current
+        let chosen = Set(CommandLine.arguments.dropFirst())
+        let sections: [(String, (SwiftVisionCache) throws -> Void)] = [
+            ("core", runCore), ("faces", FaceBenchmark.run), ("objects", ObjectBenchmark.run),
+            ("recognition", RecognitionBenchmark.run), ("labeling", LabelingBenchmark.run),
+        ]
+        for (name, run) in sections where chosen.isEmpty || chosen.contains(name) {
+            resetPeakResidentMemory()
+            try run(cache)
+        }
+    }
+
+    static func runCore(cache: SwiftVisionCache) throws {
         let modelURL = cache.model(named: "face_detection_short_range.tflite")
         let paths = photos.map { cache.sample(named: $0).path }
         let peer = try runPeer(model: modelURL.path, photos: paths, cache: cache)
@@ -44,9 +59,6 @@ struct SwiftVisionBench {
         }
         print(BenchmarkRow(task: "invoke, buffers filled in place", swift: zeroCopy, peer: peer.invoke, peakMiB: peakResidentMiB()).line)
         print(String(format: "peak memory: swiftvision-bench %.1f MiB, Python peer %.1f MiB", peakResidentMiB(), peer.peakMiB))
-        try FaceBenchmark.run(cache: cache)
-        try ObjectBenchmark.run(cache: cache)
-        try RecognitionBenchmark.run(cache: cache)
     }
 
     struct PeerResult: Decodable {

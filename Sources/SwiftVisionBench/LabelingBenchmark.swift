@@ -1,0 +1,184 @@
+import Foundation
+import Synchronization
+import SwiftVision
+
+/// Image labeling and embedding on photos next to MediaPipe Python's ImageClassifier and ImageEmbedder
+/// (the same model zoo files, 1 thread), and the live-stream embedder on both sides under a producer
+/// far faster than the model and under one about as fast.
+enum LabelingBenchmark {
+    static let photos = ["chelsea.png", "coffee.png", "bus.jpg", "zidane.jpg"]
+    static let iterations = 20
+    static let streamSeconds = 2.0
+    /// Producer periods in ms: far faster than the model, and about as fast as MediaPipe's model run.
+    static let streamPeriods = [1, 5]
+    static let peerGraceSeconds = 10.0
+
+    static func run(cache: SwiftVisionCache) throws {
+        let python = cache.root.appendingPathComponent("tools-venv/bin/python")
+        let classifier = cache.model(named: "efficientnet_lite0_classifier.tflite")
+        let embedderModel = cache.model(named: "efficientnet_lite0_embedder.tflite")
+        let paths = photos.map { cache.sample(named: $0).path }
+        let bus = try VisionImage(contentsOfFile: cache.sample(named: "bus.jpg").path)
+        let regions = (0..<5).map { CGRect(x: 20 + $0 * 140, y: 200 + $0 * 60, width: 200, height: 420) }
+        let normalizedRegions = regions.map {
+            [$0.minX / Double(bus.width), $0.minY / Double(bus.height), $0.maxX / Double(bus.width), $0.maxY / Double(bus.height)]
+        }
+        let crops = CropsArgument(photo: cache.sample(named: "bus.jpg").path, regions: normalizedRegions)
+        let cropsJSON = String(decoding: try JSONEncoder().encode(crops), as: UTF8.self)
+        let peer = try PeerProcess.run(
+            python: python, script: "mediapipe_labeling_peer.py",
+            arguments: ["latency", "\(iterations)", classifier.path, embedderModel.path, cropsJSON] + paths, as: LatencyPeer.self)
+
+        print("\nLabeling and embedding — EfficientNet-Lite0 (model zoo), 1 thread, median of \(iterations) runs")
+        print("peer: MediaPipe 0.10.21 Python ImageClassifier (max_results 1) and ImageEmbedder, same files, decoded photos")
+        print(BenchmarkRow.header)
+        var labelerOptions = ImageLabelerOptions(localModel: LocalModel(path: classifier.path))
+        labelerOptions.threadCount = 1
+        labelerOptions.confidenceThreshold = 0
+        labelerOptions.maxResultCount = 1
+        let labeler = try ImageLabeler(options: labelerOptions)
+        var embedderOptions = ImageEmbedderOptions(localModel: LocalModel(path: embedderModel.path))
+        embedderOptions.threadCount = 1
+        let embedder = try ImageEmbedder(options: embedderOptions)
+        let interpreter = try Interpreter(contentsOf: embedderModel, options: .init(threadCount: 1))
+        let format = try ImageTensorFormat(
+            tensor: interpreter.inputs[0], metadata: interpreter.model.metadata?.inputs.first, resizeMode: .stretch)
+        let invoke = try medianMilliseconds(iterations: iterations) {
+            try interpreter.invoke { _ in } readingOutputs: { _ in }
+        }
+        print(BenchmarkRow(task: "invoke embedder, the floor", swift: invoke, peer: nil, peakMiB: peakResidentMiB()).line)
+        var tensor = Data(count: format.byteCount)
+        for (name, path) in zip(photos, paths) {
+            let image = try VisionImage(contentsOfFile: path)
+            let other = peer.photos[path]
+            let convert = try medianMilliseconds(iterations: iterations) {
+                try tensor.withUnsafeMutableBytes { _ = try image.write(into: $0, format: format) }
+            }
+            print(BenchmarkRow(task: "image→tensor \(name) 224×224", swift: convert, peer: nil, peakMiB: peakResidentMiB()).line)
+            let top = try labeler.results(in: image).first?.text ?? "-"
+            let label = try medianMilliseconds(iterations: iterations) { _ = try labeler.results(in: image) }
+            print(BenchmarkRow(task: "label \(name)", swift: label, peer: other?.classifyMs, peakMiB: peakResidentMiB()).line
+                + " \(top) vs \(other?.topLabel ?? "-")")
+            let embed = try medianMilliseconds(iterations: iterations) { _ = try embedder.embed(image: image) }
+            print(BenchmarkRow(task: "embed \(name)", swift: embed, peer: other?.embedMs, peakMiB: peakResidentMiB()).line)
+        }
+        let cropTime = try medianMilliseconds(iterations: iterations) { _ = try labeler.results(in: bus, regions: regions) }
+        print(BenchmarkRow(task: "label 5 crops of bus.jpg in one call", swift: cropTime, peer: peer.cropsMs, peakMiB: peakResidentMiB()).line
+            + " (peer: 5 calls with a region of interest)")
+        print(String(format: "peak memory: MediaPipe peer %.1f MiB", peer.peakMiB))
+        try runLiveStream(cache: cache, python: python, model: embedderModel)
+    }
+
+    /// The same 640×480 frame sent every `period` milliseconds for `streamSeconds`, timestamps 1 ms apart,
+    /// to our live-stream embedder and to MediaPipe's.
+    static func runLiveStream(cache: SwiftVisionCache, python: URL, model: URL) throws {
+        let photo = cache.sample(named: "bus.jpg")
+        let frame = try VisionImage(contentsOfFile: photo.path).resized(width: 640, height: 480)
+        print("\nLive-stream embedder — bus.jpg at 640×480, sent for \(Int(streamSeconds)) s, 1 thread; latency: call → result")
+        print("producer                          sent  delivered  dropped  results/s  call ms med/max  latency ms med/max")
+        var stalled = false
+        for period in streamPeriods {
+            let ours = try streamOurs(frame: frame, model: model, period: period)
+            let (lines, timedOut) = try PeerProcess.lines(
+                python: python, script: "mediapipe_labeling_peer.py",
+                arguments: ["stream", model.path, photo.path, "\(streamSeconds)", "\(period)"],
+                timeLimit: streamSeconds + peerGraceSeconds, as: StreamReport.self)
+            print(ours.line(named: "SwiftVision, every \(period) ms"))
+            print(lines.last?.line(named: "MediaPipe, every \(period) ms") ?? "MediaPipe, every \(period) ms: no output")
+            stalled = stalled || timedOut
+        }
+        if stalled {
+            print("(stalled): MediaPipe Python queues frames rather than dropping them; when its input queue was full,")
+            print("  embed_async waited with the GIL held, so the result callback could not run and it never returned")
+            print("  (google-ai-edge/mediapipe#5466). Killed after \(Int(streamSeconds + peerGraceSeconds)) s; the row is its last progress line.")
+        }
+    }
+
+    static func streamOurs(frame: VisionImage, model: URL, period: Int) throws -> StreamReport {
+        var options = ImageEmbedderOptions(localModel: LocalModel(path: model.path))
+        options.threadCount = 1
+        options.runningMode = .liveStream
+        let recorder = DeliveryRecorder()
+        options.imageEmbedderLiveStreamDelegate = recorder
+        let embedder = try ImageEmbedder(options: options)
+        var sentAt: [ContinuousClock.Instant] = []
+        var calls: [Double] = []
+        let clock = ContinuousClock()
+        let start = clock.now
+        while clock.now - start < .seconds(streamSeconds) {
+            sentAt.append(clock.now)
+            calls.append(milliseconds(try clock.measure {
+                try embedder.embedAsync(image: frame, timestampInMilliseconds: sentAt.count - 1)
+            }))
+            Thread.sleep(forTimeInterval: Double(period) / 1000)
+        }
+        let elapsed = milliseconds(clock.now - start) / 1000
+        Thread.sleep(forTimeInterval: 0.5)
+        let latencies = recorder.deliveries.withLock { $0.map { milliseconds($0.value - sentAt[$0.key]) } }.sorted()
+        return StreamReport(
+            sent: calls.count, delivered: latencies.count, seconds: elapsed, callMsMedian: calls.sorted()[calls.count / 2],
+            callMsMax: calls.max() ?? 0, latencyMsMedian: latencies.isEmpty ? nil : latencies[latencies.count / 2],
+            latencyMsMax: latencies.last, done: true)
+    }
+
+    /// Notes when each live-stream result arrives, by timestamp.
+    final class DeliveryRecorder: ImageEmbedderLiveStreamDelegate {
+        let deliveries = Mutex<[Int: ContinuousClock.Instant]>([:])
+
+        func imageEmbedder(
+            _ imageEmbedder: ImageEmbedder, didFinishEmbedding result: ImageEmbedderResult?, timestampInMilliseconds: Int,
+            error: (any Error)?
+        ) {
+            let now = ContinuousClock.now
+            if result != nil { deliveries.withLock { $0[timestampInMilliseconds] = now } }
+        }
+    }
+
+    /// One live-stream run, or the progress line of one that did not finish.
+    struct StreamReport: Decodable {
+        var sent: Int
+        var delivered: Int
+        var seconds: Double?
+        var callMsMedian: Double?
+        var callMsMax: Double
+        var latencyMsMedian: Double?
+        var latencyMsMax: Double?
+        var done: Bool?
+
+        enum CodingKeys: String, CodingKey {
+            case sent, delivered, seconds, callMsMedian = "call_ms_median", callMsMax = "call_ms_max"
+            case latencyMsMedian = "latency_ms_median", latencyMsMax = "latency_ms_max", done
+        }
+
+        func line(named name: String) -> String {
+            func pair(_ first: Double?, _ second: Double?) -> String {
+                let text = [first, second].map { $0.map { String(format: "%.2f", $0) } ?? "-" }.joined(separator: " / ")
+                return text.padding(toLength: 15, withPad: " ", startingAt: 0)
+            }
+            let rate = seconds.map { String(format: "%9.1f", Double(delivered) / $0) } ?? "        -"
+            return name.padding(toLength: 31, withPad: " ", startingAt: 0)
+                + String(format: "%6d  %9d  %7d  ", sent, delivered, sent - delivered) + rate + "  "
+                + pair(callMsMedian, callMsMax) + "  " + pair(latencyMsMedian, latencyMsMax)
+                + (done == true ? "" : "  (stalled)")
+        }
+    }
+
+    /// The crops the peer classifies: a photo and regions as [left, top, right, bottom], normalised.
+    struct CropsArgument: Encodable {
+        var photo: String
+        var regions: [[Double]]
+    }
+
+    struct LatencyPeer: Decodable {
+        struct Photo: Decodable {
+            var classifyMs: Double
+            var embedMs: Double
+            var topLabel: String
+            enum CodingKeys: String, CodingKey { case classifyMs = "classify_ms", embedMs = "embed_ms", topLabel = "top_label" }
+        }
+        var photos: [String: Photo]
+        var cropsMs: Double
+        var peakMiB: Double
+        enum CodingKeys: String, CodingKey { case photos, cropsMs = "crops_ms", peakMiB = "peak_mib" }
+    }
+}
