@@ -88,9 +88,9 @@ enum LabelingBenchmark {
             stalled = stalled || timedOut
         }
         if stalled {
-            print("(stalled): MediaPipe Python queues frames rather than dropping them; when its input queue was full,")
-            print("  embed_async waited with the GIL held, so the result callback could not run and it never returned")
-            print("  (google-ai-edge/mediapipe#5466). Killed after \(Int(streamSeconds + peerGraceSeconds)) s; the row is its last progress line.")
+            print("(stalled): MediaPipe Python's embed_async waits with the GIL held while the graph's input queue is full,")
+            print("  so the result callback cannot run and the call never returns (google-ai-edge/mediapipe#5466).")
+            print("  Killed after \(Int(streamSeconds + peerGraceSeconds)) s; the row is its last progress line.")
         }
     }
 

@@ -4,7 +4,7 @@ public enum RunningMode: String, Sendable, Hashable, CaseIterable {
     case image
     /// The frames of a video, in order, with increasing timestamps; each call returns its result.
     case video
-    /// Frames of a live source: calls return at once, results arrive asynchronously, and a frame that
-    /// comes while another is processed is dropped.
+    /// Frames of a live source: calls return at once and results arrive asynchronously. One frame is
+    /// processed at a time; the newest one that comes meanwhile waits, older ones are dropped.
     case liveStream
 }

@@ -19,6 +19,8 @@ public final class ImageEmbedder: Sendable {
     private struct StreamState {
         var lastTimestamp: Int?
         var isProcessing = false
+        /// The newest frame that came while another was processed; it goes next unless a newer one replaces it.
+        var waiting: (image: VisionImage, timestamp: Int)?
         var results: AsyncStream<Result<ImageEmbedderResult, any Error>>.Continuation?
     }
 
@@ -65,25 +67,36 @@ public final class ImageEmbedder: Sendable {
     }
 
     /// Sends the next frame of a live stream, in `.liveStream` mode, and returns at once; timestamps
-    /// must increase. The result goes to the delegate and to ``liveStreamResults``. A frame that comes
-    /// while another is being processed is dropped, as MediaPipe does, so there may be no result for it.
+    /// must increase. Results go to the delegate and to ``liveStreamResults``, in order. As in
+    /// MediaPipe's flow limiting, one frame is processed at a time and the newest frame that comes
+    /// meanwhile waits for it; older waiting frames are dropped, so there may be no result for them.
     public func embedAsync(image: VisionImage, timestampInMilliseconds timestamp: Int) throws {
         try requireMode(.liveStream)
-        let accepted = try stream.withLock { state in
+        let starts = try stream.withLock { state in
             try Self.advance(&state, to: timestamp)
-            guard !state.isProcessing else { return false }
+            guard !state.isProcessing else {
+                state.waiting = (image, timestamp)
+                return false
+            }
             state.isProcessing = true
             return true
         }
-        guard accepted else { return }
-        liveQueue.async { [self] in
+        if starts { liveQueue.async { [self] in processLiveFrames(first: (image, timestamp)) } }
+    }
+
+    /// Embeds `first`, then each frame left waiting, until none is.
+    private func processLiveFrames(first: (image: VisionImage, timestamp: Int)) {
+        var next: (image: VisionImage, timestamp: Int)? = first
+        while let (image, timestamp) = next {
             let outcome = Result { try embeddings(of: image, timestamp: timestamp) }
             options.imageEmbedderLiveStreamDelegate?.imageEmbedder(
                 self, didFinishEmbedding: try? outcome.get(), timestampInMilliseconds: timestamp,
                 error: outcome.failure)
-            stream.withLock { state in
+            next = stream.withLock { state in
                 state.results?.yield(outcome)
-                state.isProcessing = false
+                defer { state.waiting = nil }
+                state.isProcessing = state.waiting != nil
+                return state.waiting
             }
         }
     }
