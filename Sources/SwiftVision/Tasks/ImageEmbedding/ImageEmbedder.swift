@@ -94,9 +94,9 @@ public final class ImageEmbedder: Sendable {
                 error: outcome.failure)
             next = stream.withLock { state in
                 state.results?.yield(outcome)
-                defer { state.waiting = nil }
-                state.isProcessing = state.waiting != nil
-                return state.waiting
+                let waiting = state.waiting.take()
+                state.isProcessing = waiting != nil
+                return waiting
             }
         }
     }
