@@ -1,10 +1,12 @@
 import Foundation
 import SwiftVision
 
-/// What the image analysis commands (rectangles, barcodes, text) share around ``MediaFiles``.
+/// What the commands that analyse still images (rectangles, barcodes, text, label, embed, similar)
+/// share around ``MediaFiles``.
 enum AnalysisOutput {
     /// Decodes each of `paths` and runs `body` on it, with a progress bar labelled `label` on standard
-    /// error; failures are reported as ``MediaFiles/process(_:json:_:)`` does.
+    /// error; failures are reported as ``MediaFiles/process(_:json:_:)`` does. `url.relativePath` is
+    /// the path as given.
     static func forEachImage(
         _ paths: [String], json: Bool, label: String, _ body: (_ url: URL, _ image: VisionImage) throws -> Void
     ) throws {

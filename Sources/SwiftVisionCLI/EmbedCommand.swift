@@ -30,11 +30,12 @@ struct EmbedCommand: ParsableCommand {
         do {
             embedder = try ImageEmbedder(options: options)
         } catch {
-            PerFile.report(file: model ?? "base model", error: error, json: json)
+            try MediaFiles.reportFailure(of: model ?? "base model", error: error, json: json)
             throw ExitCode(1)
         }
-        try PerFile.run(images, json: json, label: "embed") { file in
-            let values = try embedder.embed(image: try VisionImage(contentsOfFile: file)).embeddings[0].floatEmbedding ?? []
+        try AnalysisOutput.forEachImage(images, json: json, label: "embed") { url, image in
+            let file = url.relativePath
+            let values = try embedder.embed(image: image).embeddings[0].floatEmbedding ?? []
             if json {
                 try JSONLines.print(Report(file: file, embedding: values))
             } else {

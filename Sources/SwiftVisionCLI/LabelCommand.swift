@@ -34,11 +34,12 @@ struct LabelCommand: ParsableCommand {
         do {
             labeler = try ImageLabeler(options: options)
         } catch {
-            PerFile.report(file: model ?? "base model", error: error, json: json)
+            try MediaFiles.reportFailure(of: model ?? "base model", error: error, json: json)
             throw ExitCode(1)
         }
-        try PerFile.run(images, json: json, label: "label") { file in
-            let labels = try labeler.results(in: try VisionImage(contentsOfFile: file)).map { label in
+        try AnalysisOutput.forEachImage(images, json: json, label: "label") { url, image in
+            let file = url.relativePath
+            let labels = try labeler.results(in: image).map { label in
                 ImageLabel(text: label.text, confidence: (label.confidence * 10_000).rounded() / 10_000, index: label.index)
             }
             if json {

@@ -38,10 +38,16 @@ extension MediaFiles {
                 try body(URL(fileURLWithPath: input))
             } catch {
                 failures += 1
-                if json { try JSONLines.print(ErrorReport(file: input, error: error.localizedDescription)) }
-                Diagnostics.note("\(input): \(error.localizedDescription)")
+                try reportFailure(of: input, error: error, json: json)
             }
         }
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// Reports that `input` (a file, or a model the command needs) failed with `error`: a JSON line
+    /// `{"file","error"}` with `--json`, and a note on standard error.
+    static func reportFailure(of input: String, error: any Error, json: Bool) throws {
+        if json { try JSONLines.print(ErrorReport(file: input, error: error.localizedDescription)) }
+        Diagnostics.note("\(input): \(error.localizedDescription)")
     }
 }

@@ -97,7 +97,7 @@ struct ModelsCommand: ParsableCommand {
                 let report = ModelsCommand.report(file.url, name: name, remote: model)
                 if json { try JSONLines.print(report) } else { print("\(name): \(file.path) (\(report.bytes ?? 0) bytes)") }
             } catch {
-                PerFile.report(file: name, error: error, json: json)
+                try MediaFiles.reportFailure(of: name, error: error, json: json)
                 throw ExitCode(1)
             }
         }

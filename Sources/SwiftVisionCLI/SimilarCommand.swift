@@ -26,7 +26,7 @@ struct SimilarCommand: ParsableCommand {
 
     func run() throws {
         var images: [VisionImage] = []
-        try PerFile.run([first, second], json: json, label: "similar") { images.append(try VisionImage(contentsOfFile: $0)) }
+        try AnalysisOutput.forEachImage([first, second], json: json, label: "similar") { images.append($1) }
         do {
             let embedder = try ImageEmbedder()
             let embeddings = try images.map { try embedder.embed(image: $0).embeddings[0] }
@@ -40,7 +40,7 @@ struct SimilarCommand: ParsableCommand {
                 print(String(format: "cosine similarity %.4f, feature-print distance %.4f", report.cosineSimilarity, report.featurePrintDistance))
             }
         } catch {
-            PerFile.report(file: first, error: error, json: json)
+            try MediaFiles.reportFailure(of: first, error: error, json: json)
             throw ExitCode(1)
         }
     }
