@@ -33,18 +33,26 @@ let package = Package(
         .systemLibrary(name: "CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
         .target(name: "CBarcodeShim", dependencies: ["CZXing"], linkerSettings: [.linkedLibrary("ZXing")]),
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
+        // Layer 1: images, geometry, video, drawing and image → tensor; the only importer of the OpenCV shim.
+        .target(name: "SwiftVisionCore", dependencies: ["CVisionShim"]),
+        // Layer 2: the LiteRT runtime, TFLite metadata, the model store, the cache and model downloads.
         .target(
-            name: "SwiftVision",
+            name: "SwiftVisionRuntime",
             dependencies: [
-                "CVisionShim",
+                "SwiftVisionCore",
                 "CLiteRt",
-                "CBarcodeShim",
-                "CTesseract",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-            ],
+            ]
+        ),
+        // Layer 3: the task core (runner, registry, containers), processors and the engines of every task.
+        .target(
+            name: "SwiftVisionTasks",
+            dependencies: ["SwiftVisionCore", "SwiftVisionRuntime", "CBarcodeShim", "CTesseract"],
             linkerSettings: [.linkedLibrary("tesseract")]
         ),
+        // Layer 4: the public umbrella, with the ML Kit, MediaPipe and Apple Vision style adapters.
+        .target(name: "SwiftVision", dependencies: ["SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks"]),
         .executableTarget(
             name: "SwiftVisionCLI",
             dependencies: [
@@ -53,7 +61,9 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "SwiftVisionBench", dependencies: ["SwiftVision"]),
-        .testTarget(name: "SwiftVisionTests", dependencies: ["SwiftVision"]),
+        .testTarget(
+            name: "SwiftVisionTests", dependencies: ["SwiftVision", "SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks"]
+        ),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -24,41 +24,24 @@ struct BarcodesCommand: ParsableCommand {
     @Option(help: "Write the image with the codes outlined (a file for one image, else a folder).")
     var draw: String?
 
-    struct Report: Encodable {
-        var file: String
-        var barcodes: [Code]
-    }
-
-    struct Code: Encodable {
-        var format: String
-        var text: String
-        var corners: [JSONPoint]
-        var orientation: Int
-    }
-
     func validate() throws {
-        _ = try selectedFormats()
-    }
-
-    func selectedFormats() throws -> BarcodeFormat {
-        try formats.split(separator: ",").reduce(into: BarcodeFormat()) { set, name in
-            guard let format = BarcodeFormat(name: name.trimmingCharacters(in: .whitespaces)) else {
-                let known = BarcodeFormat.named.map(\.name).joined(separator: ", ")
-                throw ValidationError("unknown barcode format \(name); known: \(known), linear, matrix, all")
-            }
-            set.formUnion(format)
+        do {
+            _ = try BarcodeFormat(list: formats)
+        } catch {
+            throw ValidationError(error.localizedDescription)
         }
     }
 
     func run() throws {
-        var options = fast ? BarcodeScannerOptions.fast : BarcodeScannerOptions()
-        options.formats = try selectedFormats()
-        let scanner = BarcodeScanner(options: options)
+        var options = BarcodeTask.Options()
+        options.formats = formats
+        options.fast = fast
+        let task = try BarcodeTask(options: options)
         try AnalysisOutput.forEachImage(images, json: json, label: "barcodes") { url, image in
-            let found = try scanner.results(in: image)
+            let found = try task.output(for: image)
             if let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {
                 try AnalysisOutput.write(image, to: output) { canvas in
-                    for (index, barcode) in found.enumerated() {
+                    for (index, barcode) in found.barcodes.enumerated() {
                         try canvas.drawQuadrilateral(barcode.corners, color: .palette(index))
                         try canvas.drawLabel(
                             "\(barcode.format): \(barcode.rawValue.prefix(40))", at: barcode.corners.topLeft,
@@ -66,15 +49,9 @@ struct BarcodesCommand: ParsableCommand {
                     }
                 }
             }
-            let report = Report(
-                file: url.path,
-                barcodes: found.map {
-                    Code(
-                        format: $0.format.description, text: $0.rawValue, corners: $0.corners.corners.map(JSONPoint.init),
-                        orientation: $0.orientation)
-                })
-            try AnalysisOutput.print(report, json: json) { report in
-                ["\(report.file): \(report.barcodes.count) barcode(s)"] + report.barcodes.map { "  \($0.format) \"\($0.text)\"" }
+            try AnalysisOutput.print(TaskLine(file: url.path, output: found), json: json) { line in
+                ["\(line.file): \(line.output.barcodes.count) barcode(s)"]
+                    + line.output.barcodes.map { "  \($0.format) \"\($0.rawValue)\"" }
             }
         }
     }

@@ -29,36 +29,33 @@ struct DetectCommand: ParsableCommand {
     var draw: String?
 
     func run() throws {
-        var options = model.map { ObjectDetectorOptions(localModel: LocalModel(path: $0)) } ?? ObjectDetectorOptions()
-        options.shouldEnableMultipleObjects = multiple
-        options.shouldEnableClassification = classify || model != nil
-        options.detectionConfidenceThreshold = threshold
+        var options = ObjectTask.Options()
+        options.multiple = multiple
+        options.classify = classify || model != nil
+        options.model = model
+        options.threshold = threshold
+        let task = try ObjectTask(options: options)
         try MediaFiles.process(inputs, json: json) { url in
             let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: inputs.count)
             if MediaFiles.isVideo(url) {
-                options.detectorMode = .stream
-                try processVideo(url, detector: try ObjectDetector(options: options), output: output)
+                try processVideo(url, runner: TaskRunner(task: task, runningMode: .video), output: output)
             } else {
-                options.detectorMode = .singleImage
                 let image = try VisionImage(contentsOf: url)
-                let objects = try ObjectDetector(options: options).results(in: image)
-                report(ObjectReport(file: url.path, objects: objects))
-                if let output { try annotated(image, objects).write(to: output) }
+                let objects = try task.output(for: image)
+                report(TaskLine(file: url.path, output: objects))
+                if let output { try annotated(image, objects.objects).write(to: output) }
             }
         }
     }
 
-    private func processVideo(_ url: URL, detector: ObjectDetector, output: URL?) throws {
+    private func processVideo(_ url: URL, runner: TaskRunner<ObjectTask>, output: URL?) throws {
         let reader = try VideoReader(url: url)
         let writer = try output.map { try VideoWriter(url: $0, width: reader.width, height: reader.height, framesPerSecond: reader.framesPerSecond) }
         let progress = ProgressBar(total: reader.reportedFrameCount, label: url.lastPathComponent)
         for frame in reader {
-            let objects = try detector.results(inVideoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
-            var line = ObjectReport(file: url.path, objects: objects)
-            line.frame = frame.index
-            line.timestampMs = frame.timestampInMilliseconds
-            report(line)
-            try writer?.append(try annotated(frame.image, objects))
+            let objects = try runner.run(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
+            report(TaskLine(file: url.path, frame: frame.index, timestampMs: frame.timestampInMilliseconds, output: objects))
+            try writer?.append(try annotated(frame.image, objects.objects))
             progress.update(frame.index + 1)
         }
         progress.finish()
@@ -66,16 +63,16 @@ struct DetectCommand: ParsableCommand {
         if let error = reader.error { throw error }
     }
 
-    private func report(_ line: ObjectReport) {
+    private func report(_ line: TaskLine<ObjectTask.Output>) {
         if json {
             try? JSONLines.print(line)
             return
         }
-        print("\(line.file)\(line.frame.map { " frame \($0)" } ?? ""): \(line.objects.count) object(s)")
-        for object in line.objects {
+        print("\(line.file)\(line.frame.map { " frame \($0)" } ?? ""): \(line.output.objects.count) object(s)")
+        for object in line.output.objects {
             let box = object.frame
             let labels = object.labels.map { String(format: "%@ %.2f", $0.text, $0.confidence) }.joined(separator: ", ")
-            print(String(format: "  %.0f,%.0f %.0f×%.0f", box.x, box.y, box.width, box.height)
+            print(String(format: "  %.0f,%.0f %.0f×%.0f", box.minX, box.minY, box.width, box.height)
                 + (object.trackingID.map { " id \($0)" } ?? "") + (labels.isEmpty ? "" : " \(labels)"))
         }
     }
@@ -90,24 +87,5 @@ struct DetectCommand: ParsableCommand {
             if !caption.isEmpty { try canvas.drawLabel(caption, at: object.frame.origin, color: color) }
         }
         return canvas.image
-    }
-}
-
-/// One JSON line of `swiftvision detect`.
-struct ObjectReport: Encodable {
-    struct ObjectJSON: Encodable {
-        var frame: JSONRect
-        var trackingID: Int?
-        var labels: [ObjectLabel]
-    }
-
-    var file: String
-    var frame: Int?
-    var timestampMs: Int?
-    var objects: [ObjectJSON]
-
-    init(file: String, objects: [DetectedObject]) {
-        self.file = file
-        self.objects = objects.map { ObjectJSON(frame: JSONRect($0.frame), trackingID: $0.trackingID, labels: $0.labels) }
     }
 }

@@ -18,30 +18,24 @@ struct EmbedCommand: ParsableCommand {
     @Flag(help: "Print JSON Lines.")
     var json = false
 
-    struct Report: Encodable {
-        var file: String
-        var embedding: [Float]
-    }
-
     func run() throws {
-        var options = model.map { ImageEmbedderOptions(localModel: LocalModel(path: $0)) } ?? ImageEmbedderOptions()
+        var options = EmbedTask.Options()
+        options.model = model
         options.l2Normalize = l2Normalize
-        let embedder: ImageEmbedder
+        let task: EmbedTask
         do {
-            embedder = try ImageEmbedder(options: options)
+            task = try EmbedTask(options: options)
         } catch {
             try MediaFiles.reportFailure(of: model ?? "base model", error: error, json: json)
             throw ExitCode(1)
         }
         try AnalysisOutput.forEachImage(images, json: json, label: "embed") { url, image in
-            let file = url.relativePath
-            let values = try embedder.embed(image: image).embeddings[0].floatEmbedding ?? []
-            if json {
-                try JSONLines.print(Report(file: file, embedding: values))
-            } else {
+            let output = try task.output(for: image)
+            try AnalysisOutput.print(TaskLine(file: url.relativePath, output: output), json: json) { line in
+                let values = line.output.embeddings.first?.floatEmbedding ?? []
                 let norm = values.reduce(0) { $0 + $1 * $1 }.squareRoot()
                 let start = values.prefix(4).map { String(format: "%.4f", $0) }.joined(separator: ", ")
-                print("\(file): \(values.count) values, norm \(String(format: "%.3f", norm)): [\(start), …]")
+                return ["\(line.file): \(values.count) values, norm \(String(format: "%.3f", norm)): [\(start), …]"]
             }
         }
     }

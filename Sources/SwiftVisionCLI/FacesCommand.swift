@@ -33,49 +33,43 @@ struct FacesCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = FaceDetectorOptions()
-        options.performanceMode = fast ? .fast : .accurate
-        options.minimumConfidence = threshold
-        if landmarks || glasses {
-            options.landmarkMode = .all
-            options.contourMode = .all
-        }
+        var options = FaceTask.Options()
+        options.fast = fast
+        options.threshold = threshold
+        options.landmarks = landmarks || glasses
+        let task = try FaceTask(options: options)
         try MediaFiles.process(inputs, json: json) { url in
             if MediaFiles.isVideo(url) {
-                try processVideo(url, options: options)
+                try processVideo(url, runner: TaskRunner(task: task, runningMode: .video))
             } else {
-                try processImage(url, options: options)
+                try processImage(url, task: task)
             }
         }
     }
 
-    private func processImage(_ url: URL, options: FaceDetectorOptions) throws {
+    private func processImage(_ url: URL, task: FaceTask) throws {
         let image = try VisionImage(contentsOf: url)
-        let faces = try FaceDetector(options: options).results(in: image)
-        report(FaceReport(file: url.path, image: image, faces: faces))
-        if let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: inputs.count) {
+        let output = try task.output(for: image)
+        report(TaskLine(file: url.path, output: output))
+        if let destination = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: inputs.count) {
             var canvas = try ImageCanvas(image: image)
-            try annotate(&canvas, faces)
-            try canvas.image.write(to: output)
+            try annotate(&canvas, output.faces)
+            try canvas.image.write(to: destination)
         }
     }
 
-    private func processVideo(_ url: URL, options: FaceDetectorOptions) throws {
+    private func processVideo(_ url: URL, runner: TaskRunner<FaceTask>) throws {
         let reader = try VideoReader(url: url)
-        let detector = try FaceDetector(options: options)
         let writer = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: inputs.count).map {
             try VideoWriter(url: $0, width: reader.width, height: reader.height, framesPerSecond: reader.framesPerSecond)
         }
         let progress = ProgressBar(total: reader.reportedFrameCount, label: url.lastPathComponent)
         for frame in reader {
-            let faces = try detector.results(inVideoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
-            var line = FaceReport(file: url.path, image: frame.image, faces: faces)
-            line.frame = frame.index
-            line.timestampMs = frame.timestampInMilliseconds
-            report(line)
+            let output = try runner.run(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
+            report(TaskLine(file: url.path, frame: frame.index, timestampMs: frame.timestampInMilliseconds, output: output))
             if let writer {
                 var canvas = try ImageCanvas(image: frame.image)
-                try annotate(&canvas, faces)
+                try annotate(&canvas, output.faces)
                 try writer.append(canvas.image)
             }
             progress.update(frame.index + 1)
@@ -84,13 +78,13 @@ struct FacesCommand: ParsableCommand {
         if let error = reader.error { throw error }
     }
 
-    private func report(_ line: FaceReport) {
+    private func report(_ line: TaskLine<FaceTask.Output>) {
         if json {
             try? JSONLines.print(line)
         } else {
             let place = line.frame.map { " frame \($0)" } ?? ""
-            print("\(line.file)\(place): \(line.faces?.count ?? 0) face(s)")
-            for face in line.faces ?? [] {
+            print("\(line.file)\(place): \(line.output.faces.count) face(s)")
+            for face in line.output.faces {
                 let box = face.boundingBox
                 let id = face.trackingID.map { " id \($0)" } ?? ""
                 print(String(format: "  %.0f,%.0f %.0f×%.0f confidence %.2f roll %.0f° yaw %.0f°", box.x, box.y, box.width, box.height, face.confidence, face.roll, face.yaw) + id)
@@ -98,53 +92,21 @@ struct FacesCommand: ParsableCommand {
         }
     }
 
-    private func annotate(_ canvas: inout ImageCanvas, _ faces: [Face]) throws {
+    private func annotate(_ canvas: inout ImageCanvas, _ faces: [FaceResult]) throws {
         for face in faces {
             let color = DrawingColor.palette(face.trackingID ?? 0)
-            try canvas.drawRectangle(face.frame, color: color)
-            for contour in face.contours where contour.points.count > 1 {
-                try canvas.drawPolyline(contour.points, closed: [.face, .leftEye, .rightEye].contains(contour.type), color: color, lineWidth: 1)
+            let frame = face.boundingBox.rect
+            try canvas.drawRectangle(frame, color: color)
+            for (name, points) in face.contours ?? [:] where points.count > 1 {
+                let closed = [FaceContourType.face, .leftEye, .rightEye].map(\.rawValue).contains(name)
+                try canvas.drawPolyline(points.map(\.point), closed: closed, color: color, lineWidth: 1)
             }
-            try canvas.drawPoints(face.landmarks.map(\.position), color: .yellow)
+            try canvas.drawPoints((face.landmarks ?? [:]).values.map(\.point), color: .yellow)
             let id = face.trackingID.map { " #\($0)" } ?? ""
-            try canvas.drawLabel(String(format: "face %.2f", face.confidence) + id, at: face.frame.origin, color: color)
-            if glasses, let left = face.landmark(ofType: .leftEye), let right = face.landmark(ofType: .rightEye) {
-                try canvas.drawGlasses(leftPupil: left.position, rightPupil: right.position)
+            try canvas.drawLabel(String(format: "face %.2f", face.confidence) + id, at: frame.origin, color: color)
+            if glasses, let left = face.position(of: .leftEye), let right = face.position(of: .rightEye) {
+                try canvas.drawGlasses(leftPupil: left, rightPupil: right)
             }
-        }
-    }
-}
-
-/// One JSON line of `swiftvision faces`.
-struct FaceReport: Encodable {
-    struct FaceJSON: Encodable {
-        var boundingBox: JSONRect
-        var confidence: Float
-        var trackingID: Int?
-        var roll: Double
-        var yaw: Double
-        var landmarks: [String: JSONPoint]?
-        var contours: [String: [JSONPoint]]?
-    }
-
-    var file: String
-    var frame: Int?
-    var timestampMs: Int?
-    var width: Int?
-    var height: Int?
-    var faces: [FaceJSON]?
-
-    init(file: String, image: VisionImage, faces: [Face]) {
-        self.file = file
-        width = image.width
-        height = image.height
-        self.faces = faces.map { face in
-            FaceJSON(
-                boundingBox: JSONRect(face.frame), confidence: (face.confidence * 1000).rounded() / 1000,
-                trackingID: face.trackingID, roll: (face.headEulerAngleZ * 10).rounded() / 10,
-                yaw: (face.headEulerAngleY * 10).rounded() / 10,
-                landmarks: face.landmarks.isEmpty ? nil : Dictionary(uniqueKeysWithValues: face.landmarks.map { ($0.type.rawValue, JSONPoint($0.position)) }),
-                contours: face.contours.isEmpty ? nil : Dictionary(uniqueKeysWithValues: face.contours.map { ($0.type.rawValue, $0.points.map(JSONPoint.init)) }))
         }
     }
 }

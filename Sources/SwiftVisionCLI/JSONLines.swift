@@ -17,27 +17,22 @@ enum Diagnostics {
     }
 }
 
-/// A point as JSON: `{"x","y"}` in pixels.
-struct JSONPoint: Encodable {
-    var x: Double
-    var y: Double
+/// One JSON line of a task: `"file"` (with `"frame"` and `"timestampMs"` for video frames), then the
+/// fields of the task's Codable output.
+struct TaskLine<Output: Encodable>: Encodable {
+    var file: String
+    var frame: Int?
+    var timestampMs: Int?
+    var output: Output
 
-    init(_ point: CGPoint) {
-        x = (point.x * 100).rounded() / 100
-        y = (point.y * 100).rounded() / 100
-    }
-}
+    private enum CodingKeys: String, CodingKey { case file, frame, timestampMs }
 
-/// A rectangle as JSON: `{"x","y","width","height"}` in pixels.
-struct JSONRect: Encodable {
-    var x: Double
-    var y: Double
-    var width: Double
-    var height: Double
-
-    init(_ rect: CGRect) {
-        func round(_ value: CGFloat) -> Double { (value * 100).rounded() / 100 }
-        (x, y, width, height) = (round(rect.minX), round(rect.minY), round(rect.width), round(rect.height))
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(file, forKey: .file)
+        try container.encodeIfPresent(frame, forKey: .frame)
+        try container.encodeIfPresent(timestampMs, forKey: .timestampMs)
+        try output.encode(to: encoder)
     }
 }
 

@@ -21,34 +21,25 @@ struct LabelCommand: ParsableCommand {
     @Flag(help: "Print JSON Lines.")
     var json = false
 
-    struct Report: Encodable {
-        var file: String
-        var labels: [ImageLabel]
-    }
-
     func run() throws {
-        var options = model.map { ImageLabelerOptions(localModel: LocalModel(path: $0)) } ?? ImageLabelerOptions()
-        options.confidenceThreshold = threshold
-        options.maxResultCount = max
-        let labeler: ImageLabeler
+        var options = LabelTask.Options()
+        options.threshold = threshold
+        options.max = max
+        options.model = model
+        let task: LabelTask
         do {
-            labeler = try ImageLabeler(options: options)
+            task = try LabelTask(options: options)
         } catch {
             try MediaFiles.reportFailure(of: model ?? "base model", error: error, json: json)
             throw ExitCode(1)
         }
         try AnalysisOutput.forEachImage(images, json: json, label: "label") { url, image in
-            let file = url.relativePath
-            let labels = try labeler.results(in: image).map { label in
-                ImageLabel(text: label.text, confidence: (label.confidence * 10_000).rounded() / 10_000, index: label.index)
-            }
-            if json {
-                try JSONLines.print(Report(file: file, labels: labels))
-            } else {
-                print(labels.isEmpty ? "\(file): no label at or above \(threshold)" : "\(file):")
-                for label in labels {
-                    print(String(format: "  %.3f  ", label.confidence) + (label.text.isEmpty ? "#\(label.index)" : label.text))
-                }
+            let output = try task.output(for: image)
+            try AnalysisOutput.print(TaskLine(file: url.relativePath, output: output), json: json) { line in
+                [line.output.labels.isEmpty ? "\(line.file): no label at or above \(threshold)" : "\(line.file):"]
+                    + line.output.labels.map { label in
+                        String(format: "  %.3f  ", label.confidence) + (label.text.isEmpty ? "#\(label.index)" : label.text)
+                    }
             }
         }
     }

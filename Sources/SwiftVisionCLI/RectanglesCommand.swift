@@ -31,25 +31,15 @@ struct RectanglesCommand: ParsableCommand {
     @Option(help: "Write each image's most prominent rectangle, perspective-corrected (a file for one image, else a folder).")
     var correct: String?
 
-    struct Report: Encodable {
-        var file: String
-        var rectangles: [Rectangle]
-    }
-
-    struct Rectangle: Encodable {
-        var topLeft: JSONPoint
-        var topRight: JSONPoint
-        var bottomRight: JSONPoint
-        var bottomLeft: JSONPoint
-        var confidence: Float
-    }
-
     func run() throws {
-        let detector = RectangleDetector(
-            options: RectangleDetectorOptions(
-                minimumAspectRatio: minAspect, maximumAspectRatio: maxAspect, minimumSize: minSize, maximumObservations: max))
+        var options = RectangleTask.Options()
+        options.max = max
+        options.minAspect = minAspect
+        options.maxAspect = maxAspect
+        options.minSize = minSize
+        let task = try RectangleTask(options: options)
         try AnalysisOutput.forEachImage(images, json: json, label: "rectangles") { url, image in
-            let found = try detector.results(in: image)
+            let found = try task.output(for: image).rectangles
             if let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {
                 try AnalysisOutput.write(image, to: output) { canvas in
                     for (index, rectangle) in found.enumerated() {
@@ -61,19 +51,11 @@ struct RectanglesCommand: ParsableCommand {
             if let output = MediaFiles.annotatedURL(for: url, draw: correct, inputCount: images.count), let best = found.first {
                 try image.perspectiveCorrected(best.corners).write(to: output)
             }
-            let report = Report(
-                file: url.path,
-                rectangles: found.map {
-                    Rectangle(
-                        topLeft: JSONPoint($0.corners.topLeft), topRight: JSONPoint($0.corners.topRight),
-                        bottomRight: JSONPoint($0.corners.bottomRight), bottomLeft: JSONPoint($0.corners.bottomLeft),
-                        confidence: $0.confidence)
-                })
-            try AnalysisOutput.print(report, json: json) { report in
-                ["\(report.file): \(report.rectangles.count) rectangle(s)"]
-                    + report.rectangles.map { rectangle in
-                        let corners = [rectangle.topLeft, rectangle.topRight, rectangle.bottomRight, rectangle.bottomLeft]
-                        return "  " + corners.map { "(\($0.x), \($0.y))" }.joined(separator: " ")
+            let line = TaskLine(file: url.path, output: RectangleTask.Output(rectangles: found))
+            try AnalysisOutput.print(line, json: json) { line in
+                ["\(line.file): \(line.output.rectangles.count) rectangle(s)"]
+                    + line.output.rectangles.map { rectangle in
+                        "  " + rectangle.corners.corners.map { String(format: "(%.2f, %.2f)", $0.x, $0.y) }.joined(separator: " ")
                             + String(format: " confidence %.2f", rectangle.confidence)
                     }
             }

@@ -23,36 +23,13 @@ struct TextCommand: ParsableCommand {
     @Option(help: "Write the image with the words outlined (a file for one image, else a folder).")
     var draw: String?
 
-    struct Report: Encodable {
-        var file: String
-        var text: String
-        var blocks: [Block]
-    }
-
-    struct Block: Encodable {
-        var text: String
-        var frame: JSONRect
-        var lines: [Line]
-    }
-
-    struct Line: Encodable {
-        var text: String
-        var frame: JSONRect
-        var confidence: Float
-        var words: [Word]
-    }
-
-    struct Word: Encodable {
-        var text: String
-        var frame: JSONRect
-        var confidence: Float
-    }
-
     func run() throws {
-        let languages = lang.split(whereSeparator: { $0 == "+" || $0 == "," }).map(String.init)
-        let recognizer = try TextRecognizer(options: TextRecognizerOptions(languages: languages, recognitionLevel: level))
+        var options = TextTask.Options()
+        options.lang = lang
+        options.level = level
+        let task = try TextTask(options: options)
         try AnalysisOutput.forEachImage(images, json: json, label: "text") { url, image in
-            let text = try recognizer.results(in: image)
+            let text = try task.output(for: image)
             if let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {
                 try AnalysisOutput.write(image, to: output) { canvas in
                     for (index, block) in text.blocks.enumerated() {
@@ -63,27 +40,9 @@ struct TextCommand: ParsableCommand {
                     }
                 }
             }
-            try AnalysisOutput.print(Report(file: url.path, text: text), json: json) { report in
-                ["== \(report.file)", report.text]
+            try AnalysisOutput.print(TaskLine(file: url.path, output: text), json: json) { line in
+                ["== \(line.file)", line.output.text]
             }
         }
-    }
-}
-
-extension TextCommand.Report {
-    init(file: String, text: Text) {
-        self.init(
-            file: file, text: text.text,
-            blocks: text.blocks.map { block in
-                TextCommand.Block(
-                    text: block.text, frame: JSONRect(block.frame),
-                    lines: block.lines.map { line in
-                        TextCommand.Line(
-                            text: line.text, frame: JSONRect(line.frame), confidence: line.confidence,
-                            words: line.elements.map {
-                                TextCommand.Word(text: $0.text, frame: JSONRect($0.frame), confidence: $0.confidence)
-                            })
-                    })
-            })
     }
 }

@@ -35,36 +35,28 @@ struct TrackCommand: ParsableCommand {
     }
 
     func run() throws {
+        var options = TrackTask.Options()
+        options.boxes = boxes.compactMap(Self.rect).map(PixelRect.init)
+        options.level = level
+        let task = try TrackTask(options: options)
         try MediaFiles.process([video], json: json) { url in
             let reader = try VideoReader(url: url)
-            let size = CGSize(width: reader.width, height: reader.height)
-            var observations = boxes.compactMap(Self.rect).map { DetectedObjectObservation(imageRect: $0, imageSize: size) }
-            let handler = SequenceRequestHandler()
+            let runner = TaskRunner(task: task, runningMode: .video)
             let writer = try draw.map { try VideoWriter(url: URL(fileURLWithPath: $0), width: reader.width, height: reader.height, framesPerSecond: reader.framesPerSecond) }
             let progress = ProgressBar(total: reader.reportedFrameCount, label: url.lastPathComponent)
             for frame in reader {
-                observations = try observations.map { observation in
-                    var request = TrackObjectRequest(detectedObjectObservation: observation)
-                    request.trackingLevel = level
-                    return try handler.perform(request, on: frame.image)
-                }
-                let line = TrackReport(file: url.path, frame: frame.index, timestampMs: frame.timestampInMilliseconds, tracks: observations.enumerated().map { index, observation in
-                    TrackReport.TrackJSON(
-                        id: index + 1, boundingBox: JSONRect(observation.imageRect(imageSize: size)),
-                        confidence: (observation.confidence * 1000).rounded() / 1000, lost: observation.isLost)
-                })
+                let output = try runner.run(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
                 if json {
-                    try JSONLines.print(line)
+                    try JSONLines.print(TaskLine(file: url.path, frame: frame.index, timestampMs: frame.timestampInMilliseconds, output: output))
                 } else {
-                    let states = line.tracks.map { $0.lost ? "#\($0.id) lost" : String(format: "#%d %.0f,%.0f %.2f", $0.id, $0.boundingBox.x, $0.boundingBox.y, $0.confidence) }
+                    let states = output.tracks.map { $0.lost ? "#\($0.id) lost" : String(format: "#%d %.0f,%.0f %.2f", $0.id, $0.boundingBox.x, $0.boundingBox.y, $0.confidence) }
                     print("frame \(frame.index): " + states.joined(separator: "  "))
                 }
                 if let writer {
                     var canvas = try ImageCanvas(image: frame.image)
-                    for track in line.tracks where !track.lost {
-                        let box = CGRect(x: track.boundingBox.x, y: track.boundingBox.y, width: track.boundingBox.width, height: track.boundingBox.height)
-                        try canvas.drawRectangle(box, color: .palette(track.id))
-                        try canvas.drawLabel("#\(track.id)", at: box.origin, color: .palette(track.id))
+                    for track in output.tracks where !track.lost {
+                        try canvas.drawRectangle(track.boundingBox.rect, color: .palette(track.id))
+                        try canvas.drawLabel("#\(track.id)", at: track.boundingBox.rect.origin, color: .palette(track.id))
                     }
                     try writer.append(canvas.image)
                 }
@@ -77,19 +69,4 @@ struct TrackCommand: ParsableCommand {
     }
 }
 
-extension TrackObjectRequest.TrackingLevel: ExpressibleByArgument {}
-
-/// One JSON line of `swiftvision track`.
-struct TrackReport: Encodable {
-    struct TrackJSON: Encodable {
-        var id: Int
-        var boundingBox: JSONRect
-        var confidence: Float
-        var lost: Bool
-    }
-
-    var file: String
-    var frame: Int
-    var timestampMs: Int
-    var tracks: [TrackJSON]
-}
+extension TrackTask.Level: ExpressibleByArgument {}

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import SwiftVision
+@testable import SwiftVisionCore
+@testable import SwiftVisionRuntime
+@testable import SwiftVisionTasks
 
 @Suite(.serialized) struct FaceTests {
     static func detector(_ mode: FaceDetectorOptions.PerformanceMode = .accurate, landmarks: Bool = false) throws -> FaceDetector {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import SwiftVision
+@testable import SwiftVisionCore
+@testable import SwiftVisionRuntime
+@testable import SwiftVisionTasks
 
 /// A video made from real photos: the astronaut's face moves over the coffee photo on a known path,
 /// leaves the frame and comes back.
@@ -46,6 +49,7 @@ extension Fixtures {
     @Test func facesKeepTheirIDsWhileInViewAndGetNewOnesWhenTheyReturn() throws {
         var options = FaceDetectorOptions()
         options.performanceMode = .accurate
+        options.isTrackingEnabled = true
         let detector = try FaceDetector(options: options)
         var idsBefore: Set<Int> = []
         var idsAfter: Set<Int> = []
@@ -67,16 +71,18 @@ extension Fixtures {
     }
 
     @Test func timestampsMustIncrease() throws {
-        let detector = try FaceDetector()
+        var options = FaceDetectorOptions()
+        options.isTrackingEnabled = true
+        let detector = try FaceDetector(options: options)
         let frame = try MovingFaceVideo.frames()[0]
         _ = try detector.results(inVideoFrame: frame, timestampInMilliseconds: 100)
-        #expect(throws: FaceDetectorError.nonIncreasingTimestamp(previous: 100, current: 100)) {
+        #expect(throws: VisionTaskError.nonIncreasingTimestamp(previous: 100, current: 100)) {
             try detector.results(inVideoFrame: frame, timestampInMilliseconds: 100)
         }
         detector.reset()
         #expect(try detector.results(inVideoFrame: frame, timestampInMilliseconds: 5).count == 1)
         detector.close()
-        #expect(throws: FaceDetectorError.closed) { try detector.results(inVideoFrame: frame, timestampInMilliseconds: 200) }
+        #expect(throws: VisionTaskError.closed) { try detector.results(inVideoFrame: frame, timestampInMilliseconds: 200) }
     }
 
     @Test func sequenceHandlerTracksMirroredFrontCameraFrames() throws {

@@ -3,6 +3,9 @@ import Synchronization
 import Testing
 
 @testable import SwiftVision
+@testable import SwiftVisionCore
+@testable import SwiftVisionRuntime
+@testable import SwiftVisionTasks
 
 @Suite struct ImageEmbedderTests {
     static func embedder(
@@ -110,14 +113,14 @@ import Testing
         let second = try video.embed(videoFrame: image, timestampInMilliseconds: 33)
         #expect(second.timestampInMilliseconds == 33 && first.embeddings == second.embeddings)
         #expect(first.embeddings == (try Self.embedder().embed(image: image).embeddings))
-        #expect(throws: ImageEmbedderError.nonIncreasingTimestamp(previous: 33, current: 33)) {
+        #expect(throws: VisionTaskError.nonIncreasingTimestamp(previous: 33, current: 33)) {
             try video.embed(videoFrame: image, timestampInMilliseconds: 33)
         }
-        #expect(throws: ImageEmbedderError.runningModeMismatch(required: .image, current: .video)) { try video.embed(image: image) }
-        #expect(throws: ImageEmbedderError.runningModeMismatch(required: .video, current: .image)) {
+        #expect(throws: VisionTaskError.runningModeMismatch(required: .image, current: .video)) { try video.embed(image: image) }
+        #expect(throws: VisionTaskError.runningModeMismatch(required: .video, current: .image)) {
             try Self.embedder().embed(videoFrame: image, timestampInMilliseconds: 0)
         }
-        #expect(throws: ImageEmbedderError.runningModeMismatch(required: .liveStream, current: .video)) {
+        #expect(throws: VisionTaskError.runningModeMismatch(required: .liveStream, current: .video)) {
             try video.embedAsync(image: image, timestampInMilliseconds: 100)
         }
     }
@@ -143,7 +146,7 @@ import Testing
         // Sending returns at once, so the rest of a burst of 40 frames comes while the first is
         // processed: the newest (195) waits for it, the others are dropped.
         for index in 0..<40 { try embedder.embedAsync(image: image, timestampInMilliseconds: index * 5) }
-        #expect(throws: ImageEmbedderError.nonIncreasingTimestamp(previous: 195, current: 100)) {
+        #expect(throws: VisionTaskError.nonIncreasingTimestamp(previous: 195, current: 100)) {
             try embedder.embedAsync(image: image, timestampInMilliseconds: 100)
         }
         var received: [Int] = []
@@ -161,7 +164,7 @@ import Testing
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(collector.timestamps.withLock { $0 } == received && collector.errors.withLock { $0 }.isEmpty)
-        #expect(throws: ImageEmbedderError.runningModeMismatch(required: .image, current: .liveStream)) { try embedder.embed(image: image) }
+        #expect(throws: VisionTaskError.runningModeMismatch(required: .image, current: .liveStream)) { try embedder.embed(image: image) }
         #expect(throws: ImageEmbedderError.delegateOutsideLiveStream) { try Self.embedder(.image, delegate: collector) }
     }
 

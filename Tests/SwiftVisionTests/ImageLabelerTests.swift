@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import SwiftVision
+@testable import SwiftVisionCore
+@testable import SwiftVisionRuntime
+@testable import SwiftVisionTasks
 
 @Suite struct ImageLabelerTests {
     static func labeler(threshold: Float = 0.5, max: Int = 10, configure: (inout ImageLabelerOptions) -> Void = { _ in }) throws -> ImageLabeler {

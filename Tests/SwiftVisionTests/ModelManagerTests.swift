@@ -3,6 +3,9 @@ import Synchronization
 import Testing
 
 @testable import SwiftVision
+@testable import SwiftVisionCore
+@testable import SwiftVisionRuntime
+@testable import SwiftVisionTasks
 
 /// Downloads from a real HTTP server on 127.0.0.1 (`Tests/Reference/model_server.py`) serving the
 /// model zoo's float16 classifier, with cut transfers, corrupt files and range requests.

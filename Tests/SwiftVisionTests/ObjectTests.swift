@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import SwiftVision
+@testable import SwiftVisionCore
+@testable import SwiftVisionRuntime
+@testable import SwiftVisionTasks
 
 /// Two real objects cut from photos moving over a plain frame: a dog from left to right, a person from
 /// right to left, higher up; they cross (the person passes behind the dog), and the dog is hidden for
@@ -105,7 +108,7 @@ enum MovingObjectsVideo {
         #expect(Set(personIDs).count == 1, "person IDs \(personIDs)")
         #expect(Set(dogIDs).isDisjoint(with: personIDs))
         #expect(overlaps.reduce(0, +) / Double(overlaps.count) > 0.6)
-        #expect(throws: ObjectDetectorError.nonIncreasingTimestamp(previous: 47 * 40, current: 0)) {
+        #expect(throws: VisionTaskError.nonIncreasingTimestamp(previous: 47 * 40, current: 0)) {
             try detector.results(inVideoFrame: try MovingObjectsVideo.frames()[0], timestampInMilliseconds: 0)
         }
     }

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import SwiftVision
+@testable import SwiftVisionCore
+@testable import SwiftVisionRuntime
+@testable import SwiftVisionTasks
 
 @Suite struct OrientationTests {
     /// bus.jpg made small, the upright truth for every orientation.

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import SwiftVision
+@testable import SwiftVisionCore
+@testable import SwiftVisionRuntime
+@testable import SwiftVisionTasks
 
 @Suite struct RuntimeTests {
     static func faceDetector(threads: Int = 1) throws -> Interpreter {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import SwiftVision
+@testable import SwiftVisionCore
+@testable import SwiftVisionRuntime
+@testable import SwiftVisionTasks
 
 @Suite struct TensorConversionTests {
     static func tensor(_ image: VisionImage, _ format: ImageTensorFormat, region: CGRect? = nil) throws -> ([Float], TensorImageMapping) {
@@ -80,7 +83,7 @@ import Testing
         let photo = try Fixtures.image("coffee.png")
         let format = ImageTensorFormat(width: 8, height: 8, elementType: .uint8)
         var small = [UInt8](repeating: 0, count: 10)
-        #expect(throws: LiteRTError.self) { try small.withUnsafeMutableBytes { try photo.write(into: $0, format: format) } }
+        #expect(throws: ImageError.self) { try small.withUnsafeMutableBytes { try photo.write(into: $0, format: format) } }
         var bytes = [UInt8](repeating: 0, count: format.byteCount)
         #expect(throws: ImageError.self) {
             try bytes.withUnsafeMutableBytes { try photo.write(into: $0, format: format, region: CGRect(x: 700, y: 0, width: 10, height: 10)) }

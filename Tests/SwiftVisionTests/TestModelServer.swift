@@ -6,6 +6,9 @@ import Testing
 #endif
 
 @testable import SwiftVision
+@testable import SwiftVisionCore
+@testable import SwiftVisionRuntime
+@testable import SwiftVisionTasks
 
 /// The HTTP server of `Tests/Reference/model_server.py` on 127.0.0.1, serving one file; stopped on deinit.
 final class TestModelServer {

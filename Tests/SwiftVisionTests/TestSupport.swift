@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import SwiftVision
+@testable import SwiftVisionCore
+@testable import SwiftVisionRuntime
+@testable import SwiftVisionTasks
 
 /// Shared fixtures: the installed cache (`make test` runs `swiftvision setup --samples` first).
 enum Fixtures {

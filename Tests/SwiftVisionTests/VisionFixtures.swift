@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import SwiftVision
+@testable import SwiftVisionCore
+@testable import SwiftVisionRuntime
+@testable import SwiftVisionTasks
 
 /// Scenes with known truth built by Tests/Reference/vision_fixtures.py (see there): each kind is
 /// generated once per test run into a temporary folder.

@@ -1,4 +1,7 @@
 import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
 
 /// A barcode read by ``DetectBarcodesRequest`` (Vision's `VNBarcodeObservation`).
 public struct BarcodeObservation: QuadrilateralObservation, Equatable {

@@ -1,4 +1,7 @@
 import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
 
 /// Reads barcodes, as Vision's `DetectBarcodesRequest`, with the engine of ``BarcodeScanner``.
 public struct DetectBarcodesRequest: VisionRequest {

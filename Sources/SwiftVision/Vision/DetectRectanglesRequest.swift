@@ -1,4 +1,7 @@
 import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
 
 /// Finds rectangles in perspective, as Vision's `DetectRectanglesRequest`, with its options and defaults.
 public struct DetectRectanglesRequest: VisionRequest {

@@ -1,3 +1,8 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
+
 /// How a request fits an image to its model's square input, as Vision's `ImageCropAndScaleOption`.
 public enum ImageCropAndScaleOption: Sendable, Hashable, CaseIterable {
     /// Scale to cover the input, cutting the overflow equally from both sides.

@@ -1,4 +1,7 @@
 import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
 
 /// Performs requests on one image, as Vision's `ImageRequestHandler`.
 public struct ImageRequestHandler: Sendable {
@@ -21,6 +24,6 @@ public struct ImageRequestHandler: Sendable {
     /// Performs `request` on the image off the caller's task.
     public func perform<Request: VisionRequest>(_ request: Request) async throws -> Request.Result {
         let image = image
-        return try await Task.detached(priority: .userInitiated) { try request.perform(on: image) }.value
+        return try await offloaded { try request.perform(on: image) }
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
 
 /// An observation located by four corners, as Vision's `VNRectangleObservation`: the corners in
 /// Vision's normalised coordinates (0–1 of the image, origin at the lower left) and in pixels of

@@ -1,4 +1,7 @@
 import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
 
 /// Recognises text line by line, as Vision's `RecognizeTextRequest`, with the engine of ``TextRecognizer``.
 public struct RecognizeTextRequest: VisionRequest {

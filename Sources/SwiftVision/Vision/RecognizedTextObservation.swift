@@ -1,4 +1,7 @@
 import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
 
 /// A candidate reading of a line of text (Vision's `VNRecognizedText`).
 public struct RecognizedText: Sendable, Equatable {

@@ -1,4 +1,7 @@
 import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
 
 /// A rectangle found by ``DetectRectanglesRequest`` (Vision's `VNRectangleObservation`).
 public struct RectangleObservation: QuadrilateralObservation, Equatable {

@@ -1,4 +1,7 @@
 import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
 
 extension VisionImage {
     /// The part of the image inside `region` — Vision's `regionOfInterest`, normalised with the

@@ -1,4 +1,7 @@
 import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
 
 /// Performs requests on the frames of a video in order, keeping each request's state (tracked faces,
 /// tracked objects) between frames, as Vision's `SequenceRequestHandler`. Safe to share; frames are

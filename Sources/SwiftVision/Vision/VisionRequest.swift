@@ -1,3 +1,8 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
+
 /// An analysis performed on one image, as Apple Vision's requests: configure it, then perform it
 /// with an ``ImageRequestHandler`` (or a ``SequenceRequestHandler`` for video).
 public protocol VisionRequest: Sendable {

@@ -1,0 +1,14 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
+
+/// The model a MediaPipe-style task runs, as MediaPipe's `BaseOptions`.
+public struct BaseOptions: Sendable, Hashable {
+    /// The path of a `.tflite` model; nil for the task's model from the model zoo.
+    public var modelAssetPath: String?
+
+    public init(modelAssetPath: String? = nil) {
+        self.modelAssetPath = modelAssetPath
+    }
+}

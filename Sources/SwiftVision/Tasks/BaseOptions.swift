@@ -1,9 +1,0 @@
-/// The model a MediaPipe-style task runs, as MediaPipe's `BaseOptions`.
-public struct BaseOptions: Sendable, Hashable {
-    /// The path of a `.tflite` model; nil for the task's model from the model zoo.
-    public var modelAssetPath: String?
-
-    public init(modelAssetPath: String? = nil) {
-        self.modelAssetPath = modelAssetPath
-    }
-}

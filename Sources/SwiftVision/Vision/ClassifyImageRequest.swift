@@ -1,0 +1,40 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
+
+/// Classifies an image, as Vision's `ClassifyImageRequest`: every class with its confidence,
+/// most confident first.
+public struct ClassifyImageRequest: VisionRequest {
+    /// A custom classifier; nil for the model zoo's ImageNet classifier.
+    public var model: LocalModel?
+
+    public init(model: LocalModel? = nil) {
+        self.model = model
+    }
+
+    public func perform(on image: VisionImage) throws -> [ClassificationObservation] {
+        var options = LabelTask.Options()
+        options.model = model?.path
+        options.threshold = 0
+        options.max = .max
+        return try LabelTask(options: options).output(for: image).labels.map(ClassificationObservation.init)
+    }
+}
+
+/// One class of an image, as Vision's `ClassificationObservation`: a view of the shared ``Label``.
+public struct ClassificationObservation: Sendable, Hashable {
+    /// The label behind the observation.
+    public let label: Label
+
+    /// The class name; empty for a model without labels.
+    public var identifier: String { label.text }
+    /// The model's score for the class.
+    public var confidence: Float { label.confidence }
+    /// The class's position in the model's output.
+    public var index: Int { label.index }
+
+    init(_ label: Label) {
+        self.label = label
+    }
+}

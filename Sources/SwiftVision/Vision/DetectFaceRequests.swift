@@ -1,0 +1,68 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
+
+/// Finds face rectangles, as Vision's `DetectFaceRectanglesRequest`. In a ``SequenceRequestHandler``
+/// faces are tracked from frame to frame and carry tracking IDs.
+public struct DetectFaceRectanglesRequest: FaceRequest {
+    public var performanceMode: FaceDetectorOptions.PerformanceMode = .accurate
+    public var maximumObservations = 20
+    public static let includesLandmarks = false
+
+    public init() {}
+}
+
+/// Finds faces with their landmark regions, pupils and mesh, as Vision's `DetectFaceLandmarksRequest`.
+/// In a ``SequenceRequestHandler`` the mesh follows each face from frame to frame.
+public struct DetectFaceLandmarksRequest: FaceRequest {
+    public var performanceMode: FaceDetectorOptions.PerformanceMode = .accurate
+    public var maximumObservations = 20
+    public static let includesLandmarks = true
+
+    public init() {}
+}
+
+/// What the face requests share: their options and how they run on images and frames.
+public protocol FaceRequest: SequenceVisionRequest
+where Result == [FaceObservation], SequenceState == TaskRunner<FaceTask> {
+    /// `.accurate` (default, as Vision) scans tiles for small faces; `.fast` looks for near faces only.
+    var performanceMode: FaceDetectorOptions.PerformanceMode { get set }
+    /// Most faces to report.
+    var maximumObservations: Int { get set }
+    /// Whether the request finds landmarks as well as rectangles.
+    static var includesLandmarks: Bool { get }
+}
+
+extension FaceRequest {
+    /// The faces in `image`.
+    public func perform(on image: VisionImage) throws -> [FaceObservation] {
+        observations(try FaceTask(options: taskOptions).output(for: image), imageSize: image.size)
+    }
+
+    /// Face requests with the same mode, limit and landmarks share a sequence.
+    public var sequenceKey: AnyHashable { taskOptions }
+
+    /// A runner of the faces task in video mode: faces keep tracking IDs from frame to frame.
+    public func makeSequenceState() throws -> TaskRunner<FaceTask> {
+        TaskRunner(task: try FaceTask(options: taskOptions), runningMode: .video)
+    }
+
+    /// The faces in the next frame of the sequence.
+    public func perform(on image: VisionImage, state: inout TaskRunner<FaceTask>) throws -> [FaceObservation] {
+        observations(try state.run(videoFrame: image), imageSize: image.size)
+    }
+
+    private var taskOptions: FaceTask.Options {
+        var options = FaceTask.Options()
+        options.fast = performanceMode == .fast
+        options.maxFaces = maximumObservations
+        options.landmarks = Self.includesLandmarks
+        options.mesh = Self.includesLandmarks
+        return options
+    }
+
+    private func observations(_ output: FaceTask.Output, imageSize: CGSize) -> [FaceObservation] {
+        output.faces.map { FaceObservation($0, imageSize: imageSize) }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
+
+/// An object's box in one frame, as Vision's `DetectedObjectObservation`: the seed of a
+/// ``TrackObjectRequest`` and its result.
+public struct DetectedObjectObservation: Sendable, Equatable, Identifiable {
+    /// Stays the same along a track; a new observation starts a new track.
+    public let id: UUID
+    /// The box in 0…1 of the image, origin at the lower left (Vision's convention).
+    public let boundingBox: CGRect
+    /// 0–1; 0 once the object is lost.
+    public let confidence: Float
+    /// Whether the tracker lost the object (it left the frame or changed beyond recognition).
+    public let isLost: Bool
+
+    /// A seed from a box in Vision's normalised lower-left coordinates.
+    public init(boundingBox: CGRect) {
+        self.init(id: UUID(), boundingBox: boundingBox, confidence: 1, isLost: false)
+    }
+
+    /// A seed from a box in pixels of an upright image of `imageSize`.
+    public init(imageRect: CGRect, imageSize: CGSize) {
+        self.init(boundingBox: imageRect.converted(from: .pixels, to: .normalizedLowerLeft, imageSize: imageSize))
+    }
+
+    init(id: UUID, boundingBox: CGRect, confidence: Float, isLost: Bool) {
+        self.id = id
+        self.boundingBox = boundingBox
+        self.confidence = confidence
+        self.isLost = isLost
+    }
+
+    /// The box in pixels of an upright image of `imageSize`, origin at the top left.
+    public func imageRect(imageSize: CGSize) -> CGRect {
+        boundingBox.converted(from: .normalizedLowerLeft, to: .pixels, imageSize: imageSize)
+    }
+}

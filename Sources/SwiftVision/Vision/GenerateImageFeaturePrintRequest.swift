@@ -1,0 +1,45 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
+
+/// Computes an image's feature print, as Vision's `GenerateImageFeaturePrintRequest`: the model zoo
+/// embedder's vector scaled to unit length. Compare prints with
+/// ``FeaturePrintObservation/computeDistance(to:)``.
+public struct GenerateImageFeaturePrintRequest: VisionRequest {
+    /// How the image meets the model's square input.
+    public var imageCropAndScaleOption: ImageCropAndScaleOption = .scaleFill
+
+    public init() {}
+
+    public func perform(on image: VisionImage) throws -> FeaturePrintObservation {
+        var options = EmbedTask.Options()
+        options.l2Normalize = true
+        let output = try EmbedTask(options: options).output(for: image, resizeMode: imageCropAndScaleOption.resizeMode)
+        return FeaturePrintObservation(data: output.embeddings[0].values)
+    }
+}
+
+/// An image's feature print, as Vision's `FeaturePrintObservation`: a unit-length vector.
+public struct FeaturePrintObservation: Sendable, Hashable, Identifiable {
+    public let id: UUID
+    /// The vector.
+    public let data: [Float]
+
+    init(data: [Float]) {
+        id = UUID()
+        self.data = data
+    }
+
+    /// The number of values.
+    public var elementCount: Int { data.count }
+
+    /// The Euclidean distance between the two prints: 0 for the same picture, up to 2; √(2 − 2 × cosine
+    /// similarity) since both have unit length. Prints of different lengths cannot be compared.
+    public func computeDistance(to other: FeaturePrintObservation) throws -> Float {
+        guard elementCount == other.elementCount else {
+            throw ImageEmbedderError.embeddingSizeMismatch(elementCount, other.elementCount)
+        }
+        return zip(data, other.data).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
+    }
+}

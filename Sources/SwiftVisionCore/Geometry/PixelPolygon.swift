@@ -1,0 +1,87 @@
+import CVisionShim
+import Foundation
+
+/// A closed outline through whole pixel positions, such as a contour traced in an edge map.
+package struct PixelPolygon: Sendable, Equatable {
+    package var points: [SIMD2<Int32>]
+
+    /// The convex hull, clockwise in image coordinates.
+    package func convexHull() throws -> PixelPolygon {
+        try transformed { input, count, output, written in sv_convex_hull(input, count, output, written) }
+    }
+
+    /// A polygon with fewer vertices that stays within `epsilon` pixels of this one (Douglas–Peucker).
+    package func simplified(epsilon: Double) throws -> PixelPolygon {
+        try transformed { input, count, output, written in sv_approximate_polygon(input, count, epsilon, output, written) }
+    }
+
+    /// The smallest upright rectangle holding every point (a point spans one pixel); null when empty.
+    package var bounds: CGRect {
+        guard var lower = points.first else { return .null }
+        var upper = lower
+        for point in points {
+            lower = pointwiseMin(lower, point)
+            upper = pointwiseMax(upper, point)
+        }
+        return CGRect(x: Int(lower.x), y: Int(lower.y), width: Int(upper.x - lower.x) + 1, height: Int(upper.y - lower.y) + 1)
+    }
+
+    /// The enclosed area (shoelace formula).
+    package var area: Double {
+        abs(points.indices.reduce(0.0) { total, index in
+            let a = SIMD2<Double>(points[index]), b = SIMD2<Double>(points[(index + 1) % points.count])
+            return total + a.x * b.y - b.x * a.y
+        }) / 2
+    }
+
+    /// The length of the closed outline.
+    package var perimeter: Double {
+        points.indices.reduce(0) { total, index in
+            let a = SIMD2<Double>(points[index]), b = SIMD2<Double>(points[(index + 1) % points.count])
+            let step = b - a
+            return total + (step * step).sum().squareRoot()
+        }
+    }
+
+    private func transformed(
+        _ body: (UnsafePointer<Int32>, Int32, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
+    ) throws -> PixelPolygon {
+        guard !points.isEmpty else { return self }
+        var output = [SIMD2<Int32>](repeating: .zero, count: points.count)
+        var written: Int32 = 0
+        try points.withUnsafeBufferPointer { input in
+            try output.withUnsafeMutableBufferPointer { output in
+                try input.withMemoryRebound(to: Int32.self) { input in
+                    try output.withMemoryRebound(to: Int32.self) { output in
+                        try shimCall { body(input.baseAddress!, Int32(points.count), output.baseAddress!, &written) }
+                    }
+                }
+            }
+        }
+        return PixelPolygon(points: Array(output.prefix(Int(written))))
+    }
+}
+
+extension PixelBuffer {
+    /// The outlines of all non-zero regions of a gray buffer, outer and inner.
+    package func contours() throws -> [PixelPolygon] {
+        var points: UnsafeMutablePointer<Int32>?
+        var lengths: UnsafeMutablePointer<Int32>?
+        var count: Int32 = 0
+        try withView { view in try shimCall { sv_find_contours(view, &points, &lengths, &count) } }
+        defer {
+            sv_free(points)
+            sv_free(lengths)
+        }
+        var result: [PixelPolygon] = []
+        result.reserveCapacity(Int(count))
+        var offset = 0
+        for index in 0..<Int(count) {
+            let length = Int(lengths![index])
+            let polygon = (0..<length).map { SIMD2(points![2 * (offset + $0)], points![2 * (offset + $0) + 1]) }
+            result.append(PixelPolygon(points: polygon))
+            offset += length
+        }
+        return result
+    }
+}

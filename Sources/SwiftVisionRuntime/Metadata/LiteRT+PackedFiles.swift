@@ -1,0 +1,54 @@
+import Foundation
+import SwiftVisionCore
+import ZIPFoundation
+
+extension LiteRT.Model {
+    /// The names of the files packed in the model (the zip archive appended by TFLite's metadata writer).
+    public func packedFileNames() throws -> [String] {
+        try withPackedArchive { archive in archive.map(\.path) }
+    }
+
+    /// The contents of the packed file `name`.
+    public func packedFile(named name: String) throws -> Data {
+        try withPackedArchive { archive in
+            guard let entry = archive[name] else {
+                throw MetadataError.packedFileNotFound(name: name, model: url.lastPathComponent)
+            }
+            var contents = Data()
+            _ = try archive.extract(entry, skipCRC32: false) { contents.append($0) }
+            return contents
+        }
+    }
+
+    /// The labels of output `index`, one per line of its `.tensorAxisLabels` (or `.tensorValueLabels`) file,
+    /// else of such a file attached to the whole model; nil when the metadata names no label file.
+    public func labels(forOutput index: Int = 0) throws -> [String]? {
+        guard let metadata else { return nil }
+        let candidates = (metadata.outputs.dropFirst(index).first?.associatedFiles ?? []) + metadata.associatedFiles
+        guard let file = candidates.first(where: { $0.type == .tensorAxisLabels })
+            ?? candidates.first(where: { $0.type == .tensorValueLabels })
+        else { return nil }
+        let text = String(decoding: try packedFile(named: file.name), as: UTF8.self)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        return lines
+    }
+
+    private func withPackedArchive<Result>(_ body: (Archive) throws -> Result) throws -> Result {
+        let archive: Archive
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw MetadataError.packedFilesUnreadable(model: url.lastPathComponent, reason: "\(error)")
+        }
+        do {
+            return try body(archive)
+        } catch let error as MetadataError {
+            throw error
+        } catch {
+            throw MetadataError.packedFilesUnreadable(model: url.lastPathComponent, reason: "\(error)")
+        }
+    }
+}

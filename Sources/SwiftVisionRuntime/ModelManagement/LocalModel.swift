@@ -1,0 +1,20 @@
+import Foundation
+import SwiftVisionCore
+
+/// A `.tflite` model file on this machine, as ML Kit's `LocalModel`: a custom classifier or embedder
+/// bundled with the application. Its labels and input normalisation come from its TFLite metadata.
+public struct LocalModel: Sendable, Hashable {
+    /// The path of the model file.
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    public init(url: URL) {
+        path = url.path
+    }
+
+    /// The file's URL.
+    public var url: URL { URL(fileURLWithPath: path) }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import SwiftVisionCore
+import Synchronization
+
+/// Downloads remote models into a folder and finds them there, as ML Kit's `ModelManager`.
+///
+/// A download streams into `NAME.tflite.partial`; an interrupted one is resumed by the next
+/// download of the same model. The finished file is checked (the SHA-256 when the model has one,
+/// then that LiteRT loads it) and only then renamed to `NAME.tflite`, so a half-written or corrupt
+/// model is never used. Concurrent downloads of one model share a single transfer.
+public struct ModelManager: Sendable, Hashable {
+    /// The folder holding the downloaded models.
+    public let directory: URL
+
+    /// A manager of the models in `directory`.
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    /// The manager of the cache's `models/downloaded` folder.
+    public static func modelManager() -> ModelManager {
+        ModelManager(directory: SwiftVisionCache.current.models.appendingPathComponent("downloaded", isDirectory: true))
+    }
+
+    /// Whether `model` is downloaded and ready to use.
+    public func isModelDownloaded(_ model: RemoteModel) -> Bool {
+        downloadedModel(for: model) != nil
+    }
+
+    /// The downloaded file of `model`, nil when it is not downloaded. The seeds' pattern
+    /// "remote if downloaded, else local" reads `manager.downloadedModel(for: remote) ?? local`.
+    public func downloadedModel(for model: RemoteModel) -> LocalModel? {
+        guard model.hasValidName else { return nil }
+        let file = modelFile(model.name)
+        return FileManager.default.fileExists(atPath: file.path) ? LocalModel(url: file) : nil
+    }
+
+    /// The downloaded models, by name.
+    public func downloadedModels() throws -> [RemoteModel] {
+        guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
+        return try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".json") && !$0.hasSuffix(".partial.json") }.sorted()
+            .compactMap { name in
+                let record = try JSONDecoder().decode(RemoteModel.self, from: Data(contentsOf: directory.appendingPathComponent(name)))
+                return isModelDownloaded(record) ? record : nil
+            }
+    }
+
+    /// Deletes the downloaded file of `model` and any partial download of it.
+    public func deleteDownloadedModel(_ model: RemoteModel) throws {
+        guard model.hasValidName else { throw ModelManagerError.invalidName(model.name) }
+        guard isModelDownloaded(model) else { throw ModelManagerError.notDownloaded(name: model.name) }
+        let partial = partialFile(model.name)
+        for file in [modelFile(model.name), recordFile(model.name), partial, ResumableTransfer.stateFile(for: partial)]
+        where FileManager.default.fileExists(atPath: file.path) {
+            try FileManager.default.removeItem(at: file)
+        }
+    }
+
+    /// Starts downloading `model`, or joins its download in flight, and returns ML Kit's `Progress`.
+    /// The outcome is posted as ``Foundation/Notification/Name/modelDownloadDidSucceed`` or
+    /// ``Foundation/Notification/Name/modelDownloadDidFail``, with the model (and error) in `userInfo`.
+    @discardableResult
+    public func download(_ model: RemoteModel, conditions: ModelDownloadConditions = ModelDownloadConditions()) -> Progress {
+        start(model, conditions: conditions).progress
+    }
+
+    /// Starts downloading `model`, or joins its download in flight, and yields its progress; the
+    /// stream finishes once the model is in place, or throws a ``ModelManagerError``.
+    public func downloadUpdates(
+        _ model: RemoteModel, conditions: ModelDownloadConditions = ModelDownloadConditions()
+    ) -> AsyncThrowingStream<ModelDownloadProgress, any Error> {
+        start(model, conditions: conditions).follow()
+    }
+
+    // MARK: Files
+
+    private func modelFile(_ name: String) -> URL { directory.appendingPathComponent(name + ".tflite") }
+    private func partialFile(_ name: String) -> URL { directory.appendingPathComponent(name + ".tflite.partial") }
+    private func recordFile(_ name: String) -> URL { directory.appendingPathComponent(name + ".json") }
+
+    // MARK: Downloading
+
+    /// Downloads in flight, by destination file, across all managers of the process.
+    private static let inFlight = Mutex<[URL: ModelDownload]>([:])
+
+    private func start(_ model: RemoteModel, conditions: ModelDownloadConditions) -> ModelDownload {
+        let destination = modelFile(model.name).standardizedFileURL
+        let (download, isNew) = Self.inFlight.withLock { downloads in
+            if let running = downloads[destination] { return (running, false) }
+            let download = ModelDownload()
+            downloads[destination] = download
+            return (download, true)
+        }
+        guard isNew else { return download }
+        Task.detached(priority: .utility) {
+            let outcome: Result<Void, ModelManagerError>
+            do {
+                try await fetch(model, conditions: conditions) { download.report($0) }
+                outcome = .success(())
+            } catch {
+                outcome = .failure(error as? ModelManagerError ?? .transferFailed(reason: error.localizedDescription))
+            }
+            Self.inFlight.withLock { _ = $0.removeValue(forKey: destination) }
+            download.finish(outcome)
+            switch outcome {
+            case .success:
+                NotificationCenter.default.post(
+                    name: .modelDownloadDidSucceed, object: nil,
+                    userInfo: [ModelDownloadUserInfoKey.remoteModel.rawValue: model])
+            case .failure(let error):
+                NotificationCenter.default.post(
+                    name: .modelDownloadDidFail, object: nil,
+                    userInfo: [ModelDownloadUserInfoKey.remoteModel.rawValue: model, ModelDownloadUserInfoKey.error.rawValue: error])
+            }
+        }
+        return download
+    }
+
+    /// Transfers the file, checks it and moves it into place.
+    private func fetch(
+        _ model: RemoteModel, conditions: ModelDownloadConditions,
+        onProgress: @escaping @Sendable (ModelDownloadProgress) -> Void
+    ) async throws {
+        guard model.hasValidName else { throw ModelManagerError.invalidName(model.name) }
+        let manager = FileManager.default
+        do {
+            try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw ModelManagerError.transferFailed(reason: "cannot create \(directory.path): \(error.localizedDescription)")
+        }
+        let partial = partialFile(model.name)
+        try await ResumableTransfer(source: model.url, partial: partial, onProgress: onProgress).run(conditions: conditions)
+        defer {
+            try? manager.removeItem(at: partial)
+            try? manager.removeItem(at: ResumableTransfer.stateFile(for: partial))
+        }
+        try check(partial, of: model)
+        do {
+            try JSONEncoder().encode(model).write(to: recordFile(model.name), options: .atomic)
+            guard rename(partial.path, modelFile(model.name).path) == 0 else {
+                throw ModelManagerError.transferFailed(reason: String(cString: strerror(errno)))
+            }
+        } catch let error as ModelManagerError {
+            throw error
+        } catch {
+            throw ModelManagerError.transferFailed(reason: "cannot store the model: \(error.localizedDescription)")
+        }
+    }
+
+    /// Throws unless `file` has the model's checksum and loads as a TFLite model.
+    private func check(_ file: URL, of model: RemoteModel) throws {
+        if let expected = model.sha256 {
+            let actual = try AssetInstaller.sha256(of: file)
+            guard actual == expected else { throw ModelManagerError.checksumMismatch(expected: expected, actual: actual) }
+        }
+        let head = (try? Data(contentsOf: file, options: .mappedIfSafe).prefix(8)) ?? Data()
+        guard FlatBufferTable.hasIdentifier("TFL3", in: head) else {
+            throw ModelManagerError.invalidModel(reason: "no TFLite file identifier")
+        }
+        do {
+            _ = try LiteRT.Model(contentsOf: file)
+        } catch {
+            throw ModelManagerError.invalidModel(reason: error.localizedDescription)
+        }
+    }
+}

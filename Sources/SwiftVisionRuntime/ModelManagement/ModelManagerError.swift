@@ -1,0 +1,37 @@
+import Foundation
+import SwiftVisionCore
+
+/// Why a custom model could not be found or downloaded.
+public enum ModelManagerError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// A local model's file does not exist.
+    case fileNotFound(path: String)
+    /// A remote model is used before it was downloaded.
+    case notDownloaded(name: String)
+    /// A remote model's name cannot be a file name.
+    case invalidName(String)
+    /// The server answered with an HTTP error status.
+    case httpStatus(Int, url: URL)
+    /// The transfer broke off; the bytes received so far are kept and the next download resumes.
+    case transferFailed(reason: String)
+    /// The downloaded file's SHA-256 is not the expected one; the file was discarded.
+    case checksumMismatch(expected: String, actual: String)
+    /// The downloaded file is not a usable `.tflite` model; it was discarded.
+    case invalidModel(reason: String)
+
+    public var description: String {
+        switch self {
+        case .fileNotFound(let path): "no model file at \(path)"
+        case .notDownloaded(let name):
+            "the remote model \(name) is not downloaded; download it with ModelManager or `swiftvision models download`"
+        case .invalidName(let name): "invalid model name \"\(name)\": use letters, digits, '.', '_' and '-'"
+        case .httpStatus(let status, let url):
+            "the server answered HTTP status \(status) for \(url.absoluteString)"
+        case .transferFailed(let reason): "the download broke off: \(reason); download again to resume"
+        case .checksumMismatch(let expected, let actual):
+            "the downloaded model has SHA-256 \(actual), expected \(expected); it was discarded"
+        case .invalidModel(let reason): "the downloaded file is not a usable model (\(reason)); it was discarded"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Synchronization
+
+/// The one place a process loads models: each `.tflite` file is loaded once per file identity, and
+/// compiled once per (file identity, compilation options); every task and every API style shares them.
+///
+/// Other resources read from files (Tesseract's trained data) are kept here too, once per file and
+/// variant. A file that changes on disk (another size, time or inode) is loaded again. Safe to share.
+public final class ModelStore: Sendable {
+    /// What the store has loaded so far.
+    public struct Statistics: Sendable, Hashable, Codable {
+        /// Distinct model files loaded.
+        public var modelsLoaded: Int
+        /// Models compiled (one per file and compilation options) and other resources made from files.
+        public var compilations: Int
+        /// The size of the files loaded, in bytes, counting each file once.
+        public var bytesLoaded: Int
+        /// Requests served from what was already loaded.
+        public var reuses: Int
+
+        /// No model loaded yet.
+        public init(modelsLoaded: Int = 0, compilations: Int = 0, bytesLoaded: Int = 0, reuses: Int = 0) {
+            self.modelsLoaded = modelsLoaded
+            self.compilations = compilations
+            self.bytesLoaded = bytesLoaded
+            self.reuses = reuses
+        }
+    }
+
+    /// The store of this process, used by every task unless told otherwise.
+    public static let shared = ModelStore()
+
+    private struct Key: Hashable, @unchecked Sendable {
+        let file: FileIdentity
+        let kind: String
+        let variant: AnyHashable
+    }
+
+    private struct State {
+        var entries: [Key: any Sendable] = [:]
+        var filesCounted: Set<FileIdentity> = []
+        var statistics = Statistics()
+    }
+
+    private let state = Mutex(State())
+    /// Held while a file loads, so that two callers asking for the same model load it once.
+    private let loading = Mutex(())
+    private let environmentResult = Mutex<Result<LiteRT.Environment, any Error>?>(nil)
+
+    /// An empty store; tasks use ``shared`` unless given another.
+    public init() {}
+
+    /// What has been loaded so far.
+    public var statistics: Statistics {
+        state.withLock { $0.statistics }
+    }
+
+    /// The LiteRT environment models of this store are loaded in (the runtime is loaded on first use).
+    public func environment() throws -> LiteRT.Environment {
+        try environmentResult.withLock { result in
+            if let result { return try result.get() }
+            let created = Result { try LiteRT.Environment() }
+            result = created
+            return try created.get()
+        }
+    }
+
+    /// The model at `url`, loaded once per file identity.
+    public func model(contentsOf url: URL) throws -> LiteRT.Model {
+        try resource(kind: "model", file: url, variant: 0) { url in
+            try LiteRT.Model(contentsOf: url, environment: try environment())
+        }
+    }
+
+    /// The model at `url` compiled with `options`, once per (file identity, options). The interpreter
+    /// serialises its inferences.
+    public func interpreter(contentsOf url: URL, options: LiteRT.CompilationOptions = .default) throws -> Interpreter {
+        let model = try model(contentsOf: url)
+        return try resource(kind: "interpreter", file: url, variant: options) { _ in
+            try Interpreter(model: model, options: options)
+        }
+    }
+
+    /// The resource of `kind` made from the file at `url` by `load`, once per (file identity, `variant`).
+    package func resource<Resource: Sendable>(
+        kind: String, file url: URL, variant: some Hashable & Sendable, load: (URL) throws -> Resource
+    ) throws -> Resource {
+        let file = try FileIdentity(url)
+        let key = Key(file: file, kind: kind, variant: AnyHashable(variant))
+        if let found = reuse(key, as: Resource.self) { return found }
+        return try loading.withLock { _ in
+            if let found = reuse(key, as: Resource.self) { return found }
+            let resource = try load(url)
+            state.withLock { state in
+                state.entries[key] = resource
+                if kind != "model" { state.statistics.compilations += 1 }
+                if state.filesCounted.insert(file).inserted {
+                    state.statistics.modelsLoaded += 1
+                    state.statistics.bytesLoaded += file.size
+                }
+            }
+            return resource
+        }
+    }
+
+    private func reuse<Resource>(_ key: Key, as type: Resource.Type) -> Resource? {
+        state.withLock { state in
+            guard let found = state.entries[key] as? Resource else { return nil }
+            state.statistics.reuses += 1
+            return found
+        }
+    }
+}
+
+/// What identifies the contents of a file without reading it: its path, device, inode, size and
+/// modification time.
+struct FileIdentity: Hashable, Sendable {
+    let path: String
+    let device: UInt64
+    let inode: UInt64
+    let size: Int
+    let modified: Int
+
+    init(_ url: URL) throws {
+        let path = url.standardizedFileURL.path
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw LiteRTError.modelNotFound(path: path)
+        }
+        self.path = path
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int(info.st_size)
+        modified = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// Reads barcodes with zxing-cpp, as ML Kit's `BarcodeScanner`: every format it knows, several per
+/// image. A value type, safe to share between threads.
+///
+/// Beyond zxing-cpp's own effort (more scan lines, quarter turns, shrunk copies) the scanner makes
+/// extra passes that the options switch on: over likely places one by one, enlarged when small,
+/// since zxing-cpp 1.4 looks for Data Matrix and Aztec symbols only near the middle of an image;
+/// over the negative image for light codes on a dark ground; over the image turned so that the
+/// strongest slanted stripes stand upright, for codes at a slant (zxing-cpp reads linear codes
+/// along rows and columns only); and over a doubled copy of a small image for matrix codes whose
+/// modules are only a pixel or two wide.
+public struct BarcodeScanner: Sendable {
+    public let options: BarcodeScannerOptions
+
+    /// At most this many likely places are read one by one for Data Matrix and Aztec symbols.
+    static let regionLimit = 16
+    /// Places are read at these scales, while their longer side stays within `regionSide` pixels.
+    static let regionScales = [1.0, 2]
+    static let regionSide = 400.0
+    /// Images up to this longer side, in pixels, are also read for matrix codes at double size when trying harder.
+    static let enlargementLimit = 1400
+
+    public init(options: BarcodeScannerOptions = .init()) {
+        self.options = options
+    }
+
+    /// The codes in `image`, with corners in its upright pixels.
+    public func results(in image: VisionImage) throws -> [Barcode] {
+        guard options.maximumCount >= 0 else {
+            throw VisionTaskError.invalidOption("maximumCount must not be negative")
+        }
+        let gray = try image.uprightGray()
+        let reader = ZXingReader(
+            formats: options.formats, tryHarder: options.tryHarder, tryRotate: options.tryRotations,
+            tryDownscale: options.tryDownscale, maximumCount: options.maximumCount)
+        let regions = options.tryHarder ? try CodeRegions.proposals(in: gray, limit: Self.regionLimit) : []
+        var found = try read(gray, with: reader, regions: regions)
+        if options.tryInverted {
+            found.merge(try read(gray.inverted(), with: reader, regions: regions))
+        }
+        if options.tryRotations {
+            // zxing-cpp reads linear codes along rows and columns only: turn slanted stripes upright.
+            for direction in try StripeDirections.strongest(in: gray, count: 3) where Self.isSlanted(direction) {
+                found.merge(try reader.barcodes(in: gray, turnedBy: -direction))
+            }
+        }
+        if options.tryHarder, max(gray.width, gray.height) <= Self.enlargementLimit {
+            let doubled = try gray.resized(width: 2 * gray.width, height: 2 * gray.height, sharp: true)
+            var matrix = reader
+            matrix.formats = options.formats.intersection(.matrix)
+            found.merge(try matrix.barcodes(in: doubled).map { $0.scaled(by: (0.5, 0.5)) })
+        }
+        let measured = try found.map { try $0.withBarsMeasured(in: gray) }
+        return options.maximumCount > 0 ? Array(measured.prefix(options.maximumCount)) : measured
+    }
+
+    /// The codes `reader` finds in `gray`, and the Data Matrix and Aztec symbols in each of
+    /// `regions`, read at up to three times their size when small.
+    private func read(_ gray: PixelBuffer, with reader: ZXingReader, regions: [CGRect]) throws -> [Barcode] {
+        var found = try reader.barcodes(in: gray)
+        var local = reader
+        local.formats = options.formats.intersection([.dataMatrix, .aztec])
+        guard !local.formats.isEmpty else { return found }
+        for region in regions {
+            let crop = try gray.cropped(
+                x: Int(region.minX), y: Int(region.minY), width: Int(region.width), height: Int(region.height))
+            if let codes = try readEnlarged(crop, with: local) {
+                found.merge(codes.map { $0.offset(by: region.origin) })
+            }
+        }
+        return found
+    }
+
+    /// The codes in a small `crop`, trying it at several sizes, then turned so that its strongest
+    /// edges run along rows and columns: zxing-cpp 1.4's Aztec detector is sensitive to sampling
+    /// and to rotation, so each try is another chance. Nil when no try finds a code.
+    private func readEnlarged(_ crop: PixelBuffer, with reader: ZXingReader) throws -> [Barcode]? {
+        let direction = try StripeDirections.strongest(in: crop, count: 1).first ?? 0
+        let turns = Self.isSlanted(direction, margin: 2) ? [0, -direction] : [0]
+        for turn in turns {
+            for factor in Self.regionScales
+            where factor == 1 || Double(max(crop.width, crop.height)) * factor <= Self.regionSide {
+                let sized = factor == 1 ? crop : try crop.resized(
+                    width: Int(Double(crop.width) * factor), height: Int(Double(crop.height) * factor), sharp: true)
+                let codes = turn == 0 ? try reader.barcodes(in: sized) : try reader.barcodes(in: sized, turnedBy: turn)
+                guard !codes.isEmpty else { continue }
+                let scale = (Double(crop.width) / Double(sized.width), Double(crop.height) / Double(sized.height))
+                return codes.map { $0.scaled(by: scale) }
+            }
+        }
+        return nil
+    }
+
+    /// Whether stripes across `direction` (degrees) lie more than `margin` degrees from the rows and columns.
+    private static func isSlanted(_ direction: Double, margin: Double = 8) -> Bool {
+        let offset = direction.truncatingRemainder(dividingBy: 90)
+        return offset > margin && offset < 90 - margin
+    }
+
+    /// Runs ``results(in:)`` away from the caller's task.
+    public func process(_ image: VisionImage) async throws -> [Barcode] {
+        try await offloaded { try results(in: image) }
+    }
+}
+
+extension ZXingReader {
+    /// The codes in `gray` turned by `degrees` about its centre, with corners mapped back to `gray`.
+    func barcodes(in gray: PixelBuffer, turnedBy degrees: Double) throws -> [Barcode] {
+        let angle = degrees * .pi / 180
+        let (width, height) = (Double(gray.width), Double(gray.height))
+        let turnedWidth = abs(width * cos(angle)) + abs(height * sin(angle))
+        let turnedHeight = abs(width * sin(angle)) + abs(height * cos(angle))
+        var transform = AffineTransform(translationByX: -width / 2, byY: -height / 2)
+        transform.append(AffineTransform(rotationByRadians: angle))
+        transform.append(AffineTransform(translationByX: turnedWidth / 2, byY: turnedHeight / 2))
+        let turned = try gray.warped(
+            by: transform, width: Int(turnedWidth.rounded(.up)), height: Int(turnedHeight.rounded(.up)),
+            border: [255, 255, 255, 255])
+        guard let back = transform.inverted() else { return [] }
+        return try barcodes(in: turned).map { barcode in
+            var barcode = barcode
+            barcode.corners = barcode.corners.applying { back.transform($0) }
+            barcode.orientation = (barcode.orientation - Int(degrees) + 360) % 360
+            return barcode
+        }
+    }
+}
+
+extension Barcode {
+    /// The same code with its corners scaled by `factor` horizontally and vertically.
+    func scaled(by factor: (x: Double, y: Double)) -> Barcode {
+        var barcode = self
+        barcode.corners = corners.applying { CGPoint(x: $0.x * factor.x, y: $0.y * factor.y) }
+        return barcode
+    }
+
+    /// The same code with its corners moved by `offset`.
+    func offset(by offset: CGPoint) -> Barcode {
+        var barcode = self
+        barcode.corners = corners.applying { CGPoint(x: $0.x + offset.x, y: $0.y + offset.y) }
+        return barcode
+    }
+
+    /// Whether `other` is this code found again: the same format and content with centres closer
+    /// than half its size, or the same format mostly in the same place (a partial misread, which
+    /// linear formats such as ITF allow).
+    func isSameCode(as other: Barcode) -> Bool {
+        guard format == other.format else { return false }
+        let a = frame, b = other.frame
+        if rawData == other.rawData, rawValue == other.rawValue {
+            return hypot(a.midX - b.midX, a.midY - b.midY) <= max(a.width, a.height, b.width, b.height) / 2
+        }
+        let overlap = a.intersection(b)
+        let smaller = min(a.width * a.height, b.width * b.height)
+        return !overlap.isNull && smaller > 0 && overlap.width * overlap.height > 0.5 * smaller
+    }
+}
+
+extension Array where Element == Barcode {
+    /// Appends the codes of `more` that are not already in the array.
+    mutating func merge(_ more: [Barcode]) {
+        for barcode in more where !contains(where: { $0.isSameCode(as: barcode) }) {
+            append(barcode)
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// The face engine of ``FaceTask``: BlazeFace detection over
+/// the whole image and, in accurate mode, over overlapping tiles, merged by weighted suppression;
+/// then the face mesh and irises on crops turned upright by the eye line.
+final class FaceAnalyzer: Sendable {
+    struct Configuration: Sendable, Hashable {
+        var range: FaceDetectionModel.Range
+        var scansTiles: Bool
+        var minimumConfidence: Float
+        /// Smallest face width as a fraction of the image width.
+        var minimumFaceSize: Double
+        var maximumFaces: Int
+        var threads: Int
+    }
+
+    let configuration: Configuration
+    private let detector: FaceDetectionModel
+    private let landmarkModels: FaceLandmarkModels
+
+    init(configuration: Configuration, store: ModelStore) throws {
+        self.configuration = configuration
+        let options = LiteRT.CompilationOptions(threadCount: configuration.threads)
+        detector = try FaceDetectionModel(range: configuration.range, options: options, store: store)
+        landmarkModels = try FaceLandmarkModels(options: options, store: store)
+    }
+
+    /// Faces in `image`, most confident first; with `landmarks`, each with its mesh and irises.
+    func analyze(_ image: VisionImage, landmarks: Bool) throws -> [FaceAnalysis] {
+        // The models know unmirrored faces: analyse the unmirrored view, then mirror the results back.
+        if image.orientation.isMirrored {
+            return try analyze(image.mirrored(), landmarks: landmarks).map { $0.mirrored(inWidth: Double(image.width)) }
+        }
+        // In accurate mode, or when the mesh is wanted anyway, its face presence confirms each detection:
+        // it drops the hands and background blur that the detector alone accepts.
+        let verifies = landmarks || configuration.scansTiles
+        return try detections(in: image).compactMap { detection in
+            var face = Self.face(from: detection)
+            guard verifies else { return face }
+            let (mesh, presence) = try landmarkModels.meshPoints(in: image, region: Self.region(for: detection))
+            guard presence >= Self.minimumPresence else { return nil }
+            if landmarks {
+                face.mesh = mesh
+                (face.roll, face.yaw) = Self.angles(from: mesh)
+                try addIrises(to: &face, in: image)
+            }
+            return face
+        }
+    }
+
+    /// The face mesh's presence score above which a crop holds a face.
+    static let minimumPresence: Float = 0.5
+
+    /// Runs the mesh in `region`; if a face is there, returns it (with irises when `landmarks`) and
+    /// the region to look at in the next frame.
+    func track(in image: VisionImage, region: RotatedRect, landmarks: Bool) throws -> (face: FaceAnalysis, next: RotatedRect)? {
+        let (mesh, presence) = try landmarkModels.meshPoints(in: image, region: region)
+        guard presence >= Self.minimumPresence else { return nil }
+        var face = FaceAnalysis(
+            boundingBox: Self.boundingBox(of: mesh), confidence: presence, keypoints: Self.keypoints(from: mesh), roll: 0,
+            yaw: 0, mesh: mesh)
+        (face.roll, face.yaw) = Self.angles(from: mesh)
+        if landmarks { try addIrises(to: &face, in: image) } else { face.mesh = nil }
+        return (face, Self.region(forMesh: mesh))
+    }
+
+    /// The crop the mesh should see next for a face whose mesh is `mesh` (MediaPipe's landmarks-to-ROI).
+    static func region(forMesh mesh: [FaceMeshPoint]) -> RotatedRect {
+        let rotation = RotatedRect.rotation(from: mesh[FaceMeshTopology.rightEyeCorners.outer].point, to: mesh[FaceMeshTopology.leftEyeCorners.outer].point)
+        let (sine, cosine) = (sin(-rotation), cos(-rotation))
+        let turned = mesh.map { CGPoint(x: $0.x * cosine - $0.y * sine, y: $0.x * sine + $0.y * cosine) }
+        let box = turned.boundingBox
+        let (backSine, backCosine) = (sin(rotation), cos(rotation))
+        let center = CGPoint(x: box.midX * backCosine - box.midY * backSine, y: box.midX * backSine + box.midY * backCosine)
+        return RotatedRect(center: center, size: box.size, rotation: rotation).scaled(by: 1.5)
+    }
+
+    /// The crop the mesh should see for a fresh detection (MediaPipe's detection-to-ROI).
+    static func region(for detection: Detection) -> RotatedRect {
+        let box = detection.boundingBox
+        return RotatedRect(
+            center: CGPoint(x: box.midX, y: box.midY), size: box.size,
+            rotation: RotatedRect.rotation(from: detection.keypoints[0], to: detection.keypoints[1])
+        ).scaled(by: 1.5)
+    }
+
+    // MARK: Detection
+
+    /// Detections over the whole image and, when configured, tiles; suppressed, filtered and limited.
+    func detections(in image: VisionImage) throws -> [Detection] {
+        var found = try detector.detect(in: image)
+        if configuration.scansTiles {
+            for tile in Self.tiles(width: image.width, height: image.height) {
+                found += try detector.detect(in: image, region: tile)
+            }
+        }
+        let minimumWidth = configuration.minimumFaceSize * Double(image.width)
+        let kept = found.filter { $0.score >= configuration.minimumConfidence && $0.boundingBox.width >= minimumWidth }
+        return NonMaxSuppression.weighted(kept, threshold: 0.3, limit: configuration.maximumFaces)
+    }
+
+    /// Overlapping square tiles (480 pixels, or a third of the shorter side if larger), overlapping by a
+    /// quarter and covering the image, in which faces appear 2–3 times larger to the model than in the
+    /// whole image. None for images not much larger than a tile.
+    static func tiles(width: Int, height: Int) -> [CGRect] {
+        let side = max(480, min(width, height) / 3)
+        guard max(width, height) * 2 > side * 3 else { return [] }
+        func starts(_ length: Int) -> [Int] {
+            guard length > side else { return [0] }
+            let count = Int((Double(length - side) / (Double(side) * 0.75)).rounded(.up)) + 1
+            return (0..<count).map { ($0 * (length - side)) / (count - 1) }
+        }
+        return starts(height).flatMap { y in
+            starts(width).map { x in CGRect(x: x, y: y, width: min(side, width), height: min(side, height)) }
+        }
+    }
+
+    // MARK: Landmarks
+
+    private func addIrises(to face: inout FaceAnalysis, in image: VisionImage) throws {
+        guard let mesh = face.mesh else { return }
+        let right = FaceMeshTopology.rightEyeCorners
+        let left = FaceMeshTopology.leftEyeCorners
+        face.rightIris = try landmarkModels.iris(in: image, from: mesh[right.outer].point, to: mesh[right.inner].point, mirrored: false)
+        face.leftIris = try landmarkModels.iris(in: image, from: mesh[left.outer].point, to: mesh[left.inner].point, mirrored: true)
+    }
+
+    // MARK: Geometry of a face
+
+    private static func face(from detection: Detection) -> FaceAnalysis {
+        let points = detection.keypoints
+        let roll = RotatedRect.rotation(from: points[0], to: points[1]) * 180 / .pi
+        return FaceAnalysis(
+            boundingBox: detection.boundingBox, confidence: detection.score, keypoints: points, roll: roll,
+            yaw: yaw(nose: points[2], rightSide: points[4], leftSide: points[5]))
+    }
+
+    /// Roll from the eye corners; yaw from the depth difference between the two sides of the face.
+    private static func angles(from mesh: [FaceMeshPoint]) -> (roll: Double, yaw: Double) {
+        let roll = RotatedRect.rotation(
+            from: mesh[FaceMeshTopology.rightEyeCorners.outer].point, to: mesh[FaceMeshTopology.leftEyeCorners.outer].point)
+        let (right, left) = (mesh[FaceMeshTopology.rightEar], mesh[FaceMeshTopology.leftEar])
+        let yaw = atan2(left.z - right.z, hypot(left.x - right.x, left.y - right.y))
+        return (roll * 180 / .pi, yaw * 180 / .pi)
+    }
+
+    /// Where the nose sits between the sides of the head, as an angle: 0 facing the camera.
+    private static func yaw(nose: CGPoint, rightSide: CGPoint, leftSide: CGPoint) -> Double {
+        let dx = leftSide.x - rightSide.x
+        let dy = leftSide.y - rightSide.y
+        let length = dx * dx + dy * dy
+        guard length > 0 else { return 0 }
+        let along = Double(((nose.x - rightSide.x) * dx + (nose.y - rightSide.y) * dy) / length)
+        return asin(min(max(2 * along - 1, -1), 1)) * 180 / .pi
+    }
+
+    private static func keypoints(from mesh: [FaceMeshPoint]) -> [CGPoint] {
+        func center(_ indices: [Int]) -> CGPoint {
+            let points = indices.map { mesh[$0].point }
+            return CGPoint(x: points.map(\.x).reduce(0, +) / Double(points.count), y: points.map(\.y).reduce(0, +) / Double(points.count))
+        }
+        return [
+            center(FaceMeshTopology.rightEye), center(FaceMeshTopology.leftEye), mesh[FaceMeshTopology.noseTip].point,
+            center(FaceMeshTopology.innerLips), mesh[FaceMeshTopology.rightEar].point, mesh[FaceMeshTopology.leftEar].point,
+        ]
+    }
+
+    /// The box around the face oval, from the eyebrows' level to the chin.
+    private static func boundingBox(of mesh: [FaceMeshPoint]) -> CGRect {
+        FaceMeshTopology.faceOval.map { mesh[$0].point }.boundingBox
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// MediaPipe's face mesh (`face_landmark.tflite`, 468 points) and iris (`iris_landmark.tflite`) models,
+/// run on crops turned upright by the eye line.
+struct FaceLandmarkModels: Sendable {
+    private let mesh: Interpreter
+    private let iris: Interpreter
+    private let meshFormat: ImageTensorFormat
+    private let irisFormat: ImageTensorFormat
+    private let meshPointsIndex: Int
+    private let presenceIndex: Int
+    private let irisIndex: Int
+
+    init(options: LiteRT.CompilationOptions, store: ModelStore, cache: SwiftVisionCache = .current) throws {
+        mesh = try store.interpreter(contentsOf: cache.model(named: "face_landmark.tflite"), options: options)
+        iris = try store.interpreter(contentsOf: cache.model(named: "iris_landmark.tflite"), options: options)
+        meshFormat = try ImageTensorFormat(tensor: mesh.inputs[0], normalization: .unit)
+        irisFormat = try ImageTensorFormat(tensor: iris.inputs[0], normalization: .unit)
+        guard let points = mesh.outputs.firstIndex(where: { $0.elementCount == 468 * 3 }),
+            let presence = mesh.outputs.firstIndex(where: { $0.elementCount == 1 }),
+            let irisPoints = iris.outputs.firstIndex(where: { $0.elementCount == 5 * 3 })
+        else {
+            throw LiteRTError.incompatibleModel("the face mesh or iris model does not have the expected outputs")
+        }
+        meshPointsIndex = points
+        presenceIndex = presence
+        irisIndex = irisPoints
+    }
+
+    /// The 468 mesh points inside `region` and the probability that a face is there.
+    func meshPoints(in image: VisionImage, region: RotatedRect) throws -> (points: [FaceMeshPoint], presence: Float) {
+        var mapping: TensorImageMapping?
+        let depthScale = Double(region.size.width) / Double(meshFormat.width)
+        return try mesh.invoke { inputs in
+            mapping = try image.write(into: inputs[0], format: meshFormat, region: region)
+        } readingOutputs: { outputs in
+            let raw = outputs[meshPointsIndex].bindMemory(to: Float.self)
+            let logit = outputs[presenceIndex].bindMemory(to: Float.self)[0]
+            let points = (0..<468).map { index in
+                let point = mapping!.imagePoint(fromTensorPoint: CGPoint(x: Double(raw[index * 3]), y: Double(raw[index * 3 + 1])))
+                return FaceMeshPoint(x: point.x, y: point.y, z: Double(raw[index * 3 + 2]) * depthScale)
+            }
+            return (points, 1 / (1 + exp(-logit)))
+        }
+    }
+
+    /// The five iris points (centre first) of the eye whose corners are `outer` and `inner`.
+    /// The model knows the eye on the image's left; the other eye is mirrored into it.
+    func iris(in image: VisionImage, from outer: CGPoint, to inner: CGPoint, mirrored: Bool) throws -> [CGPoint] {
+        let width = hypot(inner.x - outer.x, inner.y - outer.y) * 2.3
+        var region = RotatedRect(
+            center: CGPoint(x: (outer.x + inner.x) / 2, y: (outer.y + inner.y) / 2), size: CGSize(width: width, height: width),
+            rotation: RotatedRect.rotation(from: mirrored ? inner : outer, to: mirrored ? outer : inner))
+        if mirrored { region = region.mirrored() }
+        var mapping: TensorImageMapping?
+        return try iris.invoke { inputs in
+            mapping = try image.write(into: inputs[0], format: irisFormat, region: region)
+        } readingOutputs: { outputs in
+            let raw = outputs[irisIndex].bindMemory(to: Float.self)
+            return (0..<5).map { mapping!.imagePoint(fromTensorPoint: CGPoint(x: Double(raw[$0 * 3]), y: Double(raw[$0 * 3 + 1]))) }
+        }
+    }
+}

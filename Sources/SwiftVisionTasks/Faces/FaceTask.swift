@@ -1,0 +1,218 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// Finds faces, their landmarks, contours and mesh: BlazeFace detection (and, in accurate mode,
+/// tiles for small faces), then the face mesh and irises; in a stream, faces keep tracking IDs and
+/// the mesh follows them from frame to frame.
+public struct FaceTask: VisionTask {
+    /// The settings of the faces task, named as the `faces` command's options.
+    public struct Options: Codable, Hashable, Sendable {
+        /// The short-range model on the whole image only: faster, for faces near the camera.
+        public var fast = false
+        /// Locate landmarks (eyes at the pupils, ears, cheeks, nose, mouth) from the face mesh.
+        public var landmarks = false
+        /// Trace contours from the face mesh; nil follows ``landmarks``.
+        public var contours: Bool?
+        /// Report the 468 mesh points of each face.
+        public var mesh = false
+        /// Lowest detection confidence to report, 0–1.
+        public var threshold: Float = 0.5
+        /// Smallest face to report, as the face width over the image width.
+        public var minFaceSize = 0.02
+        /// Most faces to report, the most confident first.
+        public var maxFaces = 20
+        /// Threads for each model's inference; nil for the default.
+        public var threads: Int?
+
+        /// The default settings.
+        public init() {}
+
+        var tracesContours: Bool { contours ?? landmarks }
+        var needsMesh: Bool { landmarks || tracesContours || mesh }
+
+        func validate() throws {
+            guard (0...1).contains(threshold) else { throw VisionTaskError.invalidOption("threshold must lie in 0…1, not \(threshold)") }
+            guard (0...1).contains(minFaceSize) else {
+                throw VisionTaskError.invalidOption("minFaceSize must lie in 0…1, not \(minFaceSize)")
+            }
+            guard maxFaces > 0 else { throw VisionTaskError.invalidOption("maxFaces must be at least 1, not \(maxFaces)") }
+        }
+    }
+
+    /// The faces of one image or frame.
+    public struct Output: Codable, Sendable, Equatable {
+        /// The upright image's width in pixels.
+        public var width: Int
+        /// The upright image's height in pixels.
+        public var height: Int
+        /// The faces, most confident first (tracked faces first in a stream).
+        public var faces: [FaceResult]
+
+        /// The faces of an image `width` × `height` pixels.
+        public init(width: Int, height: Int, faces: [FaceResult]) {
+            self.width = width
+            self.height = height
+            self.faces = faces
+        }
+    }
+
+    /// The tracked faces of a stream.
+    public typealias StreamState = FaceTracker
+
+    public static let descriptor = TaskDescriptor(
+        name: "faces", summary: "Faces with landmarks, contours, mesh and tracking IDs", tracksAcrossFrames: true,
+        models: [
+            "face_detection_short_range.tflite", "face_detection_full_range_sparse.tflite", "face_landmark.tflite",
+            "iris_landmark.tflite",
+        ])
+    public static var defaultOptions: Options { Options() }
+
+    public let options: Options
+    private let analyzer: FaceAnalyzer
+
+    public init(options: Options, store: ModelStore) throws {
+        try options.validate()
+        self.options = options
+        analyzer = try FaceAnalyzer(
+            configuration: FaceAnalyzer.Configuration(
+                range: options.fast ? .short : .full, scansTiles: !options.fast, minimumConfidence: options.threshold,
+                minimumFaceSize: options.minFaceSize, maximumFaces: options.maxFaces,
+                threads: options.threads ?? LiteRT.CompilationOptions.default.threadCount),
+            store: store)
+    }
+
+    public func makeStreamState() -> FaceTracker { FaceTracker() }
+
+    public func output(for image: VisionImage) throws -> Output {
+        report(try analyzer.analyze(image, landmarks: options.needsMesh), in: image)
+    }
+
+    public func output(forFrame image: VisionImage, state: inout FaceTracker) throws -> Output {
+        report(try state.faces(in: image, analyzer: analyzer, landmarks: options.needsMesh), in: image)
+    }
+
+    private func report(_ faces: [FaceAnalysis], in image: VisionImage) -> Output {
+        Output(width: image.width, height: image.height, faces: faces.map { FaceResult($0, options: options) })
+    }
+}
+
+/// One face: the container the faces task reports and the API styles present.
+public struct FaceResult: Codable, Sendable, Equatable {
+    /// The face's box in upright pixels.
+    public var boundingBox: PixelRect
+    /// Detection confidence (in tracking, the face mesh's confidence), 0–1.
+    public var confidence: Float
+    /// Identifies the face across the frames of a stream; nil for single images.
+    public var trackingID: Int?
+    /// Tilt of the head in degrees, clockwise in the image.
+    public var roll: Double
+    /// Turn of the head in degrees: positive when the nose points towards the image's right.
+    public var yaw: Double
+    /// Landmarks by ``FaceLandmarkType`` name, when asked for.
+    public var landmarks: [String: PixelPoint]?
+    /// Contours by ``FaceContourType`` name, when asked for.
+    public var contours: [String: [PixelPoint]]?
+    /// The 468 face mesh points, when asked for.
+    public var mesh: [Landmark]?
+
+    init(_ face: FaceAnalysis, options: FaceTask.Options) {
+        boundingBox = PixelRect(face.boundingBox)
+        confidence = face.confidence
+        trackingID = face.trackingID
+        roll = face.roll
+        yaw = face.yaw
+        landmarks = options.landmarks ? Dictionary(uniqueKeysWithValues: face.landmarkPositions().map { ($0.rawValue, PixelPoint($1)) }) : nil
+        contours = options.tracesContours ? face.mesh.map { mesh in
+            Dictionary(uniqueKeysWithValues: FaceContourType.allCases.map { type in
+                (type.rawValue, type.meshIndices.map { PixelPoint(mesh[$0].point) })
+            })
+        } : nil
+        mesh = options.mesh ? face.mesh : nil
+    }
+
+    /// The position of the landmark `type`, when landmarks were asked for.
+    public func position(of type: FaceLandmarkType) -> CGPoint? {
+        landmarks?[type.rawValue]?.point
+    }
+
+    enum CodingKeys: String, CodingKey { case boundingBox, confidence, trackingID, roll, yaw, landmarks, contours, mesh }
+
+    /// Decodes a face from its JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        boundingBox = try container.decode(PixelRect.self, forKey: .boundingBox)
+        confidence = try container.decode(Float.self, forKey: .confidence)
+        trackingID = try container.decodeIfPresent(Int.self, forKey: .trackingID)
+        roll = try container.decode(Double.self, forKey: .roll)
+        yaw = try container.decode(Double.self, forKey: .yaw)
+        landmarks = try container.decodeIfPresent([String: PixelPoint].self, forKey: .landmarks)
+        contours = try container.decodeIfPresent([String: [PixelPoint]].self, forKey: .contours)
+        mesh = try container.decodeIfPresent([Landmark].self, forKey: .mesh)
+    }
+
+    /// Encodes the face: confidence to three decimals, angles to one.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(boundingBox, forKey: .boundingBox)
+        try container.encode(confidence.rounded(toPlaces: 3), forKey: .confidence)
+        try container.encodeIfPresent(trackingID, forKey: .trackingID)
+        try container.encode(roll.rounded(toPlaces: 1), forKey: .roll)
+        try container.encode(yaw.rounded(toPlaces: 1), forKey: .yaw)
+        try container.encodeIfPresent(landmarks, forKey: .landmarks)
+        try container.encodeIfPresent(contours, forKey: .contours)
+        try container.encodeIfPresent(mesh, forKey: .mesh)
+    }
+}
+
+extension FaceAnalysis {
+    /// The landmarks: from the mesh (eyes at the pupils) when there is one, else the detector's key points.
+    func landmarkPositions() -> [(FaceLandmarkType, CGPoint)] {
+        guard let mesh else {
+            return [
+                (.rightEye, keypoints[0]), (.leftEye, keypoints[1]), (.noseBase, keypoints[2]), (.mouthBottom, keypoints[3]),
+                (.rightEar, keypoints[4]), (.leftEar, keypoints[5]),
+            ]
+        }
+        let fromMesh: [(FaceLandmarkType, Int)] = [
+            (.leftEar, FaceMeshTopology.leftEar), (.rightEar, FaceMeshTopology.rightEar),
+            (.leftCheek, FaceMeshTopology.leftCheek), (.rightCheek, FaceMeshTopology.rightCheek),
+            (.noseBase, FaceMeshTopology.noseBase), (.mouthLeft, FaceMeshTopology.mouthLeft),
+            (.mouthRight, FaceMeshTopology.mouthRight), (.mouthBottom, FaceMeshTopology.mouthBottom),
+        ]
+        return [(.leftEye, leftIris?.first ?? keypoints[1]), (.rightEye, rightIris?.first ?? keypoints[0])]
+            + fromMesh.map { ($0.0, mesh[$0.1].point) }
+    }
+}
+
+/// A named point of a face (ML Kit's `FaceLandmarkType`); left and right are the subject's.
+public enum FaceLandmarkType: String, Sendable, CaseIterable, Codable {
+    case leftEye, rightEye, leftEar, rightEar, leftCheek, rightCheek, noseBase, mouthLeft, mouthRight, mouthBottom
+}
+
+/// A traced outline of a face feature (ML Kit's `FaceContourType`); left and right are the subject's.
+public enum FaceContourType: String, Sendable, CaseIterable, Codable {
+    case face, leftEyebrowTop, leftEyebrowBottom, rightEyebrowTop, rightEyebrowBottom, leftEye, rightEye
+    case upperLipTop, upperLipBottom, lowerLipTop, lowerLipBottom, noseBridge, noseBottom, leftCheek, rightCheek
+
+    /// The mesh points the contour runs through, in order.
+    var meshIndices: [Int] {
+        switch self {
+        case .face: FaceMeshTopology.faceOval
+        case .leftEyebrowTop: FaceMeshTopology.leftEyebrowTop
+        case .leftEyebrowBottom: FaceMeshTopology.leftEyebrowBottom
+        case .rightEyebrowTop: FaceMeshTopology.rightEyebrowTop
+        case .rightEyebrowBottom: FaceMeshTopology.rightEyebrowBottom
+        case .leftEye: FaceMeshTopology.leftEye
+        case .rightEye: FaceMeshTopology.rightEye
+        case .upperLipTop: FaceMeshTopology.upperLipTop
+        case .upperLipBottom: FaceMeshTopology.upperLipBottom
+        case .lowerLipTop: FaceMeshTopology.lowerLipTop
+        case .lowerLipBottom: FaceMeshTopology.lowerLipBottom
+        case .noseBridge: FaceMeshTopology.noseBridge
+        case .noseBottom: FaceMeshTopology.noseBottom
+        case .leftCheek: [FaceMeshTopology.leftCheek]
+        case .rightCheek: [FaceMeshTopology.rightCheek]
+        }
+    }
+}

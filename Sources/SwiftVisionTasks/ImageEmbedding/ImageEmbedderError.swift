@@ -1,0 +1,31 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// Why ``ImageEmbedder`` refused a call, in MediaPipe's terms.
+public enum ImageEmbedderError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// A live-stream delegate was set on an embedder for images or video.
+    case delegateOutsideLiveStream
+    /// Cosine similarity of embeddings of different lengths.
+    case embeddingSizeMismatch(Int, Int)
+    /// Cosine similarity of an empty embedding.
+    case emptyEmbedding
+    /// Cosine similarity of an embedding whose norm is 0.
+    case zeroNorm
+    /// Cosine similarity of a quantized embedding with a float one.
+    case quantizedWithFloat
+
+    public var description: String {
+        switch self {
+        case .delegateOutsideLiveStream:
+            "the embedder is in image or video mode; a live-stream delegate should not be provided"
+        case .embeddingSizeMismatch(let first, let second):
+            "cannot compute cosine similarity between embeddings of different sizes (\(first) vs. \(second))"
+        case .emptyEmbedding: "cannot compute cosine similarity on empty embeddings"
+        case .zeroNorm: "cannot compute cosine similarity on embedding with 0 norm"
+        case .quantizedWithFloat: "cannot compute cosine similarity between quantized and float embeddings"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// Why ``ImageLabeler`` options were refused.
+public enum ImageLabelerError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// The confidence threshold is outside 0–1.
+    case invalidConfidenceThreshold(Float)
+    /// The most labels to report is not positive.
+    case invalidMaxResultCount(Int)
+    /// An allowlist and a denylist were both given (MediaPipe takes one or the other).
+    case conflictingCategoryLists
+    /// Category lists name classes, and the model has no label file.
+    case categoryListsNeedLabels
+    /// A category list names a class the model does not have.
+    case unknownCategory(String)
+
+    public var description: String {
+        switch self {
+        case .invalidConfidenceThreshold(let value): "the confidence threshold \(value) is outside 0–1"
+        case .invalidMaxResultCount(let value): "the most labels to report must be at least 1, not \(value)"
+        case .conflictingCategoryLists: "give a category allowlist or a denylist, not both"
+        case .categoryListsNeedLabels: "category allow- and denylists need a model with a label file in its metadata"
+        case .unknownCategory(let name): "the model has no category named \"\(name)\""
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// Follows objects from seed boxes in the first frame of a stream, frame after frame, with OpenCV's
+/// KCF (`fast`) or CSRT (`accurate`) trackers; an object is lost once it leaves the frame or the
+/// tracker finds no match.
+public struct TrackTask: VisionTask {
+    /// Speed against precision of the tracker.
+    public enum Level: String, Codable, Sendable, CaseIterable {
+        /// OpenCV's KCF tracker: hundreds of frames per second, loses objects that change scale.
+        case fast
+        /// OpenCV's CSRT tracker: slower, follows scale changes and partial occlusion.
+        case accurate
+    }
+
+    /// The settings of the tracking task, named as the `track` command's options.
+    public struct Options: Codable, Hashable, Sendable {
+        /// The seed boxes in pixels of the first frame, one per object.
+        public var boxes: [PixelRect] = []
+        /// The tracker.
+        public var level = Level.accurate
+
+        /// No seed yet, CSRT.
+        public init() {}
+
+        func validate() throws {
+            for box in boxes {
+                guard [box.x, box.y, box.width, box.height].allSatisfy(\.isFinite), box.width > 0, box.height > 0 else {
+                    throw VisionTaskError.invalidOption("a box to track needs finite coordinates and a positive size")
+                }
+            }
+        }
+    }
+
+    /// One followed object.
+    public struct Track: Codable, Sendable, Equatable {
+        /// The object's number, from 1 in the order of the seed boxes.
+        public var id: Int
+        /// Where the object is, in upright pixels (its last place once lost).
+        public var boundingBox: PixelRect
+        /// How much the box's content still looks like the seed, 0–1; 0 once lost.
+        public var confidence: Float
+        /// Whether the tracker lost the object.
+        public var lost: Bool
+
+        enum CodingKeys: String, CodingKey { case id, boundingBox, confidence, lost }
+
+        /// A track of object `id`.
+        public init(id: Int, boundingBox: PixelRect, confidence: Float, lost: Bool) {
+            self.id = id
+            self.boundingBox = boundingBox
+            self.confidence = confidence
+            self.lost = lost
+        }
+
+        /// Decodes `{"id","boundingBox","confidence","lost"}`.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            id = try container.decode(Int.self, forKey: .id)
+            boundingBox = try container.decode(PixelRect.self, forKey: .boundingBox)
+            confidence = try container.decode(Float.self, forKey: .confidence)
+            lost = try container.decode(Bool.self, forKey: .lost)
+        }
+
+        /// Encodes the track, its confidence rounded to three decimals.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(boundingBox, forKey: .boundingBox)
+            try container.encode(confidence.rounded(toPlaces: 3), forKey: .confidence)
+            try container.encode(lost, forKey: .lost)
+        }
+    }
+
+    /// The objects in one frame.
+    public struct Output: Codable, Sendable, Equatable {
+        /// One track per seed box, in the order of the boxes.
+        public var tracks: [Track]
+
+        /// The tracks `tracks`.
+        public init(tracks: [Track]) {
+            self.tracks = tracks
+        }
+    }
+
+    /// The trackers of a stream, started on its first frame.
+    public struct StreamState: Sendable {
+        var trackers: [SingleObjectTracker]?
+    }
+
+    public static let descriptor = TaskDescriptor(
+        name: "track", summary: "Objects followed from seed boxes (KCF or CSRT)", tracksAcrossFrames: true)
+    public static var defaultOptions: Options { Options() }
+
+    public let options: Options
+
+    public init(options: Options, store: ModelStore) throws {
+        try options.validate()
+        self.options = options
+    }
+
+    public func makeStreamState() -> StreamState { StreamState() }
+
+    /// Without a stream there is nothing to follow: the seeds, as they are.
+    public func output(for image: VisionImage) throws -> Output {
+        Output(tracks: options.boxes.enumerated().map { Track(id: $0 + 1, boundingBox: $1, confidence: 1, lost: false) })
+    }
+
+    public func output(forFrame image: VisionImage, state: inout StreamState) throws -> Output {
+        guard let trackers = state.trackers else {
+            state.trackers = try options.boxes.map {
+                try SingleObjectTracker(kind: options.level == .fast ? .kcf : .csrt, image: image, box: $0.rect)
+            }
+            return try output(for: image)
+        }
+        return Output(tracks: try trackers.enumerated().map { index, tracker in
+            let (box, confidence) = try tracker.update(with: image)
+            return Track(id: index + 1, boundingBox: PixelRect(box), confidence: confidence, lost: tracker.isLost)
+        })
+    }
+}

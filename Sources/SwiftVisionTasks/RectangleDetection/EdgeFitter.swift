@@ -1,0 +1,162 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// Fits straight lines to the sides of a rough quadrilateral: across each side it finds the
+/// strongest step in gray level, keeps the steps of the side's dominant polarity (light to dark or
+/// dark to light), and fits a line through them, dropping outliers.
+struct EdgeFitter {
+    /// A gray image.
+    let image: PixelBuffer
+    /// The smallest gray-level difference across two pixels that counts as an edge.
+    var minimumStep = 10.0
+    /// Steps farther than this from the fitted line, in pixels, are outliers.
+    var inlierDistance = 1.5
+
+    /// A straight line through `point` along the unit vector `direction`.
+    struct Line {
+        var point: SIMD2<Double>
+        var direction: SIMD2<Double>
+
+        /// Where this line meets `other`, unless they are within about 10° of parallel.
+        func intersection(with other: Line) -> SIMD2<Double>? {
+            let cross = direction.x * other.direction.y - direction.y * other.direction.x
+            guard abs(cross) > 0.17 else { return nil }
+            let offset = other.point - point
+            let t = (offset.x * other.direction.y - offset.y * other.direction.x) / cross
+            return point + direction * t
+        }
+    }
+
+    /// A quadrilateral fitted to edges, with the evidence for it.
+    struct Fit {
+        var shape: Quadrilateral
+        /// For each side (top, right, bottom, left), the share of its length that lies on a clear edge.
+        var support: [Double]
+        /// The share of the short stretches just beyond the corners, along the sides' lines, that
+        /// also lie on an edge: near 0 when the sides end at the corners, as an object's outline does.
+        var overrun: Double
+
+        /// The geometric mean of the sides' support, lowered by up to half by the overrun past the
+        /// corners (only so far, since background lines sometimes do line up with an object's sides).
+        var confidence: Double { pow(support.reduce(1, *), 0.25) * (1 - overrun / 2) }
+    }
+
+    /// The quadrilateral with every side refitted within `radius` pixels of its rough position;
+    /// nil if a side has no edge.
+    func refine(_ shape: Quadrilateral, radius: Double) -> Fit? {
+        var lines: [Line] = []
+        var support: [Double] = []
+        for side in shape.sides {
+            guard let fit = fit(from: SIMD2(side.start), to: SIMD2(side.end), radius: radius) else { return nil }
+            lines.append(fit.line)
+            support.append(fit.support)
+        }
+        // Side i runs from corner i to corner i + 1, so corner i lies where sides i − 1 and i meet.
+        var corners: [SIMD2<Double>] = []
+        for index in 0..<4 {
+            guard let corner = lines[(index + 3) % 4].intersection(with: lines[index]) else { return nil }
+            corners.append(corner)
+        }
+        let points = corners.map { CGPoint(x: $0.x, y: $0.y) }
+        let refined = Quadrilateral(topLeft: points[0], topRight: points[1], bottomRight: points[2], bottomLeft: points[3])
+        guard refined.isConvex, refined.largestCornerDistance(to: shape) <= 3 * radius + 2 else { return nil }
+        let overruns = (0..<4).flatMap { index in
+            let start = corners[index], end = corners[(index + 1) % 4]
+            return [edgeShare(beyond: start, awayFrom: end), edgeShare(beyond: end, awayFrom: start)]
+        }
+        return Fit(shape: refined, support: support, overrun: overruns.reduce(0, +) / 8)
+    }
+
+    /// The share of points on the line from `other` through `corner`, continued past `corner` by 3 %
+    /// to 15 % of the side's length, that lie on an edge along that line.
+    private func edgeShare(beyond corner: SIMD2<Double>, awayFrom other: SIMD2<Double>) -> Double {
+        let vector = corner - other
+        let length = (vector * vector).sum().squareRoot()
+        let outward = vector / length, normal = SIMD2(-outward.y, outward.x)
+        let samples = 8
+        let onEdge = (0..<samples).filter { index in
+            let point = corner + outward * (length * (0.03 + 0.12 * Double(index) / Double(samples - 1)) + 1)
+            let step = profile(at: point + normal, along: outward) - profile(at: point - normal, along: outward)
+            return abs(step) >= minimumStep
+        }
+        return Double(onEdge.count) / Double(samples)
+    }
+
+    /// The line through the strongest edge near the segment from `start` to `end`, and its support.
+    func fit(from start: SIMD2<Double>, to end: SIMD2<Double>, radius: Double) -> (line: Line, support: Double)? {
+        let vector = end - start
+        let length = (vector * vector).sum().squareRoot()
+        guard length >= 4 else { return nil }
+        let along = vector / length
+        let normal = SIMD2(-along.y, along.x)
+        let count = Int(min(96, max(12, length / 3)))
+        var rising: [SIMD2<Double>] = [], falling: [SIMD2<Double>] = []
+        for index in 0..<count {
+            // Samples keep clear of the corners, where neighbouring sides and rounding interfere.
+            let base = start + vector * (0.08 + 0.84 * (Double(index) + 0.5) / Double(count))
+            // Gray levels every half pixel across the side, then the step over two pixels at each offset.
+            let offsets = Array(stride(from: -radius - 1, through: radius + 1, by: 0.5))
+            let levels = offsets.map { profile(at: base + normal * $0, along: along) }
+            let steps = (4..<levels.count).map { (offsets[$0 - 2], levels[$0] - levels[$0 - 4]) }
+            if let best = steps.max(by: { $0.1 < $1.1 }), best.1 >= minimumStep {
+                rising.append(base + normal * refined(best.0, in: steps))
+            }
+            if let best = steps.min(by: { $0.1 < $1.1 }), -best.1 >= minimumStep {
+                falling.append(base + normal * refined(best.0, in: steps))
+            }
+        }
+        let points = rising.count >= falling.count ? rising : falling
+        guard points.count >= max(3, count / 5), var line = Self.line(through: points) else { return nil }
+        var inliers = points
+        for _ in 0..<2 {
+            inliers = points.filter { distance(from: $0, to: line) <= inlierDistance }
+            guard inliers.count >= 3, let refit = Self.line(through: inliers) else { return nil }
+            line = refit
+        }
+        return (line, Double(inliers.count) / Double(count))
+    }
+
+    /// The mean of three samples along the side: smoother without blurring across it.
+    private func profile(at point: SIMD2<Double>, along: SIMD2<Double>) -> Double {
+        (image.intensity(x: point.x - along.x, y: point.y - along.y) + image.intensity(x: point.x, y: point.y)
+            + image.intensity(x: point.x + along.x, y: point.y + along.y)) / 3
+    }
+
+    /// The offset of the extreme step refined to a fraction of a sample by fitting a parabola through its neighbours.
+    private func refined(_ offset: Double, in steps: [(Double, Double)]) -> Double {
+        guard let index = steps.firstIndex(where: { $0.0 == offset }), index > 0, index < steps.count - 1 else {
+            return offset
+        }
+        let (a, b, c) = (steps[index - 1].1, steps[index].1, steps[index + 1].1)
+        let curvature = a - 2 * b + c
+        guard curvature != 0 else { return offset }
+        return offset + 0.5 * min(max(0.5 * (a - c) / curvature, -1), 1)
+    }
+
+    private func distance(from point: SIMD2<Double>, to line: Line) -> Double {
+        let offset = point - line.point
+        return abs(offset.x * line.direction.y - offset.y * line.direction.x)
+    }
+
+    /// The total-least-squares line through `points`: through their centroid along their principal axis.
+    static func line(through points: [SIMD2<Double>]) -> Line? {
+        guard points.count >= 2 else { return nil }
+        let centroid = points.reduce(SIMD2<Double>.zero, +) / Double(points.count)
+        var (xx, xy, yy) = (0.0, 0.0, 0.0)
+        for point in points {
+            let d = point - centroid
+            xx += d.x * d.x
+            xy += d.x * d.y
+            yy += d.y * d.y
+        }
+        let angle = 0.5 * atan2(2 * xy, xx - yy)
+        return Line(point: centroid, direction: SIMD2(cos(angle), sin(angle)))
+    }
+}
+
+extension SIMD2 where Scalar == Double {
+    init(_ point: CGPoint) {
+        self.init(Double(point.x), Double(point.y))
+    }
+}

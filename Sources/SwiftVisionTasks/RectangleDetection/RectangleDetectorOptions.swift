@@ -1,0 +1,44 @@
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// What counts as a rectangle, with the defaults of Vision's `VNDetectRectanglesRequest`.
+public struct RectangleDetectorOptions: Sendable, Equatable {
+    /// The smallest accepted ratio of the shorter to the longer side, 0–1.
+    public var minimumAspectRatio: Float = 0.5
+    /// The largest accepted ratio of the shorter to the longer side, 0–1.
+    public var maximumAspectRatio: Float = 1
+    /// How far, in degrees, each corner may be from a right angle as seen in the image.
+    public var quadratureTolerance: Float = 30
+    /// The shortest accepted side, as a fraction of the image's shorter side.
+    public var minimumSize: Float = 0.2
+    /// Rectangles below this confidence are left out.
+    public var minimumConfidence: Float = 0
+    /// At most this many rectangles, the most prominent first; 0 means no limit.
+    public var maximumObservations: Int = 1
+
+    public init(
+        minimumAspectRatio: Float = 0.5, maximumAspectRatio: Float = 1, quadratureTolerance: Float = 30,
+        minimumSize: Float = 0.2, minimumConfidence: Float = 0, maximumObservations: Int = 1
+    ) {
+        self.minimumAspectRatio = minimumAspectRatio
+        self.maximumAspectRatio = maximumAspectRatio
+        self.quadratureTolerance = quadratureTolerance
+        self.minimumSize = minimumSize
+        self.minimumConfidence = minimumConfidence
+        self.maximumObservations = maximumObservations
+    }
+
+    /// Throws unless every option is within its range.
+    func validate() throws {
+        func check(_ condition: Bool, _ message: String) throws {
+            guard condition else { throw VisionTaskError.invalidOption(message) }
+        }
+        try check((0...1).contains(minimumAspectRatio) && (0...1).contains(maximumAspectRatio),
+                  "aspect ratios must lie in 0…1")
+        try check(minimumAspectRatio <= maximumAspectRatio, "minimumAspectRatio exceeds maximumAspectRatio")
+        try check((0...45).contains(quadratureTolerance), "quadratureTolerance must lie in 0…45 degrees")
+        try check((0...1).contains(minimumSize), "minimumSize must lie in 0…1")
+        try check((0...1).contains(minimumConfidence), "minimumConfidence must lie in 0…1")
+        try check(maximumObservations >= 0, "maximumObservations must not be negative")
+    }
+}

@@ -1,0 +1,53 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// The tasks by name: what the command line and the service list and run. Adding a task is one
+/// engine, one adapter and one line in ``standard``.
+public struct TaskRegistry: Sendable {
+    /// One task of the registry.
+    public struct Entry: Sendable {
+        /// The task's name, summary and models.
+        public let descriptor: TaskDescriptor
+        /// The task type.
+        public let type: any VisionTask.Type
+        /// The default options as a JSON object: every option's name and default value.
+        public let defaultOptions: Data
+    }
+
+    /// The tasks SwiftVision ships.
+    public static let standard = TaskRegistry([
+        FaceTask.self, ObjectTask.self, LabelTask.self, EmbedTask.self, RectangleTask.self, BarcodeTask.self,
+        TextTask.self, TrackTask.self,
+    ])
+
+    /// Every task, in the order given.
+    public let entries: [Entry]
+
+    /// A registry of `tasks`.
+    public init(_ tasks: [any VisionTask.Type]) {
+        entries = tasks.map { Self.entry(for: $0) }
+    }
+
+    /// The task called `name`, if there is one.
+    public func entry(named name: String) -> Entry? {
+        entries.first { $0.descriptor.name == name }
+    }
+
+    /// Every task's name, summary, models and default options, as one JSON array.
+    public func listing() throws -> Data {
+        let objects = try entries.map { entry -> [String: Any] in
+            var object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(entry.descriptor)) as? [String: Any] ?? [:]
+            object["options"] = try JSONSerialization.jsonObject(with: entry.defaultOptions)
+            return object
+        }
+        return try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    private static func entry<Engine: VisionTask>(for type: Engine.Type) -> Entry {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let defaults = (try? encoder.encode(Engine.defaultOptions)) ?? Data("{}".utf8)
+        return Entry(descriptor: Engine.descriptor, type: type, defaultOptions: defaults)
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// Why an analysis task could not run.
+public enum VisionTaskError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// An option is outside its range.
+    case invalidOption(String)
+    /// A recognition language has no installed data.
+    case unsupportedLanguage(String, installed: [String], directory: String)
+    /// The underlying engine (zxing-cpp, Tesseract) reported a failure.
+    case engineFailed(String)
+    /// The call belongs to another running mode than the runner's.
+    case runningModeMismatch(required: RunningMode, current: RunningMode)
+    /// Video and live-stream frames must come with increasing timestamps, as MediaPipe requires.
+    case nonIncreasingTimestamp(previous: Int, current: Int)
+    /// The runner was closed.
+    case closed
+    /// A frame arrived while the previous one was processed and was dropped (late frames are discarded).
+    case frameDropped
+
+    public var description: String {
+        switch self {
+        case .invalidOption(let reason): "invalid option: \(reason)"
+        case .unsupportedLanguage(let language, let installed, let directory):
+            "no Tesseract data for language \(language) in \(directory) (installed: "
+                + (installed.isEmpty ? "none" : installed.joined(separator: ", "))
+                + "); install tesseract-ocr-\(language) or set TESSDATA_PREFIX"
+        case .engineFailed(let reason): reason
+        case .runningModeMismatch(let required, let current):
+            "the task is not initialized with the \(required.rawValue) mode; its running mode is \(current.rawValue)"
+        case .nonIncreasingTimestamp(let previous, let current):
+            "input timestamp must be monotonically increasing: \(current) ms follows \(previous) ms"
+        case .closed: "the task was closed"
+        case .frameDropped: "the frame arrived while the previous one was processed and was dropped"
+        }
+    }
+
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// Recognised text, as ML Kit's `Text`: blocks of lines of words, in reading order.
+public struct Text: Sendable, Equatable, Codable {
+    /// The whole text in reading order: lines separated by newlines, blocks by blank lines.
+    public var text: String { blocks.map(\.text).joined(separator: "\n\n") }
+    public var blocks: [TextBlock]
+
+    public init(blocks: [TextBlock]) {
+        self.blocks = blocks
+    }
+}
+
+/// A paragraph or column of text (ML Kit's `TextBlock`).
+public struct TextBlock: Sendable, Equatable, Codable {
+    /// The lines, separated by newlines.
+    public var text: String { lines.map(\.text).joined(separator: "\n") }
+    /// The smallest upright rectangle around the lines, in upright pixels.
+    public var frame: CGRect { lines.map(\.frame).reduce(CGRect.null) { $0.union($1) } }
+    /// The languages of the data the words were read with, such as `eng`.
+    public var recognizedLanguages: [String] {
+        lines.flatMap(\.elements).map(\.recognizedLanguage).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+    }
+    public var lines: [TextLine]
+
+    public init(lines: [TextLine]) {
+        self.lines = lines
+    }
+}
+
+/// A line of words (ML Kit's `TextLine`).
+public struct TextLine: Sendable, Equatable, Codable {
+    /// The words, separated by spaces.
+    public var text: String { elements.map(\.text).joined(separator: " ") }
+    /// The smallest upright rectangle around the words, in upright pixels.
+    public var frame: CGRect { elements.map(\.frame).reduce(CGRect.null) { $0.union($1) } }
+    /// The line's confidence: the mean of its words', 0–1.
+    public var confidence: Float { elements.isEmpty ? 0 : elements.map(\.confidence).reduce(0, +) / Float(elements.count) }
+    /// The words (ML Kit's `elements`).
+    public var elements: [TextElement]
+
+    public init(elements: [TextElement]) {
+        self.elements = elements
+    }
+}
+
+/// A word (ML Kit's `TextElement`).
+public struct TextElement: Sendable, Equatable, Codable {
+    public var text: String
+    /// The word's box in upright pixels.
+    public var frame: CGRect
+    /// How sure the recogniser is of the word, 0–1.
+    public var confidence: Float
+    /// The language of the data the word was read with, such as `eng`.
+    public var recognizedLanguage: String
+
+    public init(text: String, frame: CGRect, confidence: Float, recognizedLanguage: String) {
+        self.text = text
+        self.frame = frame
+        self.confidence = confidence
+        self.recognizedLanguage = recognizedLanguage
+    }
+}
+
+extension Text {
+    enum CodingKeys: String, CodingKey { case text, blocks }
+
+    /// Decodes `{"text","blocks"}`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(blocks: try container.decode([TextBlock].self, forKey: .blocks))
+    }
+
+    /// Encodes the whole text and its blocks.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(text, forKey: .text)
+        try container.encode(blocks, forKey: .blocks)
+    }
+}
+
+extension TextBlock {
+    enum CodingKeys: String, CodingKey { case text, frame, lines }
+
+    /// Decodes `{"text","frame","lines"}`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(lines: try container.decode([TextLine].self, forKey: .lines))
+    }
+
+    /// Encodes the block's text, frame and lines.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(text, forKey: .text)
+        try container.encode(PixelRect(frame), forKey: .frame)
+        try container.encode(lines, forKey: .lines)
+    }
+}
+
+extension TextLine {
+    enum CodingKeys: String, CodingKey { case text, frame, confidence, words }
+
+    /// Decodes `{"text","frame","confidence","words"}`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(elements: try container.decode([TextElement].self, forKey: .words))
+    }
+
+    /// Encodes the line's text, frame, confidence and words.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(text, forKey: .text)
+        try container.encode(PixelRect(frame), forKey: .frame)
+        try container.encode(confidence, forKey: .confidence)
+        try container.encode(elements, forKey: .words)
+    }
+}
+
+extension TextElement {
+    enum CodingKeys: String, CodingKey { case text, frame, confidence, language }
+
+    /// Decodes `{"text","frame","confidence"}`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            text: try container.decode(String.self, forKey: .text),
+            frame: try container.decode(PixelRect.self, forKey: .frame).rect,
+            confidence: try container.decode(Float.self, forKey: .confidence),
+            recognizedLanguage: try container.decodeIfPresent(String.self, forKey: .language) ?? "")
+    }
+
+    /// Encodes the word's text, frame and confidence.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(text, forKey: .text)
+        try container.encode(PixelRect(frame), forKey: .frame)
+        try container.encode(confidence, forKey: .confidence)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// Recognises printed text with Tesseract 5, as ML Kit's `TextRecognizer`: blocks, lines and
+/// words with their boxes and confidences, in reading order.
+///
+/// Safe to share between threads: recognitions are serialised on one Tesseract instance. Create
+/// one recogniser per thread to recognise in parallel.
+public final class TextRecognizer: @unchecked Sendable {
+    public let options: TextRecognizerOptions
+    /// The Tesseract data names in use, such as `["eng"]`.
+    public let languages: [String]
+    /// Used only while `lock` is held, which makes the class safe to share.
+    private let engine: TesseractEngine
+    private let orientationEngine: TesseractEngine?
+    private let lock = NSLock()
+
+    /// The resolution Tesseract is told the prepared page has.
+    static let resolution = 300
+    /// Accurate recognition rescales the page so that a typical line is about this many pixels high.
+    static let lineHeight = 36.0
+    /// Lines between these heights, in pixels, are read as they are.
+    static let comfortableLineHeights = 22.0...110.0
+    /// Orientation guesses below this confidence (Tesseract's scale) are ignored.
+    static let minimumOrientationConfidence: Float = 2
+
+    /// Starts Tesseract with the options' languages.
+    public init(options: TextRecognizerOptions = .init()) throws {
+        guard (0...1).contains(options.minimumTextHeight) else {
+            throw VisionTaskError.invalidOption("minimumTextHeight must lie in 0…1")
+        }
+        guard !options.languages.isEmpty else { throw VisionTaskError.invalidOption("no recognition language given") }
+        let directory = TesseractLanguage.dataDirectory(options.dataDirectory)
+        let installed = TesseractLanguage.installed(in: directory)
+        languages = try options.languages.map { language in
+            guard let name = TesseractLanguage.tesseractName(for: language, installed: installed) else {
+                throw VisionTaskError.unsupportedLanguage(language, installed: installed, directory: directory.path)
+            }
+            return name
+        }
+        self.options = options
+        engine = try TesseractEngine(
+            languages: languages, directory: directory, usesLanguageCorrection: options.usesLanguageCorrection)
+        orientationEngine =
+            options.recognitionLevel == .accurate && installed.contains("osd")
+            ? try? TesseractEngine(languages: ["osd"], directory: directory, orientationOnly: true) : nil
+    }
+
+    /// A recogniser for `options` kept by `store`, so that the process starts Tesseract once per set of
+    /// options and trained-data file (starting it takes a while).
+    public static func shared(_ options: TextRecognizerOptions, store: ModelStore = .shared) throws -> TextRecognizer {
+        let directory = TesseractLanguage.dataDirectory(options.dataDirectory)
+        let installed = TesseractLanguage.installed(in: directory)
+        let main = options.languages.first.flatMap { TesseractLanguage.tesseractName(for: $0, installed: installed) } ?? "eng"
+        let data = directory.appendingPathComponent("\(main).traineddata")
+        guard FileManager.default.fileExists(atPath: data.path) else { return try TextRecognizer(options: options) }
+        return try store.resource(kind: "tesseract", file: data, variant: options) { _ in try TextRecognizer(options: options) }
+    }
+
+    /// The languages with installed data, as Tesseract names them (without `osd`, which only finds orientation).
+    public static func supportedLanguages(dataDirectory: URL? = nil) -> [String] {
+        TesseractLanguage.installed(in: TesseractLanguage.dataDirectory(dataDirectory)).filter { $0 != "osd" }
+    }
+
+    /// The text in `image`, with boxes in its upright pixels.
+    public func results(in image: VisionImage) throws -> Text {
+        let upright = try image.uprightGray()
+        return try lock.withLock {
+            var page = TextPage(upright: upright)
+            var words: [TesseractEngine.Word]
+            if options.recognitionLevel == .fast {
+                words = engine.words(in: page.gray, resolution: Self.resolution)
+            } else {
+                page = try page.flattened()
+                page = try turnedUpright(page)
+                (page, words) = try readAtComfortableSize(page)
+            }
+            return text(from: words, on: page)
+        }
+    }
+
+    /// Runs ``results(in:)`` away from the caller's task.
+    public func process(_ image: VisionImage) async throws -> Text {
+        try await offloaded { try self.results(in: image) }
+    }
+
+    /// The page turned upright when Tesseract's orientation detection is sure it is not.
+    private func turnedUpright(_ page: TextPage) throws -> TextPage {
+        guard let orientationEngine else { return page }
+        let sample = try page.scaled(by: min(1, 2000 / Double(max(page.gray.width, page.gray.height))))
+        guard let found = orientationEngine.orientation(of: sample.gray, resolution: Self.resolution),
+            found.confidence >= Self.minimumOrientationConfidence, found.degrees % 360 != 0
+        else { return page }
+        return try page.turned(by: -found.degrees / 90)
+    }
+
+    /// Reads the page, then once more rescaled if its lines are too small or too large for Tesseract.
+    private func readAtComfortableSize(_ page: TextPage) throws -> (TextPage, [TesseractEngine.Word]) {
+        var page = page
+        // Tiny images hold tiny text: enlarge them before the first reading.
+        if max(page.gray.width, page.gray.height) < 800 {
+            page = try page.scaled(by: 2)
+        }
+        let words = engine.words(in: page.gray, resolution: Self.resolution)
+        let heights = Self.lineHeights(of: words).sorted()
+        guard !heights.isEmpty else { return (page, words) }
+        let median = heights[heights.count / 2]
+        guard !Self.comfortableLineHeights.contains(median) else { return (page, words) }
+        let factor = min(4, Self.lineHeight / median)
+        guard Double(page.gray.width * page.gray.height) * factor * factor <= 60_000_000 else { return (page, words) }
+        let rescaled = try page.scaled(by: factor)
+        return (rescaled, engine.words(in: rescaled.gray, resolution: Self.resolution))
+    }
+
+    /// The height of each line of `words`.
+    private static func lineHeights(of words: [TesseractEngine.Word]) -> [Double] {
+        var heights: [Double] = []
+        var line = CGRect.null
+        for word in words {
+            if word.startsLine, !line.isNull {
+                heights.append(Double(line.height))
+                line = .null
+            }
+            line = line.union(word.box)
+        }
+        if !line.isNull { heights.append(Double(line.height)) }
+        return heights
+    }
+
+    /// Blocks of lines of words in the upright image's pixels, without lines below the minimum height.
+    private func text(from words: [TesseractEngine.Word], on page: TextPage) -> Text {
+        var blocks: [TextBlock] = []
+        for word in words {
+            let element = TextElement(
+                text: word.text, frame: page.uprightRect(word.box), confidence: word.confidence,
+                recognizedLanguage: word.language)
+            if word.startsBlock || blocks.isEmpty {
+                blocks.append(TextBlock(lines: []))
+            }
+            if word.startsLine || blocks[blocks.count - 1].lines.isEmpty {
+                blocks[blocks.count - 1].lines.append(TextLine(elements: []))
+            }
+            let last = blocks[blocks.count - 1].lines.count - 1
+            blocks[blocks.count - 1].lines[last].elements.append(element)
+        }
+        let minimumHeight = Double(options.minimumTextHeight) * Double(page.uprightSize.height)
+        for index in blocks.indices {
+            blocks[index].lines.removeAll { Double($0.frame.height) < minimumHeight }
+        }
+        return Text(blocks: blocks.filter { !$0.lines.isEmpty })
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// How thoroughly text is recognised, as Vision's `VNRequestTextRecognitionLevel`.
+public enum TextRecognitionLevel: String, Sendable, CaseIterable, Codable {
+    /// One pass of Tesseract over the gray image.
+    case fast
+    /// Pages turned upright when Tesseract's orientation data is installed, uneven light flattened,
+    /// and the image rescaled so that the text has the height Tesseract reads best.
+    case accurate
+}
+
+/// What a ``TextRecognizer`` reads and how.
+public struct TextRecognizerOptions: Sendable, Hashable {
+    /// Languages to read, as Tesseract names them (`eng`, `deu`, `chi_sim`) or as BCP 47 tags
+    /// (`en-US`, `de`); each needs its installed `.traineddata`. The first is the main one.
+    public var languages: [String]
+    public var recognitionLevel: TextRecognitionLevel
+    /// Lines lower than this fraction of the image's height are left out (Vision's `minimumTextHeight`); 0 keeps all.
+    public var minimumTextHeight: Float
+    /// Whether Tesseract may use its word lists to choose between readings; off for codes, serial
+    /// numbers and names.
+    public var usesLanguageCorrection: Bool
+    /// The folder holding the `.traineddata` files; nil looks in `$TESSDATA_PREFIX` and the usual
+    /// system folders.
+    public var dataDirectory: URL?
+
+    public init(
+        languages: [String] = ["eng"], recognitionLevel: TextRecognitionLevel = .accurate, minimumTextHeight: Float = 0,
+        usesLanguageCorrection: Bool = true, dataDirectory: URL? = nil
+    ) {
+        self.languages = languages
+        self.recognitionLevel = recognitionLevel
+        self.minimumTextHeight = minimumTextHeight
+        self.usesLanguageCorrection = usesLanguageCorrection
+        self.dataDirectory = dataDirectory
+    }
+}

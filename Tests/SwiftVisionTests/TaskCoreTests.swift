@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+@testable import SwiftVision
+@testable import SwiftVisionCore
+@testable import SwiftVisionRuntime
+@testable import SwiftVisionTasks
+
+/// The task core: one model store, one runner's rules, one registry.
+@Suite(.serialized) struct TaskCoreTests {
+    static let photos = ["bus.jpg", "zidane.jpg", "dog.jpg", "kite.jpg", "horses.jpg", "person.jpg", "eagle.jpg",
+                         "giraffe.jpg", "coffee.png", "chelsea.png"]
+
+    @Test func detectingInTwentyPhotosLoadsTheDetectorOnce() throws {
+        let store = ModelStore()
+        var options = ObjectTask.Options()
+        options.multiple = true
+        var found = 0
+        for name in Self.photos + Self.photos {
+            // As a program that makes a detector per file would: the store still loads the model once.
+            let task = try ObjectTask(options: options, store: store)
+            found += try task.output(for: try Fixtures.image(name)).objects.count
+        }
+        let statistics = store.statistics
+        #expect(statistics.modelsLoaded == 1)
+        #expect(statistics.compilations == 1)
+        #expect(statistics.reuses >= 19)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: try Fixtures.model("yolov3_tiny_coco.tflite").path)[.size] as? Int)
+        #expect(statistics.bytesLoaded == size)
+        #expect(found >= 20, "the photos show people, buses, dogs, kites and horses")
+    }
+
+    @Test func otherCompilationOptionsCompileTheSameFileAgain() throws {
+        let store = ModelStore()
+        let url = try Fixtures.model("face_detection_short_range.tflite")
+        let one = try store.interpreter(contentsOf: url, options: LiteRT.CompilationOptions(threadCount: 1))
+        let two = try store.interpreter(contentsOf: url, options: LiteRT.CompilationOptions(threadCount: 2))
+        let again = try store.interpreter(contentsOf: url, options: LiteRT.CompilationOptions(threadCount: 1))
+        #expect(one === again)
+        #expect(one !== two)
+        #expect(one.model === two.model)
+        #expect(store.statistics.modelsLoaded == 1)
+        #expect(store.statistics.compilations == 2)
+    }
+
+    @Test func aChangedFileIsLoadedAgain() throws {
+        let store = ModelStore()
+        let folder = try Fixtures.temporaryDirectory()
+        let copy = folder.appendingPathComponent("model.tflite")
+        try FileManager.default.copyItem(at: try Fixtures.model("face_detection_short_range.tflite"), to: copy)
+        let first = try store.model(contentsOf: copy)
+        try FileManager.default.removeItem(at: copy)
+        try FileManager.default.copyItem(at: try Fixtures.model("face_detection_full_range_sparse.tflite"), to: copy)
+        let second = try store.model(contentsOf: copy)
+        #expect(first !== second)
+        #expect(second.inputs[0].shape == [1, 192, 192, 3])
+        #expect(store.statistics.modelsLoaded == 2)
+    }
+
+    @Test func theRunnerKeepsEachModeToItsCalls() throws {
+        let image = try Fixtures.image("zidane.jpg")
+        let images = TaskRunner<LabelTask>(task: try LabelTask())
+        #expect(throws: VisionTaskError.runningModeMismatch(required: .video, current: .image)) {
+            try images.run(videoFrame: image, timestampInMilliseconds: 0)
+        }
+        #expect(throws: VisionTaskError.runningModeMismatch(required: .liveStream, current: .image)) {
+            try images.send(image, timestampInMilliseconds: 0)
+        }
+        let video = TaskRunner<FaceTask>(task: try FaceTask(), runningMode: .video)
+        #expect(throws: VisionTaskError.runningModeMismatch(required: .image, current: .video)) { try video.run(image) }
+        let first = try video.run(videoFrame: image, timestampInMilliseconds: 40)
+        #expect(first.faces.count == 2, "zidane.jpg shows two faces")
+        #expect(Set(first.faces.compactMap(\.trackingID)).count == 2)
+        #expect(throws: VisionTaskError.nonIncreasingTimestamp(previous: 40, current: 40)) {
+            try video.run(videoFrame: image, timestampInMilliseconds: 40)
+        }
+        let second = try video.run(videoFrame: image)
+        #expect(Set(second.faces.compactMap(\.trackingID)) == Set(first.faces.compactMap(\.trackingID)))
+        video.close()
+        #expect(throws: VisionTaskError.closed) { try video.run(videoFrame: image, timestampInMilliseconds: 10_000) }
+    }
+
+    @Test func theRegistryListsEveryTaskWithItsOptionsAndModels() throws {
+        let registry = TaskRegistry.standard
+        let names = registry.entries.map(\.descriptor.name)
+        #expect(names == ["faces", "objects", "labels", "embeddings", "rectangles", "barcodes", "text", "track"])
+        let listing = try #require(try JSONSerialization.jsonObject(with: registry.listing()) as? [[String: Any]])
+        #expect(listing.count == names.count)
+        let faces = try #require(listing.first { $0["name"] as? String == "faces" })
+        let options = try #require(faces["options"] as? [String: Any])
+        #expect(options["threshold"] as? Double == 0.5)
+        #expect(options["landmarks"] as? Bool == false)
+        #expect((faces["models"] as? [String])?.contains("face_landmark.tflite") == true)
+        for entry in registry.entries {
+            for model in entry.descriptor.models {
+                #expect(FileManager.default.fileExists(atPath: try Fixtures.model(model).path), "\(entry.descriptor.name): \(model)")
+            }
+        }
+        // The listed defaults decode back into each task's options.
+        let decoded = try JSONDecoder().decode(FaceTask.Options.self, from: try #require(registry.entry(named: "faces")).defaultOptions)
+        #expect(decoded == FaceTask.Options())
+    }
+
+    @Test func optionsOutOfRangeAreRefused() throws {
+        var faces = FaceTask.Options()
+        faces.threshold = 5
+        #expect(throws: VisionTaskError.self) { try FaceTask(options: faces) }
+        var objects = ObjectTask.Options()
+        objects.threshold = -1
+        #expect(throws: VisionTaskError.self) { try ObjectTask(options: objects) }
+        var barcodes = BarcodeTask.Options()
+        barcodes.formats = "QRCode,Hologram"
+        #expect(throws: VisionTaskError.self) { try BarcodeTask(options: barcodes) }
+        var track = TrackTask.Options()
+        track.boxes = [PixelRect(CGRect(x: Double.nan, y: 1, width: 2, height: 3))]
+        #expect(throws: VisionTaskError.self) { try TrackTask(options: track) }
+    }
+
+    @Test func outputsRoundTripThroughTheirJSON() throws {
+        var options = FaceTask.Options()
+        options.landmarks = true
+        let faces = try FaceTask(options: options).output(for: try Fixtures.image("zidane.jpg"))
+        let decoded = try JSONDecoder().decode(FaceTask.Output.self, from: JSONEncoder().encode(faces))
+        #expect(decoded.faces.count == faces.faces.count)
+        for (face, back) in zip(faces.faces, decoded.faces) {
+            #expect(abs(face.boundingBox.x - back.boundingBox.x) <= 0.005)
+            #expect(back.landmarks?.keys.sorted() == face.landmarks?.keys.sorted())
+            #expect(back.contours?.count == FaceContourType.allCases.count)
+        }
+        let text = try TextTask().output(for: try Fixtures.image("page.png"))
+        let textBack = try JSONDecoder().decode(Text.self, from: JSONEncoder().encode(text))
+        #expect(textBack.text == text.text)
+        #expect(!text.text.isEmpty)
+    }
+}
