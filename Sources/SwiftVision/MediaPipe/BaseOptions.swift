@@ -8,6 +8,7 @@ public struct BaseOptions: Sendable, Hashable {
     /// The path of a `.tflite` model; nil for the task's model from the model zoo.
     public var modelAssetPath: String?
 
+    /// Options that run the model at `modelAssetPath`, or the task's model from the model zoo when nil.
     public init(modelAssetPath: String? = nil) {
         self.modelAssetPath = modelAssetPath
     }

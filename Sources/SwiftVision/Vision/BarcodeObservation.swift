@@ -7,9 +7,11 @@ import SwiftVisionTasks
 public struct BarcodeObservation: QuadrilateralObservation, Equatable {
     /// Corners named in the symbol's own orientation (see ``Barcode/corners``).
     public var imageCorners: Quadrilateral
+    /// The upright size of the image the barcode was read in, in pixels.
     public var imageSize: CGSize
     /// 1: zxing-cpp reports only codes whose checks pass.
     public var confidence: Float { 1 }
+    /// The barcode's format (Vision's `symbology`).
     public var symbology: BarcodeFormat
     /// The content as text.
     public var payloadString: String
@@ -18,6 +20,7 @@ public struct BarcodeObservation: QuadrilateralObservation, Equatable {
     /// The full result, with orientation and symbology identifier.
     public var barcode: Barcode
 
+    /// An observation of `barcode`, read in an image of `imageSize` upright pixels.
     public init(barcode: Barcode, imageSize: CGSize) {
         imageCorners = barcode.corners
         self.imageSize = imageSize

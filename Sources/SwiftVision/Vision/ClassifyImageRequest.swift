@@ -9,10 +9,12 @@ public struct ClassifyImageRequest: VisionRequest {
     /// A custom classifier; nil for the model zoo's ImageNet classifier.
     public var model: LocalModel?
 
+    /// A request that runs `model`, or the model zoo's ImageNet classifier when nil.
     public init(model: LocalModel? = nil) {
         self.model = model
     }
 
+    /// Every class of `image` with its confidence, most confident first.
     public func perform(on image: VisionImage) throws -> [ClassificationObservation] {
         var options = LabelTask.Options()
         options.model = model?.path

@@ -10,11 +10,13 @@ public struct DetectBarcodesRequest: VisionRequest {
     /// The part of the image searched, normalised with the origin at the lower left.
     public var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
 
+    /// A request for every format over the whole image.
     public init() {}
 
     /// The formats this request can read.
     public static var supportedSymbologies: BarcodeFormat { .all }
 
+    /// The barcodes in `image`, with corners in its upright pixels.
     public func perform(on image: VisionImage) throws -> [BarcodeObservation] {
         let scanner = BarcodeScanner(options: BarcodeScannerOptions(formats: symbologies))
         let (part, origin) = try image.region(ofInterest: regionOfInterest)

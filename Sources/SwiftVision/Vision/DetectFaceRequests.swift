@@ -6,20 +6,28 @@ import SwiftVisionTasks
 /// Finds face rectangles, as Vision's `DetectFaceRectanglesRequest`. In a ``SequenceRequestHandler``
 /// faces are tracked from frame to frame and carry tracking IDs.
 public struct DetectFaceRectanglesRequest: FaceRequest {
+    /// `.accurate` (default, as Vision) scans tiles for small faces; `.fast` looks for near faces only.
     public var performanceMode: FaceDetectorOptions.PerformanceMode = .accurate
+    /// Most faces to report, the most confident first.
     public var maximumObservations = 20
+    /// False: rectangles only, without landmark regions or mesh.
     public static let includesLandmarks = false
 
+    /// A request in accurate mode for at most 20 faces.
     public init() {}
 }
 
 /// Finds faces with their landmark regions, pupils and mesh, as Vision's `DetectFaceLandmarksRequest`.
 /// In a ``SequenceRequestHandler`` the mesh follows each face from frame to frame.
 public struct DetectFaceLandmarksRequest: FaceRequest {
+    /// `.accurate` (default, as Vision) scans tiles for small faces; `.fast` looks for near faces only.
     public var performanceMode: FaceDetectorOptions.PerformanceMode = .accurate
+    /// Most faces to report, the most confident first.
     public var maximumObservations = 20
+    /// True: landmark regions, pupils and the face mesh as well as rectangles.
     public static let includesLandmarks = true
 
+    /// A request in accurate mode for at most 20 faces.
     public init() {}
 }
 

@@ -13,14 +13,17 @@ public struct DetectRectanglesRequest: VisionRequest {
     public var quadratureTolerance: Float = 30
     /// The shortest accepted side, as a fraction of the image's shorter side.
     public var minimumSize: Float = 0.2
+    /// Rectangles below this confidence, 0–1, are left out.
     public var minimumConfidence: Float = 0
     /// At most this many observations, the most prominent first; 0 means no limit.
     public var maximumObservations = 1
     /// The part of the image searched, normalised with the origin at the lower left.
     public var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
 
+    /// A request with Vision's defaults.
     public init() {}
 
+    /// The rectangles in `image`, the most prominent first, with corners in its upright pixels.
     public func perform(on image: VisionImage) throws -> [RectangleObservation] {
         let detector = RectangleDetector(
             options: RectangleDetectorOptions(

@@ -5,9 +5,11 @@ import SwiftVisionTasks
 
 /// A face found by a Vision-style request; the box is in Vision's normalised coordinates (lower-left origin).
 public struct FaceObservation: Sendable, Equatable, Identifiable {
+    /// Identifies the observation: new for each observation made (Vision's `uuid`).
     public let id: UUID
     /// The face's box in 0…1 of the image, origin at the lower left.
     public let boundingBox: CGRect
+    /// Detection confidence (in tracking, the face mesh's confidence), 0–1.
     public let confidence: Float
     /// Tilt of the head in radians, clockwise in the image.
     public let roll: Double
@@ -42,17 +44,29 @@ public struct FaceObservation: Sendable, Equatable, Identifiable {
 
 /// The landmark regions of a face, as Vision's `FaceLandmarks2D`; left and right are the subject's.
 public struct FaceLandmarks2D: Sendable, Equatable {
+    /// The outline of the face (MediaPipe's face oval).
     public let faceContour: FaceLandmarkRegion2D
+    /// The outline of the left eye.
     public let leftEye: FaceLandmarkRegion2D
+    /// The outline of the right eye.
     public let rightEye: FaceLandmarkRegion2D
+    /// The outline of the left eyebrow: along its top edge, then back along its bottom edge.
     public let leftEyebrow: FaceLandmarkRegion2D
+    /// The outline of the right eyebrow: along its top edge, then back along its bottom edge.
     public let rightEyebrow: FaceLandmarkRegion2D
+    /// The outline of the lower nose, around the nostrils and the tip.
     public let nose: FaceLandmarkRegion2D
+    /// The ridge of the nose, from between the eyes to the tip.
     public let noseCrest: FaceLandmarkRegion2D
+    /// The line down the middle of the face, from the forehead to the chin.
     public let medianLine: FaceLandmarkRegion2D
+    /// The outer outline of the lips.
     public let outerLips: FaceLandmarkRegion2D
+    /// The inner outline of the lips, around the opening of the mouth.
     public let innerLips: FaceLandmarkRegion2D
+    /// The centre of the left pupil, as one point.
     public let leftPupil: FaceLandmarkRegion2D
+    /// The centre of the right pupil, as one point.
     public let rightPupil: FaceLandmarkRegion2D
 
     /// Every point of every region.
@@ -88,6 +102,7 @@ public struct FaceLandmarkRegion2D: Sendable, Equatable {
     /// The face box in pixels (top-left origin) the points are relative to.
     let faceBox: CGRect
 
+    /// The number of points.
     public var pointCount: Int { normalizedPoints.count }
 
     init(normalizedPoints: [CGPoint], faceBox: CGRect) {

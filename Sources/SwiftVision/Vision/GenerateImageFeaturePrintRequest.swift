@@ -10,8 +10,10 @@ public struct GenerateImageFeaturePrintRequest: VisionRequest {
     /// How the image meets the model's square input.
     public var imageCropAndScaleOption: ImageCropAndScaleOption = .scaleFill
 
+    /// A request that scales the image to fill the model's input (`.scaleFill`).
     public init() {}
 
+    /// The feature print of `image`.
     public func perform(on image: VisionImage) throws -> FeaturePrintObservation {
         var options = EmbedTask.Options()
         options.l2Normalize = true
@@ -22,6 +24,7 @@ public struct GenerateImageFeaturePrintRequest: VisionRequest {
 
 /// An image's feature print, as Vision's `FeaturePrintObservation`: a unit-length vector.
 public struct FeaturePrintObservation: Sendable, Hashable, Identifiable {
+    /// Identifies the observation: new for each observation made (Vision's `uuid`).
     public let id: UUID
     /// The vector.
     public let data: [Float]

@@ -5,8 +5,10 @@ import SwiftVisionTasks
 
 /// Performs requests on one image, as Vision's `ImageRequestHandler`.
 public struct ImageRequestHandler: Sendable {
+    /// The image the requests are performed on.
     public let image: VisionImage
 
+    /// A handler that performs requests on `image`.
     public init(_ image: VisionImage) {
         self.image = image
     }

@@ -24,9 +24,13 @@ extension QuadrilateralObservation {
         imageCorners.converted(from: .pixels, to: .normalizedLowerLeft, imageSize: imageSize)
     }
 
+    /// The top-left corner, normalised, origin at the lower left.
     public var topLeft: CGPoint { normalizedCorners.topLeft }
+    /// The top-right corner, normalised, origin at the lower left.
     public var topRight: CGPoint { normalizedCorners.topRight }
+    /// The bottom-right corner, normalised, origin at the lower left.
     public var bottomRight: CGPoint { normalizedCorners.bottomRight }
+    /// The bottom-left corner, normalised, origin at the lower left.
     public var bottomLeft: CGPoint { normalizedCorners.bottomLeft }
 
     /// The smallest rectangle around the corners, normalised, origin at the lower left.

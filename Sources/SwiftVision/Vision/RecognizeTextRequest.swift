@@ -5,15 +5,19 @@ import SwiftVisionTasks
 
 /// Recognises text line by line, as Vision's `RecognizeTextRequest`, with the engine of ``TextRecognizer``.
 public struct RecognizeTextRequest: VisionRequest {
+    /// How thoroughly text is recognised: `.accurate` (default, as Vision) or `.fast`.
     public var recognitionLevel = TextRecognitionLevel.accurate
     /// Lines lower than this fraction of the image's height are left out; 0 keeps all.
     public var minimumTextHeight: Float = 0
     /// Languages as BCP 47 tags (`en-US`) or Tesseract names (`eng`), the main one first.
     public var recognitionLanguages = ["en-US"]
+    /// Whether Tesseract may use its word lists to choose between readings; off for codes, serial
+    /// numbers and names.
     public var usesLanguageCorrection = true
     /// The part of the image read, normalised with the origin at the lower left.
     public var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
 
+    /// A request for accurate recognition of US English over the whole image.
     public init() {}
 
     /// The languages with installed Tesseract data.

@@ -5,18 +5,24 @@ import SwiftVisionTasks
 
 /// A candidate reading of a line of text (Vision's `VNRecognizedText`).
 public struct RecognizedText: Sendable, Equatable {
+    /// The text read.
     public var string: String
+    /// How sure the recogniser is of the reading, 0–1.
     public var confidence: Float
 }
 
 /// A line of text read by ``RecognizeTextRequest`` (Vision's `VNRecognizedTextObservation`).
 public struct RecognizedTextObservation: QuadrilateralObservation, Equatable {
+    /// The corners of the line's box in upright pixels, origin at the top left.
     public var imageCorners: Quadrilateral
+    /// The upright size of the image the line was read in, in pixels.
     public var imageSize: CGSize
+    /// The line's confidence: the mean of its words', 0–1.
     public var confidence: Float { line.confidence }
     /// The line with its words, in upright pixels.
     public var line: TextLine
 
+    /// An observation of `line`, read in an image of `imageSize` upright pixels.
     public init(line: TextLine, imageSize: CGSize) {
         imageCorners = Quadrilateral(rect: line.frame)
         self.imageSize = imageSize

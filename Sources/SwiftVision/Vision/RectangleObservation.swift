@@ -5,10 +5,14 @@ import SwiftVisionTasks
 
 /// A rectangle found by ``DetectRectanglesRequest`` (Vision's `VNRectangleObservation`).
 public struct RectangleObservation: QuadrilateralObservation, Equatable {
+    /// The rectangle's corners in upright pixels, origin at the top left.
     public var imageCorners: Quadrilateral
+    /// The upright size of the image the rectangle was found in, in pixels.
     public var imageSize: CGSize
+    /// How clearly all four sides stand out as straight edges, 0–1.
     public var confidence: Float
 
+    /// A rectangle with `imageCorners` found in an image of `imageSize` upright pixels.
     public init(imageCorners: Quadrilateral, imageSize: CGSize, confidence: Float) {
         self.imageCorners = imageCorners
         self.imageSize = imageSize

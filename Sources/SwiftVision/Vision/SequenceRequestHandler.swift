@@ -11,6 +11,7 @@ public final class SequenceRequestHandler: @unchecked Sendable {
     private var states: [AnyHashable: any Sendable] = [:]
     private let lock = NSLock()
 
+    /// A handler with no sequence started.
     public init() {}
 
     /// Performs a stateless `request` on `frame`.

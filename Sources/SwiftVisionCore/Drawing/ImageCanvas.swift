@@ -14,15 +14,19 @@ public struct ImageCanvas: Sendable {
     /// A line width that stays visible on large photos.
     public var defaultLineWidth: Int { max(2, min(image.width, image.height) / 300) }
 
+    /// Outlines `rect`, in upright pixels, with lines `lineWidth` pixels wide (``defaultLineWidth`` when nil).
     public mutating func drawRectangle(_ rect: CGRect, color: DrawingColor, lineWidth: Int? = nil) throws {
         let width = lineWidth ?? defaultLineWidth
         try draw { view, color in sv_draw_rectangle(view, rect.minX, rect.minY, rect.width, rect.height, color, Int32(width)) } color: { color }
     }
 
+    /// Outlines `shape`, in upright pixels, with lines `lineWidth` pixels wide (``defaultLineWidth`` when nil).
     public mutating func drawQuadrilateral(_ shape: Quadrilateral, color: DrawingColor, lineWidth: Int? = nil) throws {
         try drawPolyline(shape.corners, closed: true, color: color, lineWidth: lineWidth)
     }
 
+    /// Joins `points`, in upright pixels, with lines `lineWidth` pixels wide (``defaultLineWidth`` when
+    /// nil), joining the last point back to the first when `closed`.
     public mutating func drawPolyline(_ points: [CGPoint], closed: Bool, color: DrawingColor, lineWidth: Int? = nil) throws {
         guard !points.isEmpty else { return }
         let width = lineWidth ?? defaultLineWidth

@@ -3,9 +3,12 @@ import Foundation
 /// Places an image inside a view with its aspect ratio kept (the seeds' `transformMatrix()` and
 /// `convertRect`): how overlays line up with a photo shown "aspect fit".
 public struct AspectFit: Sendable, Equatable {
+    /// The image's size in pixels.
     public let imageSize: CGSize
+    /// The view's size in points.
     public let viewSize: CGSize
 
+    /// Fits an image of `imageSize` pixels into a view of `viewSize` points.
     public init(imageSize: CGSize, viewSize: CGSize) {
         self.imageSize = imageSize
         self.viewSize = viewSize

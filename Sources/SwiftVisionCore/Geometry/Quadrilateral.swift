@@ -2,11 +2,16 @@ import Foundation
 
 /// Four corners of a shape such as a document seen in perspective, in one coordinate space.
 public struct Quadrilateral: Sendable, Equatable, Codable {
+    /// The top-left corner.
     public var topLeft: CGPoint
+    /// The top-right corner.
     public var topRight: CGPoint
+    /// The bottom-right corner.
     public var bottomRight: CGPoint
+    /// The bottom-left corner.
     public var bottomLeft: CGPoint
 
+    /// A quadrilateral with the given corners.
     public init(topLeft: CGPoint, topRight: CGPoint, bottomRight: CGPoint, bottomLeft: CGPoint) {
         self.topLeft = topLeft
         self.topRight = topRight

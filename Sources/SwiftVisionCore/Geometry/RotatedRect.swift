@@ -2,11 +2,14 @@ import Foundation
 
 /// A rectangle turned about its centre, in pixels of the upright image: the crop a landmark model sees.
 public struct RotatedRect: Sendable, Equatable, Codable {
+    /// The centre, in upright pixels.
     public var center: CGPoint
+    /// The width and height before rotation, in pixels.
     public var size: CGSize
     /// Clockwise rotation in radians (image y points down).
     public var rotation: Double
 
+    /// A rectangle of `size` centred on `center`, turned clockwise by `rotation` radians.
     public init(center: CGPoint, size: CGSize, rotation: Double) {
         self.center = center
         self.size = size

@@ -2,6 +2,7 @@ import Foundation
 
 /// What an encoded image's header says, read without decoding pixels.
 public struct ImageHeader: Sendable, Equatable {
+    /// The encoded format.
     public let format: ImageFormat
     /// Stored width, before orientation.
     public let width: Int

@@ -6,6 +6,7 @@ public struct ImageLimits: Sendable, Equatable {
     /// 100 megapixels: above any camera sensor sold today, below what would exhaust memory on a small machine.
     public static let `default` = ImageLimits(maximumPixelCount: 100_000_000)
 
+    /// Limits of at most `maximumPixelCount` pixels per image.
     public init(maximumPixelCount: Int) {
         self.maximumPixelCount = maximumPixelCount
     }

@@ -5,9 +5,13 @@ import Foundation
 /// Rows are `bytesPerRow` apart. For ``PixelFormat/nv12`` the chroma plane follows the
 /// luma plane, `height / 2` rows of the same `bytesPerRow`.
 public struct PixelBuffer: Sendable, Equatable {
+    /// The layout of each pixel.
     public let format: PixelFormat
+    /// The width in pixels.
     public let width: Int
+    /// The height in pixels (of the luma plane, for NV12).
     public let height: Int
+    /// The distance in bytes from the start of one row to the start of the next.
     public let bytesPerRow: Int
     /// The raw bytes, all planes.
     public internal(set) var bytes: [UInt8]

@@ -9,6 +9,7 @@ public struct ImageDecodingOptions: Sendable, Equatable {
     /// the upright result still covers this size; the coordinates of results then refer to the smaller image.
     public var minimumSize: CGSize?
 
+    /// Options with `limits` that decode at full size unless `minimumSize` is given.
     public init(limits: ImageLimits = .default, minimumSize: CGSize? = nil) {
         self.limits = limits
         self.minimumSize = minimumSize

@@ -3,6 +3,7 @@ import Foundation
 
 /// A file format to write images in.
 public enum ImageEncoding: Sendable, Equatable {
+    /// PNG: lossless.
     case png
     /// JPEG with quality 0–100.
     case jpeg(quality: Int)

@@ -2,6 +2,7 @@ import CVisionShim
 
 /// A quarter-turn rotation of an image.
 public enum ImageRotation: Sendable, CaseIterable {
+    /// A quarter turn clockwise, a half turn, or a quarter turn counter-clockwise.
     case clockwise90, rotate180, counterClockwise90
 
     var orientation: ImageOrientation {

@@ -12,6 +12,7 @@ public struct ImageTensorFormat: Sendable, Equatable {
 
     /// Channel order of the tensor.
     public enum ChannelOrder: Sendable, Equatable {
+        /// Red, green, blue; blue, green, red; or one gray channel.
         case rgb, bgr, gray
         var channelCount: Int { self == .gray ? 1 : 3 }
     }
@@ -24,14 +25,20 @@ public struct ImageTensorFormat: Sendable, Equatable {
         case float32(Normalization)
     }
 
+    /// The tensor's width in pixels.
     public var width: Int
+    /// The tensor's height in pixels.
     public var height: Int
+    /// The order of the colour channels, or gray.
     public var channelOrder: ChannelOrder
+    /// Bytes, or floats normalised per channel.
     public var elementType: ElementType
+    /// How the image's aspect ratio meets the tensor's.
     public var resizeMode: ResizeMode
     /// Value of letterbox padding, in pixel units before normalisation (0…255).
     public var paddingValue: Double
 
+    /// A format with the given size, channels and element type.
     public init(
         width: Int, height: Int, channelOrder: ChannelOrder = .rgb, elementType: ElementType,
         resizeMode: ResizeMode = .stretch, paddingValue: Double = 0

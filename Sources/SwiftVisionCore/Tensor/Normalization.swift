@@ -2,9 +2,12 @@ import Foundation
 
 /// Per-channel input normalisation `(value − mean) / std`; a single value applies to every channel.
 public struct Normalization: Sendable, Equatable, Codable {
+    /// The value subtracted from each channel, in pixel units (0…255).
     public var mean: [Float]
+    /// The divisor of each channel after the mean is subtracted (the standard deviation).
     public var std: [Float]
 
+    /// Normalisation by `mean` and `std`, per channel or, with single values, for every channel.
     public init(mean: [Float], std: [Float]) {
         self.mean = mean
         self.std = std

@@ -2,10 +2,14 @@ import Foundation
 
 /// Why a video could not be read or written.
 public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// The video at `path` is missing, in an unreadable format or too large.
     case cannotOpen(path: String, reason: String)
+    /// The frame at `index` (from 0) of the video at `path` could not be decoded.
     case unreadableFrame(path: String, index: Int, reason: String)
+    /// The video at `path` could not be created or written to.
     case cannotWrite(path: String, reason: String)
 
+    /// A one-line explanation of the error.
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason): "cannot open video \(path): \(reason)"
@@ -14,5 +18,6 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible, Loc
         }
     }
 
+    /// The same as ``description``.
     public var errorDescription: String? { description }
 }

@@ -3,6 +3,7 @@ import Foundation
 
 /// One decoded frame of a video.
 public struct VideoFrame: Sendable {
+    /// The frame, upright, in BGR.
     public let image: VisionImage
     /// Position of the frame, from 0.
     public let index: Int
@@ -12,8 +13,11 @@ public struct VideoFrame: Sendable {
 
 /// Reads a video file frame by frame (OpenCV's FFmpeg backend). Not safe for concurrent use.
 public final class VideoReader: Sequence, IteratorProtocol {
+    /// The video file.
     public let url: URL
+    /// The frames' width in pixels.
     public let width: Int
+    /// The frames' height in pixels.
     public let height: Int
     /// Frames per second as the container reports it (30 when it reports none).
     public let framesPerSecond: Double
@@ -25,6 +29,7 @@ public final class VideoReader: Sequence, IteratorProtocol {
     /// The error that ended iteration early, if any.
     public private(set) var error: VideoError?
 
+    /// Opens the video at `url`, refusing frames larger than `limits`.
     public init(url: URL, limits: ImageLimits = .default) throws {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw VideoError.cannotOpen(path: url.path, reason: "no such file")

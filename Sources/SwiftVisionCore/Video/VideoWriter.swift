@@ -3,11 +3,15 @@ import Foundation
 
 /// Writes frames into a video file: MPEG-4 Part 2 in `.mp4`/`.mov`, Motion JPEG in `.avi`. Not safe for concurrent use.
 public final class VideoWriter {
+    /// The video file.
     public let url: URL
+    /// The frames' width in pixels.
     public let width: Int
+    /// The frames' height in pixels.
     public let height: Int
     private var writer: OpaquePointer?
 
+    /// Creates the video file at `url` for frames `width` × `height` pixels at `framesPerSecond`.
     public init(url: URL, width: Int, height: Int, framesPerSecond: Double) throws {
         let codec = url.pathExtension.lowercased() == "avi" ? "MJPG" : "mp4v"
         guard let writer = sv_video_writer_open(url.path, codec, framesPerSecond, Int32(width), Int32(height)) else {

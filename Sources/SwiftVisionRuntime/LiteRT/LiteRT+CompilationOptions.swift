@@ -12,6 +12,7 @@ extension LiteRT {
         public static let `default` = CompilationOptions(
             threadCount: min(4, ProcessInfo.processInfo.activeProcessorCount))
 
+        /// Options for `threadCount` threads, at least 1.
         public init(threadCount: Int) {
             self.threadCount = max(1, threadCount)
         }

@@ -7,6 +7,7 @@ extension LiteRT {
     /// Not safe for concurrent use (one inference at a time writes its buffers);
     /// ``Interpreter`` wraps it for sharing between threads.
     public final class CompiledModel {
+        /// The model compiled.
         public let model: Model
         let handle: LiteRtCompiledModel
         /// One buffer per model input, in signature order.

@@ -4,6 +4,7 @@ import SwiftVisionCore
 extension LiteRT {
     /// The element type of a tensor.
     public enum ElementType: String, Sendable, Codable {
+        /// The types LiteRT tensors hold, as LiteRT names them (`kLiteRtElementTypeFloat32` and so on).
         case float32, float16, int8, uint8, int16, int32, int64, bool
 
         init?(_ type: LiteRtElementType) {
@@ -33,14 +34,19 @@ extension LiteRT {
 
     /// Affine quantization of an integer tensor: `real = scale × (stored − zeroPoint)`.
     public struct Quantization: Sendable, Equatable, Codable {
+        /// The real value of one step of the stored integer.
         public let scale: Float
+        /// The stored integer that stands for the real value 0.
         public let zeroPoint: Int
     }
 
     /// The name, type and shape of a model input or output.
     public struct TensorInfo: Sendable, Equatable, Codable {
+        /// The tensor's name in the model.
         public let name: String
+        /// The type of each element.
         public let elementType: ElementType
+        /// The size of each dimension, outermost first (such as `[1, 224, 224, 3]`).
         public let shape: [Int]
         /// Per-tensor quantization of integer tensors, nil for float tensors.
         public let quantization: Quantization?

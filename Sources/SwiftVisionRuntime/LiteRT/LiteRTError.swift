@@ -14,6 +14,7 @@ public enum LiteRTError: Error, Equatable, Sendable, CustomStringConvertible, Lo
     /// The model does not fit what the caller expects of it.
     case incompatibleModel(String)
 
+    /// A one-line explanation of the failure, with the command that fixes it when there is one.
     public var description: String {
         switch self {
         case .runtimeNotInstalled(let path):
@@ -29,5 +30,6 @@ public enum LiteRTError: Error, Equatable, Sendable, CustomStringConvertible, Lo
         }
     }
 
+    /// The same as ``description``.
     public var errorDescription: String? { description }
 }

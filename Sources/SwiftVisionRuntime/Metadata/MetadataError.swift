@@ -3,10 +3,14 @@ import SwiftVisionCore
 
 /// Why a model's TFLite metadata or packed files cannot be read.
 public enum MetadataError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// The metadata flatbuffer is not TFLite metadata or is damaged.
     case malformed(String)
+    /// The model file named `model` packs no file called `name`.
     case packedFileNotFound(name: String, model: String)
+    /// The zip archive of files packed in the model file named `model` cannot be read.
     case packedFilesUnreadable(model: String, reason: String)
 
+    /// A one-line explanation of the error.
     public var description: String {
         switch self {
         case .malformed(let reason): "malformed TFLite metadata: \(reason)"
@@ -15,5 +19,6 @@ public enum MetadataError: Error, Equatable, Sendable, CustomStringConvertible, 
         }
     }
 
+    /// The same as ``description``.
     public var errorDescription: String? { description }
 }

@@ -7,10 +7,15 @@ public struct ModelMetadata: Sendable, Equatable {
     /// The key of the metadata buffer in a `.tflite` file.
     static let bufferKey = "TFLITE_METADATA"
 
+    /// The model's name.
     public var name: String?
+    /// What the model does, in the words of its authors.
     public var description: String?
+    /// The model's version, as its authors number it.
     public var version: String?
+    /// Who made the model.
     public var author: String?
+    /// The model's licence.
     public var license: String?
     /// Metadata of the main subgraph's inputs, in order.
     public var inputs: [TensorMetadata]
@@ -18,6 +23,7 @@ public struct ModelMetadata: Sendable, Equatable {
     public var outputs: [TensorMetadata]
     /// Files associated with the whole model or its main subgraph.
     public var associatedFiles: [AssociatedFile]
+    /// The oldest metadata parser version that understands every field of the metadata.
     public var minimumParserVersion: String?
 
     /// Parses a metadata flatbuffer.
@@ -41,7 +47,9 @@ public struct ModelMetadata: Sendable, Equatable {
 
 /// Metadata of one input or output tensor.
 public struct TensorMetadata: Sendable, Equatable {
+    /// The tensor's name.
     public var name: String?
+    /// What the tensor holds, in the words of the model's authors.
     public var description: String?
     /// Per-channel `(value − mean) / std` normalisation of the input.
     public var normalization: Normalization?
@@ -85,30 +93,43 @@ private extension FlatBufferTable {
 
 /// Properties of an image tensor.
 public struct ImageProperties: Sendable, Equatable {
+    /// The colour channels of the image: RGB, grayscale, or unknown.
     public enum ColorSpace: UInt8, Sendable { case unknown = 0, rgb = 1, grayscale = 2 }
+    /// The colour channels of the image.
     public var colorSpace: ColorSpace
+    /// The width the model expects, in pixels, when the metadata gives one.
     public var defaultWidth: Int?
+    /// The height the model expects, in pixels, when the metadata gives one.
     public var defaultHeight: Int?
 }
 
 /// What a packed file holds.
 public enum AssociatedFileType: UInt8, Sendable, Codable {
+    /// A file of no stated type.
     case unknown = 0
+    /// Descriptions of the model, such as a readme.
     case descriptions = 1
     /// Labels of a tensor axis (an image classifier's classes).
     case tensorAxisLabels = 2
     /// Labels that tensor values refer to (a detector's class indices).
     case tensorValueLabels = 3
+    /// Parameters that calibrate the scores along a tensor axis.
     case tensorAxisScoreCalibration = 4
+    /// A vocabulary of words or word pieces for a tokenizer.
     case vocabulary = 5
+    /// A ScaNN index for on-device search.
     case scannIndexFile = 6
 }
 
 /// A file described by the metadata and packed inside the `.tflite` file.
 public struct AssociatedFile: Sendable, Equatable {
+    /// The file's name inside the packed files.
     public var name: String
+    /// What the file holds.
     public var description: String?
+    /// What the file is for.
     public var type: AssociatedFileType
+    /// The language of the file's contents, such as `en`, when it has one.
     public var locale: String?
 
     init(_ table: FlatBufferTable) throws {

@@ -7,10 +7,12 @@ public struct LocalModel: Sendable, Hashable {
     /// The path of the model file.
     public let path: String
 
+    /// The model file at `path`.
     public init(path: String) {
         self.path = path
     }
 
+    /// The model file at `url`.
     public init(url: URL) {
         path = url.path
     }

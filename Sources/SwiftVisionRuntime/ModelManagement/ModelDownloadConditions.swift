@@ -11,6 +11,7 @@ public struct ModelDownloadConditions: Sendable, Hashable {
     /// Whether the download may go on while the application is in the background.
     public var allowsBackgroundDownloading: Bool
 
+    /// Conditions that allow cellular access and no background downloading, as ML Kit's defaults.
     public init(allowsCellularAccess: Bool = true, allowsBackgroundDownloading: Bool = false) {
         self.allowsCellularAccess = allowsCellularAccess
         self.allowsBackgroundDownloading = allowsBackgroundDownloading

@@ -8,6 +8,7 @@ public struct ModelDownloadProgress: Sendable, Hashable {
     /// The file's size, when the server tells it.
     public var totalBytes: Int64?
 
+    /// Progress of `completedBytes` out of `totalBytes`, nil when the size is unknown.
     public init(completedBytes: Int64, totalBytes: Int64?) {
         self.completedBytes = completedBytes
         self.totalBytes = totalBytes

@@ -18,6 +18,7 @@ public enum ModelManagerError: Error, Equatable, Sendable, CustomStringConvertib
     /// The downloaded file is not a usable `.tflite` model; it was discarded.
     case invalidModel(reason: String)
 
+    /// A one-line explanation of the error, with what to do about it where that helps.
     public var description: String {
         switch self {
         case .fileNotFound(let path): "no model file at \(path)"
@@ -33,5 +34,6 @@ public enum ModelManagerError: Error, Equatable, Sendable, CustomStringConvertib
         }
     }
 
+    /// The same as ``description``.
     public var errorDescription: String? { description }
 }

@@ -11,6 +11,7 @@ public struct RemoteModel: Sendable, Hashable, Codable {
     /// The SHA-256 of the file in lowercase hexadecimal, checked before the model is used; nil to skip.
     public let sha256: String?
 
+    /// A model called `name`, downloaded from `url` and checked against `sha256` when given.
     public init(name: String, url: URL, sha256: String? = nil) {
         self.name = name
         self.url = url

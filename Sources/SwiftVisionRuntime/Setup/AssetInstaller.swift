@@ -5,8 +5,11 @@ import ZIPFoundation
 
 /// Why set-up could not install a file.
 public struct SetupError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// What went wrong.
     public let message: String
+    /// The message.
     public var description: String { message }
+    /// The message.
     public var errorDescription: String? { message }
 }
 
@@ -14,10 +17,12 @@ public struct SetupError: Error, Equatable, Sendable, CustomStringConvertible, L
 /// files, checks their SHA-256 and moves them into place atomically. Files already in place with the
 /// right checksum are left alone, so a second run needs no network.
 public struct AssetInstaller: Sendable {
+    /// The cache the files are installed into.
     public let cache: SwiftVisionCache
     /// Receives one line per step.
     public let log: @Sendable (String) -> Void
 
+    /// An installer into `cache` that reports each step to `log`.
     public init(cache: SwiftVisionCache = .current, log: @escaping @Sendable (String) -> Void = { _ in }) {
         self.cache = cache
         self.log = log

@@ -4,8 +4,10 @@ import SwiftVisionCore
 /// The folder where set-up keeps the runtime, models, sample photos and downloads:
 /// `$SWIFTVISION_CACHE`, else `~/.cache/swiftvision`.
 public struct SwiftVisionCache: Sendable, Equatable {
+    /// The cache folder.
     public let root: URL
 
+    /// The cache in the folder `root`.
     public init(root: URL) {
         self.root = root
     }

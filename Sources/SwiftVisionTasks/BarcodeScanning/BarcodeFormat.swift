@@ -5,32 +5,47 @@ import SwiftVisionRuntime
 /// Barcode symbologies, as a set: ML Kit's `BarcodeFormat`, Vision's symbologies. The raw values
 /// are zxing-cpp's.
 public struct BarcodeFormat: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    /// The set as zxing-cpp's `BarcodeFormat` bit flags.
     public let rawValue: Int32
 
+    /// The formats whose zxing-cpp flags are set in `rawValue`.
     public init(rawValue: Int32) {
         self.rawValue = rawValue
     }
 
+    /// Aztec Code.
     public static let aztec = BarcodeFormat(rawValue: 1 << 0)
+    /// Codabar.
     public static let codabar = BarcodeFormat(rawValue: 1 << 1)
+    /// Code 39.
     public static let code39 = BarcodeFormat(rawValue: 1 << 2)
+    /// Code 93.
     public static let code93 = BarcodeFormat(rawValue: 1 << 3)
+    /// Code 128.
     public static let code128 = BarcodeFormat(rawValue: 1 << 4)
     /// GS1 DataBar (formerly RSS-14).
     public static let dataBar = BarcodeFormat(rawValue: 1 << 5)
     /// GS1 DataBar Expanded.
     public static let dataBarExpanded = BarcodeFormat(rawValue: 1 << 6)
+    /// Data Matrix.
     public static let dataMatrix = BarcodeFormat(rawValue: 1 << 7)
+    /// EAN-8.
     public static let ean8 = BarcodeFormat(rawValue: 1 << 8)
+    /// EAN-13.
     public static let ean13 = BarcodeFormat(rawValue: 1 << 9)
     /// Interleaved 2 of 5.
     public static let itf = BarcodeFormat(rawValue: 1 << 10)
     /// MaxiCode, read only when the symbol fills the image, unrotated.
     public static let maxiCode = BarcodeFormat(rawValue: 1 << 11)
+    /// PDF417.
     public static let pdf417 = BarcodeFormat(rawValue: 1 << 12)
+    /// QR Code.
     public static let qrCode = BarcodeFormat(rawValue: 1 << 13)
+    /// UPC-A.
     public static let upcA = BarcodeFormat(rawValue: 1 << 14)
+    /// UPC-E.
     public static let upcE = BarcodeFormat(rawValue: 1 << 15)
+    /// Micro QR Code.
     public static let microQRCode = BarcodeFormat(rawValue: 1 << 16)
 
     /// One-dimensional codes: bars read along a line.

@@ -13,6 +13,7 @@ import SwiftVisionRuntime
 /// along rows and columns only); and over a doubled copy of a small image for matrix codes whose
 /// modules are only a pixel or two wide.
 public struct BarcodeScanner: Sendable {
+    /// What the scanner looks for and how hard it tries.
     public let options: BarcodeScannerOptions
 
     /// At most this many likely places are read one by one for Data Matrix and Aztec symbols.
@@ -23,6 +24,7 @@ public struct BarcodeScanner: Sendable {
     /// Images up to this longer side, in pixels, are also read for matrix codes at double size when trying harder.
     static let enlargementLimit = 1400
 
+    /// A scanner for `options`: by default every format, with every extra pass.
     public init(options: BarcodeScannerOptions = .init()) {
         self.options = options
     }

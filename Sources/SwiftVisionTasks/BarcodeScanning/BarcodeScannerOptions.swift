@@ -16,6 +16,7 @@ public struct BarcodeScannerOptions: Sendable, Equatable {
     /// At most this many codes; 0 means no limit.
     public var maximumCount: Int
 
+    /// Options for `formats`, every one by default, with every extra effort switched on and no limit on the count.
     public init(
         formats: BarcodeFormat = .all, tryHarder: Bool = true, tryRotations: Bool = true, tryDownscale: Bool = true,
         tryInverted: Bool = true, maximumCount: Int = 0

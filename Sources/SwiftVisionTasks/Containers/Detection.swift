@@ -5,13 +5,16 @@ import SwiftVisionRuntime
 /// One detected object: a box, a score and named key points, in pixels of the upright image
 /// (MediaPipe's `Detection` container).
 public struct Detection: Sendable, Equatable {
+    /// The box in upright pixels.
     public var boundingBox: CGRect
+    /// The detector's confidence, 0–1.
     public var score: Float
     /// Key points in the order the model defines (for faces: right eye, left eye, nose tip, mouth, right ear, left ear).
     public var keypoints: [CGPoint]
     /// The class of a multi-class detector, as an index into its labels.
     public var labelIndex: Int?
 
+    /// A detection with a box and score, and optionally key points and a class.
     public init(boundingBox: CGRect, score: Float, keypoints: [CGPoint] = [], labelIndex: Int? = nil) {
         self.boundingBox = boundingBox
         self.score = score

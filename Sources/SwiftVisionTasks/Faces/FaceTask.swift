@@ -60,17 +60,21 @@ public struct FaceTask: VisionTask {
     /// The tracked faces of a stream.
     public typealias StreamState = FaceTracker
 
+    /// Named `faces`, with BlazeFace short- and full-range, the face mesh and the iris model.
     public static let descriptor = TaskDescriptor(
         name: "faces", summary: "Faces with landmarks, contours, mesh and tracking IDs", tracksAcrossFrames: true,
         models: [
             "face_detection_short_range.tflite", "face_detection_full_range_sparse.tflite", "face_landmark.tflite",
             "iris_landmark.tflite",
         ])
+    /// The default settings.
     public static var defaultOptions: Options { Options() }
 
+    /// The settings the task was made with.
     public let options: Options
     private let analyzer: FaceAnalyzer
 
+    /// Checks the options and loads the models from `store`.
     public init(options: Options, store: ModelStore) throws {
         try options.validate()
         self.options = options
@@ -82,12 +86,15 @@ public struct FaceTask: VisionTask {
             store: store)
     }
 
+    /// A stream with no face tracked yet.
     public func makeStreamState() -> FaceTracker { FaceTracker() }
 
+    /// The faces in one image on its own.
     public func output(for image: VisionImage) throws -> Output {
         report(try analyzer.analyze(image, landmarks: options.needsMesh), in: image)
     }
 
+    /// The faces in the next frame of a stream, with tracking IDs kept from frame to frame.
     public func output(forFrame image: VisionImage, state: inout FaceTracker) throws -> Output {
         report(try state.faces(in: image, analyzer: analyzer, landmarks: options.needsMesh), in: image)
     }
@@ -187,12 +194,16 @@ extension FaceAnalysis {
 
 /// A named point of a face (ML Kit's `FaceLandmarkType`); left and right are the subject's.
 public enum FaceLandmarkType: String, Sendable, CaseIterable, Codable {
+    /// ML Kit's ten landmarks: the eyes (at the pupils), ears, cheeks, the base of the nose, and the
+    /// mouth's left and right corners and bottom.
     case leftEye, rightEye, leftEar, rightEar, leftCheek, rightCheek, noseBase, mouthLeft, mouthRight, mouthBottom
 }
 
 /// A traced outline of a face feature (ML Kit's `FaceContourType`); left and right are the subject's.
 public enum FaceContourType: String, Sendable, CaseIterable, Codable {
+    /// The outline of the face, the top and bottom edges of each eyebrow, and the outline of each eye.
     case face, leftEyebrowTop, leftEyebrowBottom, rightEyebrowTop, rightEyebrowBottom, leftEye, rightEye
+    /// The top and bottom edges of each lip, the bridge and bottom of the nose, and the centre of each cheek.
     case upperLipTop, upperLipBottom, lowerLipTop, lowerLipBottom, noseBridge, noseBottom, leftCheek, rightCheek
 
     /// The mesh points the contour runs through, in order.

@@ -63,10 +63,13 @@ public struct EmbedTask: VisionTask {
     /// The base model's file in the cache.
     package static let baseModelName = "efficientnet_lite0_embedder.tflite"
 
+    /// Named `embeddings`, with the model zoo's EfficientNet-Lite0 embedder.
     public static let descriptor = TaskDescriptor(
         name: "embeddings", summary: "Feature vectors for image similarity", models: [baseModelName])
+    /// The default settings.
     public static var defaultOptions: Options { Options() }
 
+    /// The settings the task was made with.
     public let options: Options
     private let model: ImageVectorModel
     private let headNames: [String?]
@@ -91,6 +94,7 @@ public struct EmbedTask: VisionTask {
         }
     }
 
+    /// The embeddings of one image, stretched to the model's input as a whole.
     public func output(for image: VisionImage) throws -> Output {
         try output(for: image, resizeMode: .stretch)
     }

@@ -15,6 +15,7 @@ public enum ImageEmbedderError: Error, Equatable, Sendable, CustomStringConverti
     /// Cosine similarity of a quantized embedding with a float one.
     case quantizedWithFloat
 
+    /// A one-line explanation of the refusal.
     public var description: String {
         switch self {
         case .delegateOutsideLiveStream:
@@ -27,5 +28,6 @@ public enum ImageEmbedderError: Error, Equatable, Sendable, CustomStringConverti
         }
     }
 
+    /// The same as ``description``.
     public var errorDescription: String? { description }
 }

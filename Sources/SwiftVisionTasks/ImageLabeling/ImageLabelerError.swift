@@ -15,6 +15,7 @@ public enum ImageLabelerError: Error, Equatable, Sendable, CustomStringConvertib
     /// A category list names a class the model does not have.
     case unknownCategory(String)
 
+    /// A one-line explanation of what was refused.
     public var description: String {
         switch self {
         case .invalidConfidenceThreshold(let value): "the confidence threshold \(value) is outside 0–1"
@@ -25,5 +26,6 @@ public enum ImageLabelerError: Error, Equatable, Sendable, CustomStringConvertib
         }
     }
 
+    /// The same as ``description``.
     public var errorDescription: String? { description }
 }

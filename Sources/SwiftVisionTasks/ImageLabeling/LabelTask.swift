@@ -41,10 +41,13 @@ public struct LabelTask: VisionTask {
     /// The base model's file in the cache.
     package static let baseModelName = "efficientnet_lite0_classifier.tflite"
 
+    /// Named `labels`, with the model zoo's EfficientNet-Lite0 ImageNet classifier.
     public static let descriptor = TaskDescriptor(
         name: "labels", summary: "Labels of what the image shows (ImageNet, or a custom classifier)", models: [baseModelName])
+    /// The default settings.
     public static var defaultOptions: Options { Options() }
 
+    /// The settings the task was made with.
     public let options: Options
     /// The class names from the model's metadata; nil when it has none (labels then have empty text).
     public let classNames: [String]?
@@ -77,6 +80,7 @@ public struct LabelTask: VisionTask {
             denylist: options.deny)
     }
 
+    /// The labels of one whole image, the most confident first.
     public func output(for image: VisionImage) throws -> Output {
         Output(labels: try labels(in: image, region: nil))
     }

@@ -89,17 +89,22 @@ public struct TrackTask: VisionTask {
         var trackers: [SingleObjectTracker]?
     }
 
+    /// Named `track`; needs no model.
     public static let descriptor = TaskDescriptor(
         name: "track", summary: "Objects followed from seed boxes (KCF or CSRT)", tracksAcrossFrames: true)
+    /// The default settings.
     public static var defaultOptions: Options { Options() }
 
+    /// The settings the task was made with.
     public let options: Options
 
+    /// Checks the seed boxes; there is no model to load.
     public init(options: Options, store: ModelStore) throws {
         try options.validate()
         self.options = options
     }
 
+    /// A stream whose trackers start on its first frame.
     public func makeStreamState() -> StreamState { StreamState() }
 
     /// Without a stream there is nothing to follow: the seeds, as they are.
@@ -107,6 +112,7 @@ public struct TrackTask: VisionTask {
         Output(tracks: options.boxes.enumerated().map { Track(id: $0 + 1, boundingBox: $1, confidence: 1, lost: false) })
     }
 
+    /// The tracks in the next frame of a stream; on the first frame, the seed boxes as they are.
     public func output(forFrame image: VisionImage, state: inout StreamState) throws -> Output {
         guard let trackers = state.trackers else {
             state.trackers = try options.boxes.map {

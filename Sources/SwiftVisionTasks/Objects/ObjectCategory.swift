@@ -3,6 +3,7 @@ import SwiftVisionRuntime
 
 /// ML Kit's coarse object categories, derived from the detector's COCO class.
 public enum ObjectCategory: Int, Sendable, CaseIterable {
+    /// Clothes and accessories, food, household goods, places and plants (ML Kit's `PredefinedCategory`).
     case fashionGood, food, homeGood, place, plant
 
     /// The label text ML Kit uses.

@@ -53,15 +53,19 @@ public struct ObjectTask: VisionTask {
     /// The tracks of a stream.
     public typealias StreamState = ByteTracker
 
+    /// Named `objects`, with the model zoo's YOLOv3-tiny (COCO) detector.
     public static let descriptor = TaskDescriptor(
         name: "objects", summary: "Objects with COCO classes, coarse categories and tracking IDs", tracksAcrossFrames: true,
         models: [ObjectDetectionModel.defaultModelName])
+    /// The default settings.
     public static var defaultOptions: Options { Options() }
 
+    /// The settings the task was made with.
     public let options: Options
     private let model: ObjectDetectionModel
     private let classifier: LabelTask?
 
+    /// Checks the options and loads the detector and, to classify with a custom model, the classifier.
     public init(options: Options, store: ModelStore) throws {
         try options.validate()
         self.options = options
@@ -84,13 +88,16 @@ public struct ObjectTask: VisionTask {
     /// The class names of the detector.
     public var labels: [String] { model.labels }
 
+    /// A stream with no object tracked yet.
     public func makeStreamState() -> ByteTracker { ByteTracker() }
 
+    /// The objects in one image on its own.
     public func output(for image: VisionImage) throws -> Output {
         let detections = try model.detect(in: image, minimumScore: options.threshold)
         return Output(objects: try select(detections.map { ($0, nil) }, in: image))
     }
 
+    /// The objects in the next frame of a stream, with tracking IDs kept from frame to frame.
     public func output(forFrame image: VisionImage, state: inout ByteTracker) throws -> Output {
         let floor = min(options.threshold ?? model.decoding.scoreThreshold, ByteTracker.Configuration().lowScore)
         let tracked = state.update(with: try model.detect(in: image, minimumScore: floor))

@@ -9,6 +9,7 @@ import SwiftVisionRuntime
 /// strongest straight edge nearby, first on the reduced copy and then on the full image, and the
 /// corners are where the fitted sides meet. A value type, safe to share between threads.
 public struct RectangleDetector: Sendable {
+    /// What counts as a rectangle.
     public var options: RectangleDetectorOptions
 
     /// The longer side of the copy searched for rough outlines, in pixels.
@@ -19,6 +20,7 @@ public struct RectangleDetector: Sendable {
     /// on a clear edge for less than half their length (noise and texture reach about 0.4).
     static let minimumSupport = 0.5
 
+    /// A detector for `options`, by default Vision's.
     public init(options: RectangleDetectorOptions = .init()) {
         self.options = options
     }

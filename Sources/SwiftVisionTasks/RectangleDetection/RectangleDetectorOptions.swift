@@ -16,6 +16,7 @@ public struct RectangleDetectorOptions: Sendable, Equatable {
     /// At most this many rectangles, the most prominent first; 0 means no limit.
     public var maximumObservations: Int = 1
 
+    /// Options with Vision's defaults for whatever is not given.
     public init(
         minimumAspectRatio: Float = 0.5, maximumAspectRatio: Float = 1, quadratureTolerance: Float = 30,
         minimumSize: Float = 0.2, minimumConfidence: Float = 0, maximumObservations: Int = 1

@@ -40,18 +40,23 @@ public struct RectangleTask: VisionTask {
         }
     }
 
+    /// Named `rectangles`; needs no model.
     public static let descriptor = TaskDescriptor(name: "rectangles", summary: "Rectangles in perspective: pages, cards, screens")
+    /// The default settings (Vision's).
     public static var defaultOptions: Options { Options() }
 
+    /// The settings the task was made with.
     public let options: Options
     private let detector: RectangleDetector
 
+    /// Checks the options; there is no model to load.
     public init(options: Options, store: ModelStore) throws {
         try options.detectorOptions.validate()
         self.options = options
         detector = RectangleDetector(options: options.detectorOptions)
     }
 
+    /// The rectangles in one image, the most prominent first.
     public func output(for image: VisionImage) throws -> Output {
         Output(rectangles: try detector.results(in: image))
     }
@@ -88,17 +93,22 @@ public struct BarcodeTask: VisionTask {
         }
     }
 
+    /// Named `barcodes`; needs no model.
     public static let descriptor = TaskDescriptor(name: "barcodes", summary: "Barcodes of every format zxing-cpp reads")
+    /// The default settings.
     public static var defaultOptions: Options { Options() }
 
+    /// The settings the task was made with.
     public let options: Options
     private let scanner: BarcodeScanner
 
+    /// Checks the format names; there is no model to load.
     public init(options: Options, store: ModelStore) throws {
         self.options = options
         scanner = BarcodeScanner(options: try options.scannerOptions())
     }
 
+    /// The codes in one image.
     public func output(for image: VisionImage) throws -> Output {
         Output(barcodes: try scanner.results(in: image))
     }
@@ -122,11 +132,15 @@ public struct TextTask: VisionTask {
         }
     }
 
+    /// The text of one image, as ML Kit's `Text`.
     public typealias Output = Text
 
+    /// Named `text`; reads with the installed Tesseract data.
     public static let descriptor = TaskDescriptor(name: "text", summary: "Printed text: blocks, lines and words (Tesseract)")
+    /// The default settings.
     public static var defaultOptions: Options { Options() }
 
+    /// The settings the task was made with.
     public let options: Options
     private let recognizer: TextRecognizer
 
@@ -136,6 +150,7 @@ public struct TextTask: VisionTask {
         recognizer = try TextRecognizer.shared(options.recognizerOptions, store: store)
     }
 
+    /// The text in one image, in reading order.
     public func output(for image: VisionImage) throws -> Text {
         try recognizer.results(in: image)
     }

@@ -19,6 +19,7 @@ public enum VisionTaskError: Error, Equatable, Sendable, CustomStringConvertible
     /// A frame arrived while the previous one was processed and was dropped (late frames are discarded).
     case frameDropped
 
+    /// A one-line explanation of the error, with how to install a missing language.
     public var description: String {
         switch self {
         case .invalidOption(let reason): "invalid option: \(reason)"
@@ -36,5 +37,6 @@ public enum VisionTaskError: Error, Equatable, Sendable, CustomStringConvertible
         }
     }
 
+    /// The same as ``description``.
     public var errorDescription: String? { description }
 }

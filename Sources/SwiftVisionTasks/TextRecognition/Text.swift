@@ -6,8 +6,10 @@ import SwiftVisionRuntime
 public struct Text: Sendable, Equatable, Codable {
     /// The whole text in reading order: lines separated by newlines, blocks by blank lines.
     public var text: String { blocks.map(\.text).joined(separator: "\n\n") }
+    /// The blocks in reading order.
     public var blocks: [TextBlock]
 
+    /// Text made of `blocks`.
     public init(blocks: [TextBlock]) {
         self.blocks = blocks
     }
@@ -23,8 +25,10 @@ public struct TextBlock: Sendable, Equatable, Codable {
     public var recognizedLanguages: [String] {
         lines.flatMap(\.elements).map(\.recognizedLanguage).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
     }
+    /// The lines in reading order.
     public var lines: [TextLine]
 
+    /// A block of `lines`.
     public init(lines: [TextLine]) {
         self.lines = lines
     }
@@ -41,6 +45,7 @@ public struct TextLine: Sendable, Equatable, Codable {
     /// The words (ML Kit's `elements`).
     public var elements: [TextElement]
 
+    /// A line of the words `elements`.
     public init(elements: [TextElement]) {
         self.elements = elements
     }
@@ -48,6 +53,7 @@ public struct TextLine: Sendable, Equatable, Codable {
 
 /// A word (ML Kit's `TextElement`).
 public struct TextElement: Sendable, Equatable, Codable {
+    /// The word as read.
     public var text: String
     /// The word's box in upright pixels.
     public var frame: CGRect
@@ -56,6 +62,7 @@ public struct TextElement: Sendable, Equatable, Codable {
     /// The language of the data the word was read with, such as `eng`.
     public var recognizedLanguage: String
 
+    /// A word with its box in upright pixels, its 0–1 confidence and the language data it was read with.
     public init(text: String, frame: CGRect, confidence: Float, recognizedLanguage: String) {
         self.text = text
         self.frame = frame

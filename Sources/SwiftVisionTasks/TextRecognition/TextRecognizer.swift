@@ -8,6 +8,7 @@ import SwiftVisionRuntime
 /// Safe to share between threads: recognitions are serialised on one Tesseract instance. Create
 /// one recogniser per thread to recognise in parallel.
 public final class TextRecognizer: @unchecked Sendable {
+    /// The options the recogniser was started with.
     public let options: TextRecognizerOptions
     /// The Tesseract data names in use, such as `["eng"]`.
     public let languages: [String]

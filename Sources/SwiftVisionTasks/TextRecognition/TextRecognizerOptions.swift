@@ -16,6 +16,7 @@ public struct TextRecognizerOptions: Sendable, Hashable {
     /// Languages to read, as Tesseract names them (`eng`, `deu`, `chi_sim`) or as BCP 47 tags
     /// (`en-US`, `de`); each needs its installed `.traineddata`. The first is the main one.
     public var languages: [String]
+    /// How thoroughly text is recognised.
     public var recognitionLevel: TextRecognitionLevel
     /// Lines lower than this fraction of the image's height are left out (Vision's `minimumTextHeight`); 0 keeps all.
     public var minimumTextHeight: Float
@@ -26,6 +27,7 @@ public struct TextRecognizerOptions: Sendable, Hashable {
     /// system folders.
     public var dataDirectory: URL?
 
+    /// Options for `languages`, English by default, read accurately with language correction.
     public init(
         languages: [String] = ["eng"], recognitionLevel: TextRecognitionLevel = .accurate, minimumTextHeight: Float = 0,
         usesLanguageCorrection: Bool = true, dataDirectory: URL? = nil
