@@ -4,7 +4,7 @@ export SWIFTVISION_CACHE ?= $(HOME)/.cache/swiftvision
 SWIFT_BUILD_FLAGS ?= -j 2
 SAMPLES := $(SWIFTVISION_CACHE)/media
 
-.PHONY: run test bench system-packages
+.PHONY: run test bench serve system-packages
 
 run: system-packages
 	swift build -c release $(SWIFT_BUILD_FLAGS)
@@ -20,6 +20,7 @@ run: system-packages
 	.build/release/swiftvision text $(SAMPLES)/page.png 2>/dev/null
 
 test: system-packages
+	scripts/install-system-packages.sh --tests
 	swift build $(SWIFT_BUILD_FLAGS)
 	.build/debug/swiftvision setup --samples
 	scripts/build-models.sh
@@ -33,6 +34,12 @@ bench: system-packages
 	scripts/build-models.sh
 	scripts/setup-reference-env.sh
 	.build/release/swiftvision-bench
+
+serve: system-packages
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+	.build/release/swiftvision setup
+	scripts/build-models.sh
+	.build/release/swiftvision serve $(SERVE_FLAGS)
 
 system-packages:
 	scripts/install-system-packages.sh

@@ -17,6 +17,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -53,16 +59,39 @@ let package = Package(
         ),
         // Layer 4: the public umbrella, with the ML Kit, MediaPipe and Apple Vision style adapters.
         .target(name: "SwiftVision", dependencies: ["SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks"]),
+        // Layer 5: the HTTP API, the live-stream WebSocket and the web page, over the task registry.
+        .target(
+            name: "SwiftVisionServer",
+            dependencies: [
+                "SwiftVision",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Resources/Public")]
+        ),
         .executableTarget(
             name: "SwiftVisionCLI",
             dependencies: [
                 "SwiftVision",
+                "SwiftVisionServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "SwiftVisionBench", dependencies: ["SwiftVision"]),
         .testTarget(
             name: "SwiftVisionTests", dependencies: ["SwiftVision", "SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks"]
+        ),
+        .testTarget(
+            name: "SwiftVisionServerTests",
+            dependencies: [
+                "SwiftVisionServer",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ]
         ),
     ],
     cxxLanguageStandard: .cxx17

@@ -259,6 +259,20 @@ SVVideoReader *sv_video_reader_open(const char *path) {
     return reader;
 }
 
+SVVideoReader *sv_video_reader_open_camera(int32_t index) {
+    SVVideoReader *reader = nullptr;
+    guarded([&] {
+        auto opened = std::make_unique<SVVideoReader>();
+        if (!opened->capture.open(index, cv::CAP_V4L2)) {
+            lastError = "cannot open camera " + std::to_string(index) + " (/dev/video" + std::to_string(index) + ")";
+            return -1;
+        }
+        reader = opened.release();
+        return 0;
+    });
+    return reader;
+}
+
 void sv_video_reader_properties(SVVideoReader *reader, int32_t *width, int32_t *height, double *fps, int64_t *frameCount) {
     *width = static_cast<int32_t>(reader->capture.get(cv::CAP_PROP_FRAME_WIDTH));
     *height = static_cast<int32_t>(reader->capture.get(cv::CAP_PROP_FRAME_HEIGHT));

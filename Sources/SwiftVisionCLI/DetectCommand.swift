@@ -7,8 +7,11 @@ struct DetectCommand: ParsableCommand {
         commandName: "detect", abstract: "Detect objects in images, and track them through videos.",
         discussion: "Videos (.mp4, .mov, .avi, .mkv, .webm) run in stream mode: objects keep tracking IDs across frames.")
 
-    @Argument(help: "Image or video files.")
-    var inputs: [String]
+    @Argument(help: "Image or video files, or stream URLs (rtsp://, http://).")
+    var inputs: [String] = []
+
+    @Option(help: "Read frames from camera N (/dev/videoN) until Ctrl-C.")
+    var camera: Int?
 
     @Flag(help: "Report up to five objects, not only the most prominent one.")
     var multiple = false
@@ -28,6 +31,13 @@ struct DetectCommand: ParsableCommand {
     @Option(help: "Write the annotated image or video here (a folder when there are several inputs).")
     var draw: String?
 
+    /// The inputs, with the camera last.
+    var sources: [String] { MediaFiles.inputs(inputs, camera: camera) }
+
+    func validate() throws {
+        if inputs.isEmpty && camera == nil { throw ValidationError("give image or video files, a stream URL, or --camera N") }
+    }
+
     func run() throws {
         var options = ObjectTask.Options()
         options.multiple = multiple
@@ -35,9 +45,11 @@ struct DetectCommand: ParsableCommand {
         options.model = model
         options.threshold = threshold
         let task = try ObjectTask(options: options)
-        try MediaFiles.process(inputs, json: json) { url in
-            let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: inputs.count)
-            if MediaFiles.isVideo(url) {
+        MediaFiles.prepare(sources)
+        defer { Interruption.flush() }
+        try MediaFiles.process(sources, json: json) { url in
+            let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count)
+            if MediaFiles.isFrames(url) {
                 try processVideo(url, runner: TaskRunner(task: task, runningMode: .video), output: output)
             } else {
                 let image = try VisionImage(contentsOf: url)
@@ -49,10 +61,11 @@ struct DetectCommand: ParsableCommand {
     }
 
     private func processVideo(_ url: URL, runner: TaskRunner<ObjectTask>, output: URL?) throws {
-        let reader = try VideoReader(url: url)
+        let reader = try MediaFiles.openVideo(url)
         let writer = try output.map { try VideoWriter(url: $0, width: reader.width, height: reader.height, framesPerSecond: reader.framesPerSecond) }
         let progress = ProgressBar(total: reader.reportedFrameCount, label: url.lastPathComponent)
         for frame in reader {
+            if Interruption.isRequested { break }
             let objects = try runner.run(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
             report(TaskLine(file: url.path, frame: frame.index, timestampMs: frame.timestampInMilliseconds, output: objects))
             try writer?.append(try annotated(frame.image, objects.objects))

@@ -7,8 +7,11 @@ struct FacesCommand: ParsableCommand {
         commandName: "faces", abstract: "Detect faces, and their landmarks, in images and videos.",
         discussion: "Videos (.mp4, .mov, .avi, .mkv, .webm) are tracked frame by frame: each face keeps an ID while in view.")
 
-    @Argument(help: "Image or video files.")
-    var inputs: [String]
+    @Argument(help: "Image or video files, or stream URLs (rtsp://, http://).")
+    var inputs: [String] = []
+
+    @Option(help: "Read frames from camera N (/dev/videoN) until Ctrl-C.")
+    var camera: Int?
 
     @Flag(help: "Also locate landmarks, contours and pupils from the face mesh.")
     var landmarks = false
@@ -28,7 +31,11 @@ struct FacesCommand: ParsableCommand {
     @Option(help: "Write the annotated image or video here (a folder when there are several inputs).")
     var draw: String?
 
+    /// The inputs, with the camera last.
+    var sources: [String] { MediaFiles.inputs(inputs, camera: camera) }
+
     func validate() throws {
+        if inputs.isEmpty && camera == nil { throw ValidationError("give image or video files, a stream URL, or --camera N") }
         if glasses && draw == nil { throw ValidationError("--glasses draws glasses: give --draw OUT") }
     }
 
@@ -38,8 +45,10 @@ struct FacesCommand: ParsableCommand {
         options.threshold = threshold
         options.landmarks = landmarks || glasses
         let task = try FaceTask(options: options)
-        try MediaFiles.process(inputs, json: json) { url in
-            if MediaFiles.isVideo(url) {
+        MediaFiles.prepare(sources)
+        defer { Interruption.flush() }
+        try MediaFiles.process(sources, json: json) { url in
+            if MediaFiles.isFrames(url) {
                 try processVideo(url, runner: TaskRunner(task: task, runningMode: .video))
             } else {
                 try processImage(url, task: task)
@@ -51,7 +60,7 @@ struct FacesCommand: ParsableCommand {
         let image = try VisionImage(contentsOf: url)
         let output = try task.output(for: image)
         report(TaskLine(file: url.path, output: output))
-        if let destination = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: inputs.count) {
+        if let destination = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count) {
             var canvas = try ImageCanvas(image: image)
             try annotate(&canvas, output.faces)
             try canvas.image.write(to: destination)
@@ -59,12 +68,13 @@ struct FacesCommand: ParsableCommand {
     }
 
     private func processVideo(_ url: URL, runner: TaskRunner<FaceTask>) throws {
-        let reader = try VideoReader(url: url)
-        let writer = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: inputs.count).map {
+        let reader = try MediaFiles.openVideo(url)
+        let writer = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count).map {
             try VideoWriter(url: $0, width: reader.width, height: reader.height, framesPerSecond: reader.framesPerSecond)
         }
         let progress = ProgressBar(total: reader.reportedFrameCount, label: url.lastPathComponent)
         for frame in reader {
+            if Interruption.isRequested { break }
             let output = try runner.run(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
             report(TaskLine(file: url.path, frame: frame.index, timestampMs: frame.timestampInMilliseconds, output: output))
             if let writer {

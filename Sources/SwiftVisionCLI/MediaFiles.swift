@@ -1,12 +1,49 @@
 import Foundation
 import ArgumentParser
+import Dispatch
+import Synchronization
+import SwiftVision
 
 /// Conventions shared by the commands that take images and videos.
 enum MediaFiles {
     static let videoExtensions: Set<String> = ["mp4", "mov", "avi", "mkv", "webm", "m4v"]
 
     static func isVideo(_ url: URL) -> Bool {
-        videoExtensions.contains(url.pathExtension.lowercased())
+        videoExtensions.contains(url.pathExtension.lowercased()) || isStream(url)
+    }
+
+    /// Whether `url` is a network stream (RTSP, RTMP, HTTP) rather than a file.
+    static func isStream(_ url: URL) -> Bool {
+        url.scheme.map { ["rtsp", "rtsps", "rtmp", "http", "https"].contains($0.lowercased()) } ?? false
+    }
+
+    /// The URL of an input: a stream's URL as given, else a file path.
+    static func url(of input: String) -> URL {
+        if let url = URL(string: input), isStream(url) { return url }
+        return URL(fileURLWithPath: input)
+    }
+
+    /// The inputs as URLs, with `camera:N` for `--camera N`.
+    static func inputs(_ paths: [String], camera: Int?) -> [String] {
+        paths + (camera.map { ["camera:\($0)"] } ?? [])
+    }
+
+    /// Opens a video, a stream or (for `camera:N`) a camera.
+    static func openVideo(_ url: URL) throws -> VideoReader {
+        if url.scheme == "camera", let index = Int(url.absoluteString.dropFirst("camera:".count)) {
+            return try VideoReader(camera: index)
+        }
+        return try VideoReader(url: url)
+    }
+
+    /// Whether an input is read frame by frame: a video, a stream or a camera.
+    static func isFrames(_ url: URL) -> Bool {
+        url.scheme == "camera" || isVideo(url)
+    }
+
+    /// Starts listening for Ctrl-C when any of `inputs` is read frame by frame.
+    static func prepare(_ inputs: [String]) {
+        if inputs.contains(where: { $0.hasPrefix("camera:") || isVideo(url(of: $0)) }) { Interruption.install() }
     }
 
     /// Where `--draw OUT` puts the annotated version of `input`: OUT itself for a single input, else a
@@ -17,7 +54,8 @@ enum MediaFiles {
         guard inputCount > 1 || (FileManager.default.fileExists(atPath: draw, isDirectory: &isFolder) && isFolder.boolValue)
         else { return URL(fileURLWithPath: draw) }
         try? FileManager.default.createDirectory(atPath: draw, withIntermediateDirectories: true)
-        let name = input.deletingPathExtension().lastPathComponent + (isVideo(input) ? ".mp4" : ".png")
+        let stem = isStream(input) ? (input.host ?? "stream") : input.deletingPathExtension().lastPathComponent
+        let name = stem + (isVideo(input) ? ".mp4" : ".png")
         return URL(fileURLWithPath: draw).appendingPathComponent(name)
     }
 }
@@ -33,9 +71,9 @@ extension MediaFiles {
     /// command exits with status 1 once all inputs are done.
     static func process(_ inputs: [String], json: Bool, _ body: (URL) throws -> Void) throws {
         var failures = 0
-        for input in inputs {
+        for input in inputs where !Interruption.isRequested {
             do {
-                try body(URL(fileURLWithPath: input))
+                try body(input.hasPrefix("camera:") ? URL(string: input)! : url(of: input))
             } catch {
                 failures += 1
                 try reportFailure(of: input, error: error, json: json)
@@ -49,5 +87,31 @@ extension MediaFiles {
     static func reportFailure(of input: String, error: any Error, json: Bool) throws {
         if json { try JSONLines.print(ErrorReport(file: input, error: error.localizedDescription)) }
         Diagnostics.note("\(input): \(error.localizedDescription)")
+    }
+}
+
+/// Ctrl-C (SIGINT) or SIGTERM while frames are read: the loops stop after the frame in hand, the output
+/// is flushed and the command ends normally.
+enum Interruption {
+    private static let requested = Atomic<Bool>(false)
+    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
+
+    /// Whether a stop was asked for.
+    static var isRequested: Bool { requested.load(ordering: .relaxed) }
+
+    /// From now on, SIGINT and SIGTERM ask the frame loops to stop instead of killing the process.
+    static func install() {
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { requested.store(true, ordering: .relaxed) }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// Flushes what `print` buffered.
+    static func flush() {
+        fflush(nil)
     }
 }

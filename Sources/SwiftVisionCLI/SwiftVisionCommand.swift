@@ -1,7 +1,7 @@
 import ArgumentParser
 
 @main
-struct SwiftVisionCommand: ParsableCommand {
+struct SwiftVisionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "swiftvision",
         abstract: "On-device computer vision for Swift on Linux.",
@@ -12,7 +12,7 @@ struct SwiftVisionCommand: ParsableCommand {
         subcommands: [
             InfoCommand.self, FacesCommand.self, DetectCommand.self, TrackCommand.self, RectanglesCommand.self,
             BarcodesCommand.self, TextCommand.self, LabelCommand.self, EmbedCommand.self, SimilarCommand.self,
-            ModelCommand.self, ModelsCommand.self, SetupCommand.self,
+            ModelCommand.self, ModelsCommand.self, TasksCommand.self, ServeCommand.self, SetupCommand.self,
         ]
     )
 }

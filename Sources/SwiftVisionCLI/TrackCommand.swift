@@ -6,8 +6,11 @@ struct TrackCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "track", abstract: "Follow objects through a video from seed boxes in its first frame.")
 
-    @Argument(help: "A video file.")
-    var video: String
+    @Argument(help: "A video file or a stream URL (rtsp://, http://).")
+    var video: String?
+
+    @Option(help: "Read frames from camera N (/dev/videoN) until Ctrl-C.")
+    var camera: Int?
 
     @Option(name: .customLong("box"), help: "A seed box x,y,width,height in pixels of the first frame; repeat for several objects.")
     var boxes: [String]
@@ -21,7 +24,11 @@ struct TrackCommand: ParsableCommand {
     @Option(help: "Write the annotated video here.")
     var draw: String?
 
+    /// The video, stream or camera, as an input.
+    var sources: [String] { MediaFiles.inputs(video.map { [$0] } ?? [], camera: camera) }
+
     func validate() throws {
+        guard (video == nil) != (camera == nil) else { throw ValidationError("give a video or a stream URL, or --camera N") }
         guard !boxes.isEmpty else { throw ValidationError("give at least one --box x,y,width,height") }
         for box in boxes where Self.rect(box) == nil {
             throw ValidationError("--box \(box) is not x,y,width,height with a positive width and height")
@@ -39,12 +46,15 @@ struct TrackCommand: ParsableCommand {
         options.boxes = boxes.compactMap(Self.rect).map(PixelRect.init)
         options.level = level
         let task = try TrackTask(options: options)
-        try MediaFiles.process([video], json: json) { url in
-            let reader = try VideoReader(url: url)
+        MediaFiles.prepare(sources)
+        defer { Interruption.flush() }
+        try MediaFiles.process(sources, json: json) { url in
+            let reader = try MediaFiles.openVideo(url)
             let runner = TaskRunner(task: task, runningMode: .video)
             let writer = try draw.map { try VideoWriter(url: URL(fileURLWithPath: $0), width: reader.width, height: reader.height, framesPerSecond: reader.framesPerSecond) }
             let progress = ProgressBar(total: reader.reportedFrameCount, label: url.lastPathComponent)
             for frame in reader {
+                if Interruption.isRequested { break }
                 let output = try runner.run(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
                 if json {
                     try JSONLines.print(TaskLine(file: url.path, frame: frame.index, timestampMs: frame.timestampInMilliseconds, output: output))

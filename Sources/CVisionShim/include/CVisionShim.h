@@ -114,6 +114,8 @@ typedef struct SVVideoWriter SVVideoWriter;
 
 /// Opens `path`; returns NULL on failure (see sv_last_error).
 SVVideoReader *sv_video_reader_open(const char *path);
+/// Opens V4L2 camera `index` (/dev/videoN); NULL on failure (see sv_last_error).
+SVVideoReader *sv_video_reader_open_camera(int32_t index);
 /// Frame size, frames per second and frame count as the container reports them (count may be 0 or an estimate).
 void sv_video_reader_properties(SVVideoReader *reader, int32_t *width, int32_t *height, double *fps, int64_t *frameCount);
 /// Decodes the next frame as 8-bit BGR into `destination` (which must match the frame size).

@@ -11,10 +11,13 @@ public struct VideoFrame: Sendable {
     public let timestampInMilliseconds: Int
 }
 
-/// Reads a video file frame by frame (OpenCV's FFmpeg backend). Not safe for concurrent use.
+/// Reads a video file, a network stream (RTSP, HTTP) or a camera frame by frame (OpenCV's FFmpeg and
+/// V4L2 backends). Not safe for concurrent use.
 public final class VideoReader: Sequence, IteratorProtocol {
-    /// The video file.
+    /// The video file or stream; `camera:N` for a camera.
     public let url: URL
+    /// Whether frames come from a live source (a camera or a stream): timestamps are arrival times.
+    public let isLive: Bool
     /// The frames' width in pixels.
     public let width: Int
     /// The frames' height in pixels.
@@ -24,33 +27,54 @@ public final class VideoReader: Sequence, IteratorProtocol {
     /// The container's frame count; may be an estimate, or 0 when unknown.
     public let reportedFrameCount: Int
     private let reader: OpaquePointer
+    /// The path, URL or camera the frames come from, for messages.
+    private let name: String
     private var nextIndex = 0
     private var lastTimestamp = -1
+    private let opened = ContinuousClock.now
     /// The error that ended iteration early, if any.
     public private(set) var error: VideoError?
 
-    /// Opens the video at `url`, refusing frames larger than `limits`.
-    public init(url: URL, limits: ImageLimits = .default) throws {
-        guard FileManager.default.fileExists(atPath: url.path) else {
+    /// Opens the video file at `url`, or the network stream at an `rtsp:`, `rtmp:`, `http:` or `https:`
+    /// URL, refusing frames larger than `limits`.
+    public convenience init(url: URL, limits: ImageLimits = .default) throws {
+        let isStream = url.scheme.map { ["rtsp", "rtsps", "rtmp", "http", "https", "udp", "tcp"].contains($0.lowercased()) } ?? false
+        let location = isStream ? url.absoluteString : url.path
+        if !isStream, !FileManager.default.fileExists(atPath: url.path) {
             throw VideoError.cannotOpen(path: url.path, reason: "no such file")
         }
-        guard let reader = sv_video_reader_open(url.path) else {
-            throw VideoError.cannotOpen(path: url.path, reason: String(cString: sv_last_error()))
+        try self.init(url: url, name: location, isLive: isStream, limits: limits) { sv_video_reader_open(location) }
+    }
+
+    /// Opens camera `index` (`/dev/videoN`, V4L2), refusing frames larger than `limits`.
+    public convenience init(camera index: Int, limits: ImageLimits = .default) throws {
+        let name = "camera:\(index)"
+        try self.init(url: URL(string: name)!, name: name, isLive: true, limits: limits) {
+            sv_video_reader_open_camera(Int32(clamping: index))
+        }
+    }
+
+    private init(url: URL, name: String, isLive: Bool, limits: ImageLimits, open: () -> OpaquePointer?) throws {
+        guard let reader = open() else {
+            throw VideoError.cannotOpen(path: name, reason: String(cString: sv_last_error()))
         }
         var width: Int32 = 0, height: Int32 = 0, fps = 0.0, count: Int64 = 0
         sv_video_reader_properties(reader, &width, &height, &fps, &count)
         do {
+            guard width > 0, height > 0 else { throw ImageError.invalidDimensions(width: Int(width), height: Int(height)) }
             try limits.check(width: Int(width), height: Int(height))
         } catch {
             sv_video_reader_close(reader)
-            throw VideoError.cannotOpen(path: url.path, reason: "\(error)")
+            throw VideoError.cannotOpen(path: name, reason: "\(error)")
         }
         self.url = url
+        self.name = name
+        self.isLive = isLive
         self.reader = reader
         self.width = Int(width)
         self.height = Int(height)
         framesPerSecond = fps > 0 && fps.isFinite ? fps : 30
-        reportedFrameCount = Swift.max(0, Int(count))
+        reportedFrameCount = isLive ? 0 : Swift.max(0, Int(count))
     }
 
     /// The next frame; nil at the end of the video or after a damaged frame (see ``error``).
@@ -61,16 +85,20 @@ public final class VideoReader: Sequence, IteratorProtocol {
         let status = buffer.withMutableView { sv_video_reader_read(reader, $0, &position) }
         switch status {
         case 0:
-            // Containers without timestamps report 0: fall back to the frame rate, and keep time increasing.
+            // Live sources are timed by arrival; containers without timestamps report 0: fall back to the
+            // frame rate. Time always increases.
             let fromRate = Int((Double(nextIndex) * 1000 / framesPerSecond).rounded())
-            let timestamp = Swift.max(position > 0 ? Int(position.rounded()) : fromRate, lastTimestamp + 1)
+            let elapsed = ContinuousClock.now - opened
+            let arrival = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+            let measured = isLive ? arrival : position > 0 ? Int(position.rounded()) : fromRate
+            let timestamp = Swift.max(measured, lastTimestamp + 1)
             defer { nextIndex += 1 }
             lastTimestamp = timestamp
             return VideoFrame(image: VisionImage(buffer: buffer), index: nextIndex, timestampInMilliseconds: timestamp)
         case 1:
             return nil
         default:
-            error = .unreadableFrame(path: url.path, index: nextIndex, reason: String(cString: sv_last_error()))
+            error = .unreadableFrame(path: name, index: nextIndex, reason: String(cString: sv_last_error()))
             return nil
         }
     }

@@ -129,10 +129,12 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
         if starts { queue.async { [self] in processLiveFrames(first: (image, timestamp)) } }
     }
 
-    /// Sends the next frame of a live stream timed by its arrival.
-    public func send(_ image: VisionImage) throws {
+    /// Sends the next frame of a live stream timed by its arrival; returns the timestamp it was given.
+    @discardableResult
+    public func send(_ image: VisionImage) throws -> Int {
         let timestamp = stream.withLock { max(arrivalTime(), ($0.lastTimestamp ?? -1) + 1) }
         try send(image, timestampInMilliseconds: timestamp)
+        return timestamp
     }
 
     /// The live-stream results in timestamp order, for those who prefer a sequence to a handler.

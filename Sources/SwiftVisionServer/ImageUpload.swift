@@ -1,0 +1,93 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import SwiftVision
+
+/// The images of a request: the body itself (`image/jpeg`, `image/png`, `image/webp`, …) or the
+/// file parts of a `multipart/form-data` body.
+enum ImageUpload {
+    /// The images in `body`, decoded within `maxPixels`.
+    static func images(in body: ByteBuffer, contentType: String?, maxPixels: Int) throws -> [(name: String, image: VisionImage)] {
+        let type = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let options = ImageDecodingOptions(limits: ImageLimits(maximumPixelCount: maxPixels))
+        if type == "multipart/form-data" {
+            guard let boundary = parameter("boundary", in: contentType ?? "") else {
+                throw APIError(.badRequest, "bad_multipart", "multipart/form-data needs a boundary")
+            }
+            let parts = try MultipartForm.parts(of: Data(buffer: body), boundary: boundary)
+            let files = parts.filter { !$0.data.isEmpty && ($0.fileName != nil || $0.contentType?.hasPrefix("image/") == true) }
+            guard !files.isEmpty else { throw APIError(.unsupportedMediaType, "not_an_image", "the form has no image file") }
+            return try files.map { ($0.name, try VisionImage(data: $0.data, options: options)) }
+        }
+        guard type.hasPrefix("image/") || type == "application/octet-stream" || type.isEmpty else {
+            throw APIError(
+                .unsupportedMediaType, "not_an_image",
+                "send the image bytes as image/jpeg, image/png or image/webp, or a multipart/form-data form, not \(type)")
+        }
+        guard body.readableBytes > 0 else { throw APIError(.unsupportedMediaType, "not_an_image", "the request has no body") }
+        return [("image", try VisionImage(data: Data(buffer: body), options: options))]
+    }
+
+    /// The value of `name=value` in a header such as `multipart/form-data; boundary=…`.
+    static func parameter(_ name: String, in header: String) -> String? {
+        for part in header.split(separator: ";").dropFirst() {
+            let pair = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2, pair[0].lowercased() == name {
+                return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            }
+        }
+        return nil
+    }
+}
+
+/// A `multipart/form-data` body (RFC 7578) cut into its parts.
+enum MultipartForm {
+    struct Part {
+        var name: String
+        var fileName: String?
+        var contentType: String?
+        var data: Data
+    }
+
+    static func parts(of body: Data, boundary: String) throws -> [Part] {
+        let delimiter = Data("--\(boundary)".utf8)
+        let headerEnd = Data("\r\n\r\n".utf8)
+        var parts: [Part] = []
+        var searchStart = body.startIndex
+        guard var start = body.range(of: delimiter, in: searchStart..<body.endIndex)?.upperBound else {
+            throw APIError(.badRequest, "bad_multipart", "the form's boundary does not occur in the body")
+        }
+        while true {
+            // After a delimiter: "--" ends the form, CRLF starts a part.
+            if body[start...].starts(with: Data("--".utf8)) { break }
+            guard body[start...].starts(with: Data("\r\n".utf8)) else {
+                throw APIError(.badRequest, "bad_multipart", "a form part is not followed by CRLF")
+            }
+            start += 2
+            guard let headersEnd = body.range(of: headerEnd, in: start..<body.endIndex) else {
+                throw APIError(.badRequest, "bad_multipart", "a form part has no end of headers")
+            }
+            searchStart = headersEnd.upperBound
+            guard let next = body.range(of: Data("\r\n".utf8) + delimiter, in: searchStart..<body.endIndex) else {
+                throw APIError(.badRequest, "bad_multipart", "the form does not end with its boundary")
+            }
+            let headers = String(decoding: body[start..<headersEnd.lowerBound], as: UTF8.self)
+            var part = Part(name: "", data: Data(body[headersEnd.upperBound..<next.lowerBound]))
+            for line in headers.components(separatedBy: "\r\n") {
+                let pair = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard pair.count == 2 else { continue }
+                switch pair[0].lowercased() {
+                case "content-disposition":
+                    part.name = ImageUpload.parameter("name", in: pair[1]) ?? ""
+                    part.fileName = ImageUpload.parameter("filename", in: pair[1])
+                case "content-type":
+                    part.contentType = pair[1].lowercased()
+                default: break
+                }
+            }
+            parts.append(part)
+            start = next.upperBound
+        }
+        return parts
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import SwiftVision
+
+/// Turns request options — query parameters with the command line's names (`min-aspect` or
+/// `minAspect`), or a JSON object from a stream's text message — into a task's Codable options.
+enum OptionDecoding {
+    /// Options no client may set: the service loads only the models it was installed with.
+    static let refused: Set<String> = ["model", "detector"]
+
+    /// The JSON object of `type`'s options: its defaults overlaid with `query` and then `overrides`.
+    static func options<Engine: VisionTask>(
+        for type: Engine.Type, query: [(String, String)], overrides: [String: JSONValue] = [:], threads: Int?
+    ) throws -> Engine.Options {
+        var object = try JSONDecoder().decode([String: JSONValue].self, from: JSONEncoder().encode(Engine.defaultOptions))
+        var given: Set<String> = []
+        for (name, text) in query where name != "token" {
+            let key = camelCase(name)
+            if key == "box" {
+                object["boxes"] = .array((object["boxes"]?.arrayValue ?? []) + [try box(text)])
+                given.insert("boxes")
+                continue
+            }
+            object[key] = try value(text, like: object[key], option: name)
+            given.insert(key)
+        }
+        for (key, value) in overrides {
+            object[key] = value
+            given.insert(key)
+        }
+        if let refusedKey = given.first(where: refused.contains) {
+            throw APIError.badOption("the option \(refusedKey) is not accepted over HTTP: the service runs its installed models")
+        }
+        if let threads, object.keys.contains("threads"), !given.contains("threads") { object["threads"] = .number(Double(threads)) }
+        let decoded: Engine.Options
+        do {
+            decoded = try JSONDecoder().decode(Engine.Options.self, from: JSONEncoder().encode(object))
+        } catch let error as DecodingError {
+            throw APIError.badOption(describe(error))
+        }
+        let known = Set(try JSONDecoder().decode([String: JSONValue].self, from: JSONEncoder().encode(decoded)).keys)
+        if let unknown = given.subtracting(known).sorted().first {
+            let names = known.sorted().joined(separator: ", ")
+            throw APIError.badOption("\(Engine.descriptor.name) has no option \(unknown); its options: \(names)")
+        }
+        return decoded
+    }
+
+    /// `min-aspect` → `minAspect`.
+    static func camelCase(_ name: String) -> String {
+        let parts = name.split(separator: "-")
+        guard let first = parts.first else { return name }
+        return String(first) + parts.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+    }
+
+    /// `x,y,width,height` as a box: exactly four finite numbers, positive width and height.
+    static func box(_ text: String) throws -> JSONValue {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let values = parts as? [Double], values.allSatisfy(\.isFinite), values[2] > 0, values[3] > 0 else {
+            throw APIError.badOption("box \(text) is not x,y,width,height: four finite numbers with a positive width and height")
+        }
+        return .object(["x": .number(values[0]), "y": .number(values[1]), "width": .number(values[2]), "height": .number(values[3])])
+    }
+
+    /// The query text `text` as a JSON value of the kind of `existing` (the default), or guessed.
+    static func value(_ text: String, like existing: JSONValue?, option: String) throws -> JSONValue {
+        switch existing {
+        case .bool:
+            switch text.lowercased() {
+            case "", "1", "true", "yes", "on": return .bool(true)
+            case "0", "false", "no", "off": return .bool(false)
+            default: throw APIError.badOption("\(option) takes true or false, not \(text)")
+            }
+        case .number:
+            guard let number = Double(text), number.isFinite else { throw APIError.badOption("\(option) takes a number, not \(text)") }
+            return .number(number)
+        case .string:
+            return .string(text)
+        case .array:
+            if text.hasPrefix("["), let parsed = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) { return parsed }
+            return .array(text.split(separator: ",").map { .string(String($0)) })
+        case .object, .null, nil:
+            if let number = Double(text), number.isFinite { return .number(number) }
+            if ["true", "false"].contains(text.lowercased()) { return .bool(text.lowercased() == "true") }
+            if text.hasPrefix("[") || text.hasPrefix("{"), let parsed = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) {
+                return parsed
+            }
+            return .string(text)
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return "option \(path): \(context.debugDescription)"
+        case .keyNotFound(let key, _):
+            return "option \(key.stringValue) is missing"
+        @unknown default:
+            return "the options are not valid"
+        }
+    }
+}
+
+/// Any JSON value, for merging options.
+enum JSONValue: Codable, Sendable, Equatable {
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+    case null
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .bool(let value): try container.encode(value)
+        case .number(let value):
+            if value == value.rounded(), abs(value) < 1e15 { try container.encode(Int(value)) } else { try container.encode(value) }
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        case .null: try container.encodeNil()
+        }
+    }
+
+    var arrayValue: [JSONValue]? {
+        if case .array(let values) = self { values } else { nil }
+    }
+}

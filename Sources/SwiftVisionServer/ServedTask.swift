@@ -1,0 +1,107 @@
+import Foundation
+import SwiftVision
+import Synchronization
+
+/// A task ready to serve, with its options fixed: its output as JSON for one image, or a live stream.
+protocol ServedTask: Sendable {
+    /// The task's name in the registry.
+    var name: String { get }
+    /// The JSON object of the output for `image` on its own.
+    func outputJSON(for image: VisionImage) throws -> Data
+    /// A live stream of frames whose results go to `deliver`, in order, on the stream's own queue.
+    func makeLiveStream(deliver: @escaping @Sendable (LiveFrame) -> Void) -> any LiveStream
+}
+
+/// The result of one live-stream frame, encoded.
+struct LiveFrame: Sendable {
+    /// The timestamp the frame was sent with.
+    var timestampInMilliseconds: Int
+    /// Frames dropped by flow limiting since the previous result.
+    var droppedFrames: Int
+    /// The output's JSON object, or why the frame failed.
+    var output: Result<Data, any Error>
+}
+
+/// A task's live stream: frames go in, results come out through the stream's delivery closure.
+protocol LiveStream: Sendable {
+    /// Sends the next frame; with no timestamp the arrival time is used. Returns the timestamp.
+    func send(_ image: VisionImage, timestampInMilliseconds: Int?) throws -> Int
+    /// Ends the stream.
+    func close()
+}
+
+/// The service's JSON encoding: sorted keys, as the command line's.
+let serviceEncoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
+}()
+
+/// A ``ServedTask`` over a task of type `Engine`.
+struct TypedServedTask<Engine: VisionTask>: ServedTask {
+    let task: Engine
+
+    var name: String { Engine.descriptor.name }
+
+    func outputJSON(for image: VisionImage) throws -> Data {
+        try serviceEncoder.encode(task.output(for: image))
+    }
+
+    func makeLiveStream(deliver: @escaping @Sendable (LiveFrame) -> Void) -> any LiveStream {
+        TypedLiveStream(
+            runner: TaskRunner(task: task, runningMode: .liveStream) { result in
+                deliver(LiveFrame(
+                    timestampInMilliseconds: result.timestampInMilliseconds, droppedFrames: result.droppedFrames,
+                    output: result.result.flatMap { output in Result { try serviceEncoder.encode(output) } }))
+            })
+    }
+}
+
+struct TypedLiveStream<Engine: VisionTask>: LiveStream {
+    let runner: TaskRunner<Engine>
+
+    func send(_ image: VisionImage, timestampInMilliseconds timestamp: Int?) throws -> Int {
+        guard let timestamp else { return try runner.send(image) }
+        try runner.send(image, timestampInMilliseconds: timestamp)
+        return timestamp
+    }
+
+    func close() {
+        runner.close()
+    }
+}
+
+/// The tasks the service has made, one per (task, options), kept for reuse; models come from the
+/// process's ``ModelStore``, so each is loaded once whatever the options.
+final class TaskCatalog: Sendable {
+    let registry: TaskRegistry
+    let threads: Int?
+    private let made = Mutex<[String: any ServedTask]>([:])
+    /// Sets of options kept; past that the oldest are forgotten (their models stay in the store).
+    private let capacity = 64
+
+    init(registry: TaskRegistry = .standard, threads: Int?) {
+        self.registry = registry
+        self.threads = threads
+    }
+
+    /// The task `name` with options from `query` and `overrides`.
+    func task(named name: String, query: [(String, String)], overrides: [String: JSONValue] = [:]) throws -> any ServedTask {
+        guard let entry = registry.entry(named: name) else { throw APIError.unknownTask(name) }
+        return try served(entry.type, query: query, overrides: overrides)
+    }
+
+    private func served<Engine: VisionTask>(
+        _ type: Engine.Type, query: [(String, String)], overrides: [String: JSONValue]
+    ) throws -> any ServedTask {
+        let options = try OptionDecoding.options(for: type, query: query, overrides: overrides, threads: threads)
+        let key = Engine.descriptor.name + String(decoding: try serviceEncoder.encode(options), as: UTF8.self)
+        if let found = made.withLock({ $0[key] }) { return found }
+        let task = TypedServedTask(task: try Engine(options: options))
+        made.withLock { made in
+            if made.count >= capacity { made.removeAll() }
+            made[key] = task
+        }
+        return task
+    }
+}

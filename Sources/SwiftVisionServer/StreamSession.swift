@@ -1,0 +1,184 @@
+import Foundation
+import HummingbirdWebSocket
+import Logging
+import NIOCore
+import SwiftVision
+import Synchronization
+
+/// One live-stream WebSocket: binary messages are frames (JPEG), a text message before a frame may
+/// carry `{"timestampMs": N, …options}`; each processed frame is answered with the task's JSON plus
+/// `frame`, `timestampMs` and `dropped`. One frame is in flight; the newest frame that arrives
+/// meanwhile waits, older ones are dropped and counted. New options (a new seed box) restart the task.
+final class StreamSession: Sendable {
+    let catalog: TaskCatalog
+    let taskName: String
+    let query: [(String, String)]
+    let maxFrameBytes: Int
+    let maxPixels: Int
+    let logger: Logger
+
+    /// The session's accounting of frames: each frame is answered once, with a result or an error, or
+    /// counted once as dropped in the next result's `dropped`.
+    private struct Ledger {
+        /// Frames answered with an error straight away (undecodable, refused timestamp).
+        var refused: Set<Int> = []
+        /// The frame of the latest result.
+        var lastResult = -1
+    }
+    private let ledger = Mutex(Ledger())
+
+    init(catalog: TaskCatalog, taskName: String, query: [(String, String)], maxFrameBytes: Int, maxPixels: Int, logger: Logger) {
+        self.catalog = catalog
+        self.taskName = taskName
+        self.query = query
+        self.maxFrameBytes = maxFrameBytes
+        self.maxPixels = maxPixels
+        self.logger = logger
+    }
+
+    /// Serves the connection until the client closes it.
+    func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        let (answers, answer) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await text in answers { try await outbound.writeTextMessage(text) }
+            }
+            var stream: SessionStream?
+            defer { stream?.live.close() }
+            var overrides: [String: JSONValue] = [:]
+            var timestamp: Int?
+            var frame = 0
+            do {
+                stream = try makeStream(overrides: overrides, answer: answer)
+            } catch {
+                answer.yield(Self.errorText(error, frame: nil))
+            }
+            for try await message in inbound.messages(maxSize: maxFrameBytes) {
+                switch message {
+                case .text(let text):
+                    do {
+                        guard case .object(var object) = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else {
+                            throw APIError.badOption("a text message must be a JSON object")
+                        }
+                        if let value = object.removeValue(forKey: "timestampMs") {
+                            guard case .number(let number) = value, number.isFinite else {
+                                throw APIError.badOption("timestampMs must be a number")
+                            }
+                            timestamp = Int(number)
+                        }
+                        if !object.isEmpty {
+                            overrides.merge(object) { $1 }
+                            stream?.live.close()
+                            stream = nil
+                            stream = try makeStream(overrides: overrides, answer: answer)
+                        }
+                    } catch {
+                        answer.yield(Self.errorText(error is DecodingError ? APIError.badOption("the text message is not JSON") : error, frame: nil))
+                    }
+                case .binary(let buffer):
+                    defer {
+                        frame += 1
+                        timestamp = nil
+                    }
+                    guard let stream else {
+                        answer.yield(Self.errorText(APIError.badOption("the stream has no valid options"), frame: frame))
+                        continue
+                    }
+                    do {
+                        let options = ImageDecodingOptions(limits: ImageLimits(maximumPixelCount: maxPixels))
+                        let image = try VisionImage(data: Data(buffer: buffer), options: options)
+                        let index = frame
+                        let given = timestamp
+                        try stream.frames.table.withLock { frames in
+                            let used = try stream.live.send(image, timestampInMilliseconds: given)
+                            frames[used] = index
+                        }
+                    } catch {
+                        let index = frame
+                        ledger.withLock { _ = $0.refused.insert(index) }
+                        answer.yield(Self.errorText(error, frame: frame))
+                    }
+                }
+            }
+            stream?.live.close()
+            stream = nil
+            answer.finish()
+            try await group.waitForAll()
+        }
+    }
+
+    /// A live stream of the task and the frames sent to it, by timestamp.
+    private final class SessionStream: Sendable {
+        let live: any LiveStream
+        let frames: FrameTable
+
+        init(live: any LiveStream, frames: FrameTable) {
+            self.live = live
+            self.frames = frames
+        }
+    }
+
+    private func makeStream(overrides: [String: JSONValue], answer: AsyncStream<String>.Continuation) throws -> SessionStream {
+        let task = try catalog.task(named: taskName, query: query, overrides: overrides)
+        let name = taskName
+        let frames = FrameTable()
+        let live = task.makeLiveStream { [self] result in
+            guard let index = frames.take(result.timestampInMilliseconds) else { return }
+            // A frame of a stream replaced by new options counts as dropped in the next result.
+            if case .failure(VisionTaskError.closed) = result.output { return }
+            // Frames of this stream are answered in order; a result older than the latest one (a stream
+            // replaced by new options finishing its last frame late) was already counted as dropped, as
+            // was a frame that a replaced stream never processed.
+            let dropped = ledger.withLock { ledger -> Int? in
+                guard index > ledger.lastResult else { return nil }
+                let skipped = (ledger.lastResult + 1..<index).filter { !ledger.refused.contains($0) }.count
+                ledger.refused = ledger.refused.filter { $0 > index }
+                ledger.lastResult = index
+                return skipped
+            }
+            guard let dropped else { return }
+            switch result.output {
+            case .success(let json):
+                ServerMetrics.recordFrame(task: name, dropped: dropped)
+                answer.yield(Self.frameText(json, frame: index, timestamp: result.timestampInMilliseconds, dropped: dropped))
+            case .failure(let error):
+                ServerMetrics.recordFrame(task: name, dropped: dropped)
+                answer.yield(Self.errorText(error, frame: index))
+            }
+        }
+        return SessionStream(live: live, frames: frames)
+    }
+
+    /// The task's JSON object with `frame`, `timestampMs` and `dropped` added.
+    static func frameText(_ json: Data, frame: Int?, timestamp: Int, dropped: Int) -> String {
+        guard case .object(var object) = (try? JSONDecoder().decode(JSONValue.self, from: json)) ?? .null else {
+            return String(decoding: json, as: UTF8.self)
+        }
+        object["frame"] = frame.map { .number(Double($0)) } ?? .null
+        object["timestampMs"] = .number(Double(timestamp))
+        object["dropped"] = .number(Double(dropped))
+        return (try? serviceEncoder.encode(JSONValue.object(object))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// `{"error":{"code","message"},"frame":N}`.
+    static func errorText(_ error: any Error, frame: Int?) -> String {
+        let answer = APIError.from(error)
+        var object: [String: JSONValue] = ["error": .object(["code": .string(answer.code), "message": .string(answer.message)])]
+        if let frame { object["frame"] = .number(Double(frame)) }
+        return (try? serviceEncoder.encode(JSONValue.object(object))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
+
+/// The frames sent to one live stream, by the timestamp they were sent with.
+private final class FrameTable: Sendable {
+    let table = Mutex<[Int: Int]>([:])
+
+    /// The frame sent with `timestamp`, forgotten with every earlier one.
+    func take(_ timestamp: Int) -> Int? {
+        table.withLock { table in
+            let index = table[timestamp]
+            table = table.filter { $0.key > timestamp }
+            return index
+        }
+    }
+}

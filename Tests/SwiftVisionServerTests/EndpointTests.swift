@@ -1,0 +1,201 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import SwiftVision
+import Testing
+
+@testable import SwiftVisionServer
+
+/// Photos from the set-up's sample set (`make test` installs them) and requests built from them.
+enum Samples {
+    static func data(_ name: String) throws -> Data {
+        let url = SwiftVisionCache.current.sample(named: name)
+        try #require(FileManager.default.fileExists(atPath: url.path), "missing \(url.path): run `make test`")
+        return try Data(contentsOf: url)
+    }
+
+    static func body(_ name: String) throws -> ByteBuffer {
+        ByteBuffer(bytes: try data(name))
+    }
+
+    static let jpeg: HTTPFields = [.contentType: "image/jpeg"]
+    static let png: HTTPFields = [.contentType: "image/png"]
+
+    /// A `multipart/form-data` body holding `files` as image parts.
+    static func form(_ files: [(field: String, name: String)], boundary: String = "swiftvision-test-boundary") throws -> (HTTPFields, ByteBuffer) {
+        var body = Data()
+        for file in files {
+            body += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.name)\"\r\n".utf8)
+            body += Data("Content-Type: application/octet-stream\r\n\r\n".utf8)
+            body += try data(file.name)
+            body += Data("\r\n".utf8)
+        }
+        body += Data("--\(boundary)--\r\n".utf8)
+        return ([.contentType: "multipart/form-data; boundary=\(boundary)"], ByteBuffer(bytes: body))
+    }
+
+    static func json(_ response: TestResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+    }
+
+    /// The error code of a JSON error body.
+    static func errorCode(_ response: TestResponse) throws -> String? {
+        (try json(response)["error"] as? [String: Any])?["code"] as? String
+    }
+}
+
+@Suite(.serialized) struct EndpointTests {
+    static func app(_ change: (inout ServerConfiguration) -> Void = { _ in }) -> some ApplicationProtocol {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        change(&configuration)
+        return VisionService.makeApplication(configuration: configuration)
+    }
+
+    @Test func everyTaskAnswersOnRealPhotos() async throws {
+        try await Self.app().test(.router) { client in
+            let faces = try await client.execute(uri: "/v1/faces?landmarks", method: .post, headers: Samples.jpeg, body: try Samples.body("zidane.jpg"))
+            #expect(faces.status == .ok)
+            let faceList = try #require(try Samples.json(faces)["faces"] as? [[String: Any]])
+            #expect(faceList.count == 2, "zidane.jpg shows two faces")
+            #expect(faceList.allSatisfy { ($0["landmarks"] as? [String: Any])?["leftEye"] != nil })
+            #expect(try Samples.json(faces)["width"] as? Int == 1280)
+
+            let objects = try await client.execute(
+                uri: "/v1/objects?multiple=true&classify=true", method: .post, headers: Samples.jpeg, body: try Samples.body("bus.jpg"))
+            let found = try #require(try Samples.json(objects)["objects"] as? [[String: Any]])
+            let names = Set(found.flatMap { ($0["labels"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String } })
+            #expect(names.isSuperset(of: ["person", "bus"]), "\(names)")
+
+            let labels = try await client.execute(uri: "/v1/labels?threshold=0.2", method: .post, headers: Samples.png, body: try Samples.body("chelsea.png"))
+            let labelNames = (try Samples.json(labels)["labels"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+            #expect(labelNames.contains("Egyptian cat"), "scikit-image's chelsea is a cat: \(labelNames)")
+
+            let embedding = try await client.execute(uri: "/v1/embeddings", method: .post, headers: Samples.png, body: try Samples.body("coffee.png"))
+            #expect((try Samples.json(embedding)["embedding"] as? [Double])?.count == 1280)
+
+            let codes = try await client.execute(uri: "/v1/barcodes", method: .post, headers: Samples.png, body: try Samples.body("pyzbar-qrcode.png"))
+            let values = (try Samples.json(codes)["barcodes"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }
+            #expect(values == ["Thalassiodracon"], "pyzbar's test QR code holds Thalassiodracon")
+
+            let text = try await client.execute(uri: "/v1/text?level=fast", method: .post, headers: Samples.png, body: try Samples.body("page.png"))
+            #expect((try Samples.json(text)["text"] as? String)?.contains("segmentation") == true)
+
+            let rectangles = try await client.execute(uri: "/v1/rectangles?max=0", method: .post, headers: Samples.jpeg, body: try Samples.body("bus.jpg"))
+            #expect(rectangles.status == .ok)
+            #expect(try Samples.json(rectangles)["rectangles"] is [Any])
+
+            let form = try Samples.form([("image", "zidane.jpg")])
+            let multipart = try await client.execute(uri: "/v1/faces", method: .post, headers: form.0, body: form.1)
+            #expect((try Samples.json(multipart)["faces"] as? [Any])?.count == 2)
+        }
+    }
+
+    @Test func theTaskListNamesEveryTaskWithItsOptions() async throws {
+        try await Self.app().test(.router) { client in
+            let response = try await client.execute(uri: "/v1/tasks", method: .get)
+            let tasks = try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [[String: Any]])
+            #expect(tasks.compactMap { $0["name"] as? String } == TaskRegistry.standard.entries.map(\.descriptor.name))
+            #expect(tasks.allSatisfy { $0["options"] is [String: Any] })
+            let health = try await client.execute(uri: "/healthz", method: .get)
+            #expect(health.status == .ok)
+        }
+    }
+
+    @Test func similarityComparesTwoImages() async throws {
+        try await Self.app().test(.router) { client in
+            let same = try Samples.form([("first", "coffee.png"), ("second", "coffee.png")])
+            let identical = try Samples.json(try await client.execute(uri: "/v1/similarity", method: .post, headers: same.0, body: same.1))
+            #expect(abs((identical["cosineSimilarity"] as? Double ?? 0) - 1) < 1e-5)
+            let other = try Samples.form([("first", "coffee.png"), ("second", "bus.jpg")])
+            let different = try Samples.json(try await client.execute(uri: "/v1/similarity", method: .post, headers: other.0, body: other.1))
+            #expect((different["cosineSimilarity"] as? Double ?? 1) < 0.6)
+            let one = try Samples.form([("first", "coffee.png")])
+            let single = try await client.execute(uri: "/v1/similarity", method: .post, headers: one.0, body: one.1)
+            #expect(single.status == .badRequest)
+        }
+    }
+
+    @Test func errorsHaveTheirStatusAndAJSONBody() async throws {
+        let truncated = ByteBuffer(bytes: try Samples.data("bus.jpg").prefix(2000))
+        try await Self.app({ $0.maxBodyBytes = 400_000; $0.maxPixels = 500_000 }).test(.router) { client in
+            let cases: [(uri: String, headers: HTTPFields, body: ByteBuffer, status: HTTPResponse.Status, code: String)] = [
+                ("/v1/faces?threshold=5", Samples.jpeg, try Samples.body("bus.jpg"), .badRequest, "bad_option"),
+                ("/v1/faces?threshold=x", Samples.jpeg, try Samples.body("bus.jpg"), .badRequest, "bad_option"),
+                ("/v1/faces?bogus=1", Samples.jpeg, try Samples.body("bus.jpg"), .badRequest, "bad_option"),
+                ("/v1/objects?model=/etc/passwd", Samples.jpeg, try Samples.body("bus.jpg"), .badRequest, "bad_option"),
+                ("/v1/track?box=nan,1,2,3", Samples.jpeg, try Samples.body("bus.jpg"), .badRequest, "bad_option"),
+                ("/v1/barcodes?formats=Hologram", Samples.png, try Samples.body("pyzbar-qrcode.png"), .badRequest, "bad_option"),
+                ("/v1/teleport", Samples.jpeg, try Samples.body("bus.jpg"), .notFound, "unknown_task"),
+                ("/v1/faces", [.contentType: "text/plain"], ByteBuffer(string: "hello"), .unsupportedMediaType, "not_an_image"),
+                ("/v1/faces", Samples.jpeg, ByteBuffer(string: "not a picture at all"), .unsupportedMediaType, "not_an_image"),
+                ("/v1/faces", Samples.jpeg, ByteBuffer(), .unsupportedMediaType, "not_an_image"),
+                ("/v1/faces", Samples.jpeg, truncated, .unprocessableContent, "undecodable_image"),
+                // bus.jpg: 810×1080 pixels (above 500 000) in fewer than 400 000 bytes; coffee.png: more bytes than that.
+                ("/v1/faces", Samples.jpeg, try Samples.body("bus.jpg"), .contentTooLarge, "image_too_large"),
+                ("/v1/faces", Samples.png, try Samples.body("coffee.png"), .contentTooLarge, "body_too_large"),
+            ]
+            for item in cases {
+                let response = try await client.execute(uri: item.uri, method: .post, headers: item.headers, body: item.body)
+                #expect(response.status == item.status, "\(item.uri): \(String(buffer: response.body))")
+                #expect(try Samples.errorCode(response) == item.code, "\(item.uri)")
+                #expect(response.headers[.contentType] == "application/json")
+            }
+            let missing = try await client.execute(uri: "/v2/anything", method: .get)
+            #expect(missing.status == .notFound)
+            #expect(try Samples.errorCode(missing) == "not_found")
+        }
+    }
+
+    @Test func aTokenGuardsTheAPIButNotTheHealthCheck() async throws {
+        try await Self.app({ $0.token = "s3cret" }).test(.router) { client in
+            let without = try await client.execute(uri: "/v1/tasks", method: .get)
+            #expect(without.status == .unauthorized)
+            #expect(try Samples.errorCode(without) == "unauthorized")
+            let wrong = try await client.execute(uri: "/v1/tasks", method: .get, headers: [.authorization: "Bearer s3cre"])
+            #expect(wrong.status == .unauthorized)
+            let right = try await client.execute(uri: "/v1/tasks", method: .get, headers: [.authorization: "Bearer s3cret"])
+            #expect(right.status == .ok)
+            let query = try await client.execute(uri: "/v1/tasks?token=s3cret", method: .get)
+            #expect(query.status == .ok)
+            let metrics = try await client.execute(uri: "/metrics", method: .get)
+            #expect(metrics.status == .unauthorized)
+            #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
+        }
+    }
+
+    @Test func metricsCountRequestsByTaskAndStatus() async throws {
+        try await Self.app().test(.router) { client in
+            _ = try await client.execute(uri: "/v1/labels", method: .post, headers: Samples.png, body: try Samples.body("coffee.png"))
+            _ = try await client.execute(uri: "/v1/labels?max=0", method: .post, headers: Samples.png, body: try Samples.body("coffee.png"))
+            let metrics = String(buffer: try await client.execute(uri: "/metrics", method: .get).body)
+            #expect(metrics.contains(#"swiftvision_requests_total{task="labels",status="200"}"#))
+            #expect(metrics.contains(#"swiftvision_requests_total{task="labels",status="400"}"#))
+            #expect(metrics.contains("swiftvision_request_duration_seconds_bucket"))
+            #expect(metrics.contains("swiftvision_models_loaded"))
+        }
+    }
+
+    @Test func aFullQueueAnswers503WithRetryAfter() async throws {
+        let limiter = RequestLimiter(limit: 1, queueLimit: 1)
+        let gate = DispatchSemaphore(value: 0)
+        async let first: Void = limiter.run { gate.wait() }
+        // Wait until the first holds the only slot.
+        while limiter.load.running == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        async let second: Int = limiter.run { 2 }
+        while limiter.load.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        do {
+            _ = try await limiter.run { 3 }
+            Issue.record("a third request should be refused while one runs and one waits")
+        } catch let error as APIError {
+            #expect(error.status == .serviceUnavailable)
+            #expect(error.headers[.retryAfter] == "1")
+        }
+        gate.signal()
+        try await first
+        #expect(try await second == 2)
+        #expect(limiter.load.running == 0 && limiter.load.waiting == 0)
+    }
+}

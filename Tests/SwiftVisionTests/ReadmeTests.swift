@@ -1,0 +1,105 @@
+import Foundation
+import SwiftVision
+import Testing
+
+/// The README's Swift examples, verbatim, so that the compiler checks them; the test below checks that
+/// the README still shows exactly these lines.
+enum ReadmeExamples {
+    static func readmeQuickStart() throws {
+        let image = try VisionImage(contentsOf: URL(fileURLWithPath: "photo.jpg"))  // EXIF orientation honoured
+        let interpreter = try Interpreter(contentsOf: SwiftVisionCache.current.model(named: "face_detection_short_range.tflite"))
+        let format = try ImageTensorFormat(tensor: interpreter.inputs[0],
+                                           metadata: interpreter.model.metadata?.inputs.first, resizeMode: .letterbox)
+        let scores = try interpreter.invoke { inputs in
+            try image.write(into: inputs[0], format: format)
+        } readingOutputs: { outputs in
+            Array(outputs[1].bindMemory(to: Float.self))
+        }
+    }
+
+    static func readmeFaces(image: VisionImage, video: URL) throws {
+        var options = FaceDetectorOptions()          // ML Kit style
+        options.performanceMode = .accurate           // full-range model + tiles: small faces of group photos
+        options.landmarkMode = .all                   // eyes (pupils), ears, cheeks, nose, mouth
+        options.contourMode = .all                    // face oval, eyebrows, eyes, lips, nose
+        options.isTrackingEnabled = true              // frames form a stream: tracking IDs
+        let detector = try FaceDetector(options: options)
+        let faces = try detector.results(in: image)  // or `try await detector.process(image)`
+        for frame in try VideoReader(url: video) {    // video: tracking IDs, the mesh follows each face
+            let tracked = try detector.results(inVideoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
+        }
+
+        let observations = try ImageRequestHandler(image).perform(DetectFaceLandmarksRequest())  // Vision style
+        let landmarks = observations.first?.landmarks   // faceContour, leftEye, …, leftPupil; normalised lower-left
+    }
+
+    static func readmeObjects(image: VisionImage, frame: VideoFrame, box: CGRect, nextFrame: VisionImage) throws {
+        var options = ObjectDetectorOptions()         // ML Kit style, YOLOv3-tiny (COCO-80) from the model zoo
+        options.detectorMode = .stream                 // tracking IDs across frames (ByteTrack association)
+        options.shouldEnableMultipleObjects = true
+        options.shouldEnableClassification = true      // COCO class + ML Kit's coarse category
+        let detector = try ObjectDetector(options: options)
+        let objects = try detector.results(inVideoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
+
+        let handler = SequenceRequestHandler()         // Vision style: follow a seed box frame after frame
+        var observation = DetectedObjectObservation(imageRect: box, imageSize: image.size)
+        var request = TrackObjectRequest(detectedObjectObservation: observation)
+        request.trackingLevel = .fast                  // KCF; .accurate is CSRT
+        observation = try handler.perform(request, on: nextFrame)   // .isLost once the object leaves
+    }
+
+    static func readmeRectanglesBarcodesText(image: VisionImage) throws {
+        let pages = try RectangleDetector(options: .init(maximumObservations: 0)).results(in: image)  // corners in pixels
+        let scan = try image.perspectiveCorrected(pages[0].corners)          // what a document scanner does next
+        let codes = try BarcodeScanner().results(in: image)                   // ML Kit style: format, rawValue, rawData, corners
+        let text = try TextRecognizer().results(in: image)                    // blocks → lines → elements, reading order
+
+        var request = DetectRectanglesRequest()                               // Vision style, Vision's options and defaults
+        request.minimumAspectRatio = 0.3
+        let rectangles = try ImageRequestHandler(image).perform(request)      // topLeft… normalised lower-left, imageCorners in pixels
+        let lines = try ImageRequestHandler(image).perform(RecognizeTextRequest())  // also DetectBarcodesRequest
+    }
+
+    static func readmeLabelsEmbeddings(image: VisionImage, boxes: [CGRect], first: VisionImage, second: VisionImage, otherFeaturePrint: FeaturePrintObservation) async throws {
+        var options = ImageLabelerOptions()           // ML Kit style, EfficientNet-Lite0 (ImageNet) from the model zoo
+        options.confidenceThreshold = 0.5
+        let labels = try ImageLabeler(options: options).results(in: image)  // text, confidence, index
+        let custom = try ImageLabeler(options: ImageLabelerOptions(localModel: LocalModel(path: "birds.tflite")))
+        let perBox = try custom.results(in: image, regions: boxes)          // one call for the crops of many boxes
+
+        let remote = RemoteModel(name: "birds", url: URL(string: "https://example.com/birds.tflite")!, sha256: nil)
+        let manager = ModelManager.modelManager()
+        for try await progress in manager.downloadUpdates(remote) { print(progress.completedBytes, progress.totalBytes ?? -1) }
+        let model = manager.downloadedModel(for: remote) ?? LocalModel(path: "bundled/birds.tflite")
+
+        var embedding = ImageEmbedderOptions()        // MediaPipe style: .image, .video or .liveStream
+        embedding.l2Normalize = true
+        let embedder = try ImageEmbedder(options: embedding)
+        let similarity = try ImageEmbedder.cosineSimilarity(
+            embedder.embed(image: first).embeddings[0], embedder.embed(image: second).embeddings[0])
+        let featurePrint = try await ImageRequestHandler(image).perform(GenerateImageFeaturePrintRequest())  // Vision style
+        let distance = try featurePrint.computeDistance(to: otherFeaturePrint)
+    }
+}
+
+@Suite struct ReadmeTests {
+    /// Lines without their indentation, blank lines dropped.
+    static func lines(_ text: String) -> [String] {
+        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    @Test func everySwiftExampleOfTheReadmeIsCompiledHere() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let compiled = Self.lines(try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8))
+        let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
+        #expect(blocks.count == 5)
+        for block in blocks {
+            let expected = Self.lines(block).filter { !$0.hasPrefix("import ") }
+            let found = compiled.indices.contains { start in
+                start + expected.count <= compiled.count && Array(compiled[start..<start + expected.count]) == expected
+            }
+            #expect(found, "README block not compiled in ReadmeTests.swift: \(expected.first ?? "")")
+        }
+    }
+}
