@@ -29,6 +29,7 @@ test: system-packages
 	swift test $(SWIFT_BUILD_FLAGS)
 
 bench: system-packages
+	scripts/install-system-packages.sh --bench
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	.build/release/swiftvision setup --samples
 	scripts/build-models.sh

@@ -18,8 +18,13 @@ func milliseconds(_ duration: Duration) -> Double {
 
 /// The process's peak resident memory so far (VmHWM), in MiB.
 func peakResidentMiB() -> Double {
-    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+    memoryMiB("VmHWM", process: "self")
+}
+
+/// A memory field of `/proc/PROCESS/status` (such as `VmHWM` or `VmRSS`), in MiB; 0 when unreadable.
+func memoryMiB(_ field: String, process: String) -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
         let kilobytes = Double(line.split(separator: " ").dropFirst().first ?? "")
     else { return 0 }
     return kilobytes / 1024

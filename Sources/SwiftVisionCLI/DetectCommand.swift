@@ -54,7 +54,7 @@ struct DetectCommand: ParsableCommand {
             } else {
                 let image = try VisionImage(contentsOf: url)
                 let objects = try task.output(for: image)
-                report(TaskLine(file: url.path, output: objects))
+                report(TaskLine(file: MediaFiles.name(of: url), output: objects))
                 if let output { try annotated(image, objects.objects).write(to: output) }
             }
         }
@@ -67,7 +67,7 @@ struct DetectCommand: ParsableCommand {
         for frame in reader {
             if Interruption.isRequested { break }
             let objects = try runner.run(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
-            report(TaskLine(file: url.path, frame: frame.index, timestampMs: frame.timestampInMilliseconds, output: objects))
+            report(TaskLine(file: MediaFiles.name(of: url), frame: frame.index, timestampMs: frame.timestampInMilliseconds, output: objects))
             try writer?.append(try annotated(frame.image, objects.objects))
             progress.update(frame.index + 1)
         }

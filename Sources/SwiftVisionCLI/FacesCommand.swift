@@ -59,7 +59,7 @@ struct FacesCommand: ParsableCommand {
     private func processImage(_ url: URL, task: FaceTask) throws {
         let image = try VisionImage(contentsOf: url)
         let output = try task.output(for: image)
-        report(TaskLine(file: url.path, output: output))
+        report(TaskLine(file: MediaFiles.name(of: url), output: output))
         if let destination = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count) {
             var canvas = try ImageCanvas(image: image)
             try annotate(&canvas, output.faces)
@@ -76,7 +76,7 @@ struct FacesCommand: ParsableCommand {
         for frame in reader {
             if Interruption.isRequested { break }
             let output = try runner.run(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
-            report(TaskLine(file: url.path, frame: frame.index, timestampMs: frame.timestampInMilliseconds, output: output))
+            report(TaskLine(file: MediaFiles.name(of: url), frame: frame.index, timestampMs: frame.timestampInMilliseconds, output: output))
             if let writer {
                 var canvas = try ImageCanvas(image: frame.image)
                 try annotate(&canvas, output.faces)

@@ -1,6 +1,5 @@
 import Foundation
 import ArgumentParser
-import Dispatch
 import Synchronization
 import SwiftVision
 
@@ -34,6 +33,11 @@ enum MediaFiles {
             return try VideoReader(camera: index)
         }
         return try VideoReader(url: url)
+    }
+
+    /// How an input is named in the output: a file by its path, a stream or camera by its URL.
+    static func name(of url: URL) -> String {
+        url.isFileURL ? url.path : url.absoluteString
     }
 
     /// Whether an input is read frame by frame: a video, a stream or a camera.
@@ -94,20 +98,21 @@ extension MediaFiles {
 /// is flushed and the command ends normally.
 enum Interruption {
     private static let requested = Atomic<Bool>(false)
-    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
     /// Whether a stop was asked for.
     static var isRequested: Bool { requested.load(ordering: .relaxed) }
 
-    /// From now on, SIGINT and SIGTERM ask the frame loops to stop instead of killing the process.
+    /// From now on, SIGINT and SIGTERM ask the frame loops to stop instead of killing the process. The
+    /// signals are unblocked too: a process started by another may inherit them blocked.
     static func install() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
         for signalNumber in [SIGINT, SIGTERM] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { requested.store(true, ordering: .relaxed) }
-            source.resume()
-            sources.append(source)
+            sigaddset(&signals, signalNumber)
+            // The handler only stores a flag, which is safe inside a signal handler.
+            signal(signalNumber) { _ in Interruption.requested.store(true, ordering: .relaxed) }
         }
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 
     /// Flushes what `print` buffered.

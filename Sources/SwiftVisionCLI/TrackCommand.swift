@@ -57,7 +57,7 @@ struct TrackCommand: ParsableCommand {
                 if Interruption.isRequested { break }
                 let output = try runner.run(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
                 if json {
-                    try JSONLines.print(TaskLine(file: url.path, frame: frame.index, timestampMs: frame.timestampInMilliseconds, output: output))
+                    try JSONLines.print(TaskLine(file: MediaFiles.name(of: url), frame: frame.index, timestampMs: frame.timestampInMilliseconds, output: output))
                 } else {
                     let states = output.tracks.map { $0.lost ? "#\($0.id) lost" : String(format: "#%d %.0f,%.0f %.2f", $0.id, $0.boundingBox.x, $0.boundingBox.y, $0.confidence) }
                     print("frame \(frame.index): " + states.joined(separator: "  "))

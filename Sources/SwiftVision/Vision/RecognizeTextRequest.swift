@@ -30,8 +30,8 @@ public struct RecognizeTextRequest: VisionRequest {
         guard (0...1).contains(minimumTextHeight) else {
             throw VisionTaskError.invalidOption("minimumTextHeight must lie in 0…1")
         }
-        let recognizer = try TextRecognizer.shared(
-            TextRecognizerOptions(
+        let recognizer = try TextRecognizer(
+            options: TextRecognizerOptions(
                 languages: recognitionLanguages, recognitionLevel: recognitionLevel,
                 usesLanguageCorrection: usesLanguageCorrection))
         let (part, origin) = try image.region(ofInterest: regionOfInterest)

@@ -2,7 +2,7 @@ import Foundation
 import SwiftVisionCore
 import SwiftVisionRuntime
 
-/// Finds rectangles (pages, cards, screens) in perspective, without a model; see ``RectangleDetector``.
+/// Finds rectangles (pages, cards, screens) in perspective, without a model.
 public struct RectangleTask: VisionTask {
     /// The settings of the rectangles task, named as the `rectangles` command's options.
     public struct Options: Codable, Hashable, Sendable {
@@ -22,7 +22,7 @@ public struct RectangleTask: VisionTask {
         /// The default settings (Vision's).
         public init() {}
 
-        var detectorOptions: RectangleDetectorOptions {
+        package var detectorOptions: RectangleDetectorOptions {
             RectangleDetectorOptions(
                 minimumAspectRatio: minAspect, maximumAspectRatio: maxAspect, quadratureTolerance: quadratureTolerance,
                 minimumSize: minSize, minimumConfidence: minConfidence, maximumObservations: max)
@@ -47,13 +47,13 @@ public struct RectangleTask: VisionTask {
 
     /// The settings the task was made with.
     public let options: Options
-    private let detector: RectangleDetector
+    private let detector: RectangleEngine
 
     /// Checks the options; there is no model to load.
     public init(options: Options, store: ModelStore) throws {
         try options.detectorOptions.validate()
         self.options = options
-        detector = RectangleDetector(options: options.detectorOptions)
+        detector = RectangleEngine(options: options.detectorOptions)
     }
 
     /// The rectangles in one image, the most prominent first.
@@ -62,96 +62,15 @@ public struct RectangleTask: VisionTask {
     }
 }
 
-/// Reads barcodes of every format zxing-cpp knows, several per image; see ``BarcodeScanner``.
-public struct BarcodeTask: VisionTask {
-    /// The settings of the barcodes task, named as the `barcodes` command's options.
-    public struct Options: Codable, Hashable, Sendable {
-        /// Formats to read, comma-separated: names such as QRCode, EAN13, Code128, or linear, matrix, all.
-        public var formats = "all"
-        /// One plain pass: no extra effort for rotated, inverted, small or damaged codes.
-        public var fast = false
-
-        /// The default settings.
-        public init() {}
-
-        /// The scanner's options; throws for an unknown format name.
-        func scannerOptions() throws -> BarcodeScannerOptions {
-            var options = fast ? BarcodeScannerOptions.fast : BarcodeScannerOptions()
-            options.formats = try BarcodeFormat(list: formats)
-            return options
-        }
-    }
-
-    /// The codes of one image.
-    public struct Output: Codable, Sendable, Equatable {
-        /// The codes read.
-        public var barcodes: [Barcode]
-
-        /// The codes `barcodes`.
-        public init(barcodes: [Barcode]) {
-            self.barcodes = barcodes
-        }
-    }
-
-    /// Named `barcodes`; needs no model.
-    public static let descriptor = TaskDescriptor(name: "barcodes", summary: "Barcodes of every format zxing-cpp reads")
-    /// The default settings.
-    public static var defaultOptions: Options { Options() }
-
-    /// The settings the task was made with.
-    public let options: Options
-    private let scanner: BarcodeScanner
-
-    /// Checks the format names; there is no model to load.
-    public init(options: Options, store: ModelStore) throws {
-        self.options = options
-        scanner = BarcodeScanner(options: try options.scannerOptions())
-    }
-
-    /// The codes in one image.
-    public func output(for image: VisionImage) throws -> Output {
-        Output(barcodes: try scanner.results(in: image))
-    }
-}
-
-/// Recognises printed text with Tesseract 5: blocks, lines and words; see ``TextRecognizer``.
-public struct TextTask: VisionTask {
-    /// The settings of the text task, named as the `text` command's options.
-    public struct Options: Codable, Hashable, Sendable {
-        /// Languages, joined with + or commas: Tesseract names (eng, deu) or BCP 47 tags (en-US).
-        public var lang = "eng"
-        /// `fast`: one plain pass; `accurate`: orientation, even light and rescaling first.
-        public var level = TextRecognitionLevel.accurate
-
-        /// The default settings.
-        public init() {}
-
-        var recognizerOptions: TextRecognizerOptions {
-            TextRecognizerOptions(
-                languages: lang.split(whereSeparator: { $0 == "+" || $0 == "," }).map(String.init), recognitionLevel: level)
-        }
-    }
-
-    /// The text of one image, as ML Kit's `Text`.
-    public typealias Output = Text
-
-    /// Named `text`; reads with the installed Tesseract data.
-    public static let descriptor = TaskDescriptor(name: "text", summary: "Printed text: blocks, lines and words (Tesseract)")
-    /// The default settings.
-    public static var defaultOptions: Options { Options() }
-
-    /// The settings the task was made with.
-    public let options: Options
-    private let recognizer: TextRecognizer
-
-    /// Starts Tesseract once per process for each set of options, through the model store.
-    public init(options: Options, store: ModelStore) throws {
-        self.options = options
-        recognizer = try TextRecognizer.shared(options.recognizerOptions, store: store)
-    }
-
-    /// The text in one image, in reading order.
-    public func output(for image: VisionImage) throws -> Text {
-        try recognizer.results(in: image)
+extension RectangleTask.Options {
+    /// The task's options for the ML Kit-style `options`.
+    package init(_ options: RectangleDetectorOptions) {
+        self.init()
+        minAspect = options.minimumAspectRatio
+        maxAspect = options.maximumAspectRatio
+        quadratureTolerance = options.quadratureTolerance
+        minSize = options.minimumSize
+        minConfidence = options.minimumConfidence
+        max = options.maximumObservations
     }
 }

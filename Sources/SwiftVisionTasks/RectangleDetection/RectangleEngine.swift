@@ -8,9 +8,9 @@ import SwiftVisionRuntime
 /// Edge maps of a reduced gray copy yield rough quadrilaterals; each side is then refitted to the
 /// strongest straight edge nearby, first on the reduced copy and then on the full image, and the
 /// corners are where the fitted sides meet. A value type, safe to share between threads.
-public struct RectangleDetector: Sendable {
+package struct RectangleEngine: Sendable {
     /// What counts as a rectangle.
-    public var options: RectangleDetectorOptions
+    package var options: RectangleDetectorOptions
 
     /// The longer side of the copy searched for rough outlines, in pixels.
     static let workingSide = 1024
@@ -21,12 +21,12 @@ public struct RectangleDetector: Sendable {
     static let minimumSupport = 0.5
 
     /// A detector for `options`, by default Vision's.
-    public init(options: RectangleDetectorOptions = .init()) {
+    package init(options: RectangleDetectorOptions = .init()) {
         self.options = options
     }
 
     /// The rectangles in `image`, the most prominent first (by confidence² × √(share of the image's area)).
-    public func results(in image: VisionImage) throws -> [DetectedRectangle] {
+    package func results(in image: VisionImage) throws -> [DetectedRectangle] {
         try options.validate()
         let full = try image.uprightGray()
         let (work, scale) = try full.grayscaled(maximumSide: Self.workingSide)
@@ -83,11 +83,6 @@ public struct RectangleDetector: Sendable {
             result.append(rectangle)
         }
         return result
-    }
-
-    /// Runs ``results(in:)`` away from the caller's task.
-    public func process(_ image: VisionImage) async throws -> [DetectedRectangle] {
-        try await offloaded { try results(in: image) }
     }
 
     /// Whether `shape` meets the options' aspect ratio, right-angle tolerance (widened by `slack`

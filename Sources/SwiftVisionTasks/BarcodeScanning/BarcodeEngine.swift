@@ -2,8 +2,8 @@ import Foundation
 import SwiftVisionCore
 import SwiftVisionRuntime
 
-/// Reads barcodes with zxing-cpp, as ML Kit's `BarcodeScanner`: every format it knows, several per
-/// image. A value type, safe to share between threads.
+/// The engine of ``BarcodeTask``: zxing-cpp over every format it knows, several codes per image.
+/// A value type, safe to share between threads.
 ///
 /// Beyond zxing-cpp's own effort (more scan lines, quarter turns, shrunk copies) the scanner makes
 /// extra passes that the options switch on: over likely places one by one, enlarged when small,
@@ -12,9 +12,9 @@ import SwiftVisionRuntime
 /// strongest slanted stripes stand upright, for codes at a slant (zxing-cpp reads linear codes
 /// along rows and columns only); and over a doubled copy of a small image for matrix codes whose
 /// modules are only a pixel or two wide.
-public struct BarcodeScanner: Sendable {
+package struct BarcodeEngine: Sendable {
     /// What the scanner looks for and how hard it tries.
-    public let options: BarcodeScannerOptions
+    package let options: BarcodeScannerOptions
 
     /// At most this many likely places are read one by one for Data Matrix and Aztec symbols.
     static let regionLimit = 16
@@ -25,12 +25,12 @@ public struct BarcodeScanner: Sendable {
     static let enlargementLimit = 1400
 
     /// A scanner for `options`: by default every format, with every extra pass.
-    public init(options: BarcodeScannerOptions = .init()) {
+    package init(options: BarcodeScannerOptions = .init()) {
         self.options = options
     }
 
     /// The codes in `image`, with corners in its upright pixels.
-    public func results(in image: VisionImage) throws -> [Barcode] {
+    package func results(in image: VisionImage) throws -> [Barcode] {
         guard options.maximumCount >= 0 else {
             throw VisionTaskError.invalidOption("maximumCount must not be negative")
         }
@@ -100,11 +100,6 @@ public struct BarcodeScanner: Sendable {
     private static func isSlanted(_ direction: Double, margin: Double = 8) -> Bool {
         let offset = direction.truncatingRemainder(dividingBy: 90)
         return offset > margin && offset < 90 - margin
-    }
-
-    /// Runs ``results(in:)`` away from the caller's task.
-    public func process(_ image: VisionImage) async throws -> [Barcode] {
-        try await offloaded { try results(in: image) }
     }
 }
 

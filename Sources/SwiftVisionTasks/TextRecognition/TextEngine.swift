@@ -7,11 +7,11 @@ import SwiftVisionRuntime
 ///
 /// Safe to share between threads: recognitions are serialised on one Tesseract instance. Create
 /// one recogniser per thread to recognise in parallel.
-public final class TextRecognizer: @unchecked Sendable {
+package final class TextEngine: @unchecked Sendable {
     /// The options the recogniser was started with.
-    public let options: TextRecognizerOptions
+    package let options: TextRecognizerOptions
     /// The Tesseract data names in use, such as `["eng"]`.
-    public let languages: [String]
+    package let languages: [String]
     /// Used only while `lock` is held, which makes the class safe to share.
     private let engine: TesseractEngine
     private let orientationEngine: TesseractEngine?
@@ -27,7 +27,7 @@ public final class TextRecognizer: @unchecked Sendable {
     static let minimumOrientationConfidence: Float = 2
 
     /// Starts Tesseract with the options' languages.
-    public init(options: TextRecognizerOptions = .init()) throws {
+    package init(options: TextRecognizerOptions = .init()) throws {
         guard (0...1).contains(options.minimumTextHeight) else {
             throw VisionTaskError.invalidOption("minimumTextHeight must lie in 0…1")
         }
@@ -50,22 +50,22 @@ public final class TextRecognizer: @unchecked Sendable {
 
     /// A recogniser for `options` kept by `store`, so that the process starts Tesseract once per set of
     /// options and trained-data file (starting it takes a while).
-    public static func shared(_ options: TextRecognizerOptions, store: ModelStore = .shared) throws -> TextRecognizer {
+    package static func shared(_ options: TextRecognizerOptions, store: ModelStore = .shared) throws -> TextEngine {
         let directory = TesseractLanguage.dataDirectory(options.dataDirectory)
         let installed = TesseractLanguage.installed(in: directory)
         let main = options.languages.first.flatMap { TesseractLanguage.tesseractName(for: $0, installed: installed) } ?? "eng"
         let data = directory.appendingPathComponent("\(main).traineddata")
-        guard FileManager.default.fileExists(atPath: data.path) else { return try TextRecognizer(options: options) }
-        return try store.resource(kind: "tesseract", file: data, variant: options) { _ in try TextRecognizer(options: options) }
+        guard FileManager.default.fileExists(atPath: data.path) else { return try TextEngine(options: options) }
+        return try store.resource(kind: "tesseract", file: data, variant: options) { _ in try TextEngine(options: options) }
     }
 
     /// The languages with installed data, as Tesseract names them (without `osd`, which only finds orientation).
-    public static func supportedLanguages(dataDirectory: URL? = nil) -> [String] {
+    package static func supportedLanguages(dataDirectory: URL? = nil) -> [String] {
         TesseractLanguage.installed(in: TesseractLanguage.dataDirectory(dataDirectory)).filter { $0 != "osd" }
     }
 
     /// The text in `image`, with boxes in its upright pixels.
-    public func results(in image: VisionImage) throws -> Text {
+    package func results(in image: VisionImage) throws -> Text {
         let upright = try image.uprightGray()
         return try lock.withLock {
             var page = TextPage(upright: upright)
@@ -79,11 +79,6 @@ public final class TextRecognizer: @unchecked Sendable {
             }
             return text(from: words, on: page)
         }
-    }
-
-    /// Runs ``results(in:)`` away from the caller's task.
-    public func process(_ image: VisionImage) async throws -> Text {
-        try await offloaded { try self.results(in: image) }
     }
 
     /// The page turned upright when Tesseract's orientation detection is sure it is not.

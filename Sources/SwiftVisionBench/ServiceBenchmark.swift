@@ -1,0 +1,250 @@
+import Foundation
+import SwiftVision
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The service: `POST /v1/faces` through HTTP (wrk on loopback, keep-alive) against calling the library
+/// directly on the same bytes in the same run, then a bounded load run with the statuses counted and
+/// the server's resident memory sampled.
+enum ServiceBenchmark {
+    static let photo = "zidane.jpg"
+    static let loadPhoto = "coffee.png"
+    static let loadRequests = 10_000
+
+    static func run(cache: SwiftVisionCache) throws {
+        let wrk = URL(fileURLWithPath: "/usr/bin/wrk")
+        guard FileManager.default.isExecutableFile(atPath: wrk.path) else {
+            print("service: skipped, wrk is not installed (make bench installs it)")
+            return
+        }
+        let body = try Data(contentsOf: cache.sample(named: photo))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        print("\nservice — POST /v1/faces with \(photo) (decode + faces, accurate), \(SwiftVisionBench.threads) inference thread")
+        print("peer: the same decode + FaceTask.output called in this process; HTTP by wrk 4.1 on loopback, keep-alive")
+        var options = FaceTask.Options()
+        options.threads = SwiftVisionBench.threads
+        let task = try FaceTask(options: options)
+        let direct = try latencies(count: 200) { _ = try task.output(for: try VisionImage(data: body)) }
+
+        let server = try Server.start(threads: SwiftVisionBench.threads, maxConcurrent: 2)
+        defer { server.stop() }
+        let script = try luaScript(posting: body, contentType: "image/jpeg", in: folder, name: "faces.lua")
+        let libraryP50 = direct.percentile(0.5), libraryP99 = direct.percentile(0.99)
+        print(String(format: "library, called directly: %.1f calls/s, p50 %.2f ms, p99 %.2f ms", 1000 / libraryP50, libraryP50, libraryP99))
+        print("connections  requests/s  p50 ms  p99 ms   HTTP p50 − library p50")
+        for connections in [1, 4, 16] {
+            let result = try Wrk.run(
+                wrk, url: "http://127.0.0.1:\(server.port)/v1/faces", script: script, connections: connections, seconds: 8)
+            let added = connections == 1 ? String(format: "%+.2f ms", result.p50 - libraryP50) : "(queueing)"
+            print(String(format: "%11d  %10.1f  %6.2f  %6.2f   ", connections, result.requestsPerSecond, result.p50, result.p99) + added)
+        }
+
+        print("\nload run — \(loadRequests) POST /v1/labels with \(loadPhoto), 32 connections, --max-concurrent 2")
+        let loadBody = try Data(contentsOf: cache.sample(named: loadPhoto))
+        let loadScript = try luaScript(
+            posting: loadBody, contentType: "image/png", in: folder, name: "load.lua", stopAfter: loadRequests)
+        let sampled = Shared<[Double]>([])
+        let sampler = Thread {
+            while !Thread.current.isCancelled {
+                let resident = server.residentMiB()
+                sampled.value.append(resident)
+                Thread.sleep(forTimeInterval: 0.25)
+            }
+        }
+        sampler.start()
+        let load = try Wrk.run(
+            wrk, url: "http://127.0.0.1:\(server.port)/v1/labels", script: loadScript, connections: 32, seconds: 600)
+        sampler.cancel()
+        Thread.sleep(forTimeInterval: 0.3)
+        let samples = sampled.value
+        let warm = samples.dropFirst(samples.count / 5)
+        print(String(
+            format: "requests %d in %.1f s (%.1f/s), p50 %.1f ms, p99 %.1f ms", load.statuses.values.reduce(0, +), load.seconds,
+            load.requestsPerSecond, load.p50, load.p99))
+        print("statuses: " + load.statuses.sorted { $0.key < $1.key }.map { "\($0.key) × \($0.value)" }.joined(separator: ", ")
+            + (load.statuses.keys.contains { $0 >= 500 && $0 != 503 } ? "  — 5xx other than 503!" : "  (no 5xx but 503)"))
+        print(String(
+            format: "server RSS: %.1f MiB after the first fifth, %.1f MiB peak, %.1f MiB at the end", warm.first ?? 0,
+            warm.max() ?? 0, samples.last ?? 0))
+    }
+
+    /// Wall times of `count` calls of `body` after one warm-up, in milliseconds.
+    static func latencies(count: Int, _ body: () throws -> Void) rethrows -> [Double] {
+        try body()
+        let clock = ContinuousClock()
+        return try (0..<count).map { _ in milliseconds(try clock.measure(body)) }
+    }
+
+    /// A wrk script that POSTs `body` (kept in a file beside it) and counts the statuses; with
+    /// `stopAfter`, each connection stops once the run has sent that many requests in all.
+    static func luaScript(
+        posting body: Data, contentType: String, in folder: URL, name: String, stopAfter: Int? = nil, threadCount: Int = 2
+    ) throws -> URL {
+        let bodyFile = folder.appendingPathComponent(name + ".body")
+        try body.write(to: bodyFile)
+        let limit = stopAfter.map { "local limit = \($0)" } ?? "local limit = nil"
+        let script = """
+            local file = io.open("\(bodyFile.path)", "rb")
+            wrk.method = "POST"
+            wrk.body = file:read("*a")
+            file:close()
+            wrk.headers["Content-Type"] = "\(contentType)"
+            \(limit)
+            local threads = {}
+            function setup(thread)
+                table.insert(threads, thread)
+                thread:set("share", limit and math.ceil(limit / \(threadCount)) or 0)
+            end
+            function init(args)
+                statuses = {}
+                answered = 0
+            end
+            function response(status, headers, body)
+                statuses[status] = (statuses[status] or 0) + 1
+                answered = answered + 1
+                if share > 0 and answered >= share then wrk.thread:stop() end
+            end
+            function done(summary, latency, requests)
+                local totals = {}
+                for _, thread in ipairs(threads) do
+                    for status, count in pairs(thread:get("statuses")) do
+                        totals[status] = (totals[status] or 0) + count
+                    end
+                end
+                for status, count in pairs(totals) do io.write(string.format("STATUS %d %d\\n", status, count)) end
+                io.write(string.format("LATENCY %f %f\\n", latency:percentile(50) / 1000, latency:percentile(99) / 1000))
+                io.write(string.format("SUMMARY %d %f\\n", summary.requests, summary.duration / 1e6))
+            end
+            """
+        let url = folder.appendingPathComponent(name)
+        try script.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+}
+
+extension Array where Element == Double {
+    /// The value at fraction `p` of the sorted samples (nearest rank).
+    func percentile(_ p: Double) -> Double {
+        guard !isEmpty else { return 0 }
+        let sorted = self.sorted()
+        return sorted[Swift.min(sorted.count - 1, Swift.max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))]
+    }
+}
+
+/// wrk, run to its end, and what its script printed.
+enum Wrk {
+    struct Result {
+        var requestsPerSecond: Double
+        var p50: Double
+        var p99: Double
+        var seconds: Double
+        var statuses: [Int: Int]
+    }
+
+    static func run(_ wrk: URL, url: String, script: URL, connections: Int, seconds: Int) throws -> Result {
+        let process = Process()
+        process.executableURL = wrk
+        process.arguments = ["-t", "\(min(connections, 2))", "-c", "\(connections)", "-d", "\(seconds)s", "-s", script.path, url]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        var result = Result(requestsPerSecond: 0, p50: 0, p99: 0, seconds: 0, statuses: [:])
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            switch fields.first {
+            case "STATUS" where fields.count == 3: result.statuses[Int(fields[1]) ?? 0] = Int(fields[2]) ?? 0
+            case "LATENCY" where fields.count == 3: (result.p50, result.p99) = (Double(fields[1]) ?? 0, Double(fields[2]) ?? 0)
+            case "SUMMARY" where fields.count == 3:
+                result.seconds = Double(fields[2]) ?? 0
+                result.requestsPerSecond = result.seconds > 0 ? (Double(fields[1]) ?? 0) / result.seconds : 0
+            default: break
+            }
+        }
+        return result
+    }
+}
+
+/// `swiftvision serve` from the same build, on a free loopback port.
+final class Server: @unchecked Sendable {
+    let process: Process
+    let port: Int
+
+    private init(process: Process, port: Int) {
+        self.process = process
+        self.port = port
+    }
+
+    static func start(threads: Int, maxConcurrent: Int) throws -> Server {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("swiftvision")
+        let port = 18_000 + Int(getpid() % 1000)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = [
+            "serve", "--port", "\(port)", "--threads", "\(threads)", "--max-concurrent", "\(maxConcurrent)",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let server = Server(process: process, port: port)
+        for _ in 0..<100 {
+            if server.isHealthy() { return server }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        server.stop()
+        throw ServerNotStarted(port: port)
+    }
+
+    func isHealthy() -> Bool {
+        let semaphore = DispatchSemaphore(value: 0)
+        let healthy = Shared(false)
+        URLSession.shared.dataTask(with: URL(string: "http://127.0.0.1:\(port)/healthz")!) { _, response, _ in
+            healthy.value = (response as? HTTPURLResponse)?.statusCode == 200
+            semaphore.signal()
+        }.resume()
+        _ = semaphore.wait(timeout: .now() + 2)
+        return healthy.value
+    }
+
+    /// The server's resident memory now (VmRSS), in MiB.
+    func residentMiB() -> Double {
+        memoryMiB("VmRSS", process: "\(process.processIdentifier)")
+    }
+
+    /// SIGTERM, then SIGKILL if the server has not ended after 5 s (it may have inherited SIGTERM blocked).
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        for _ in 0..<50 where process.isRunning { Thread.sleep(forTimeInterval: 0.1) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
+
+/// The service did not come up.
+struct ServerNotStarted: Error, CustomStringConvertible {
+    let port: Int
+    var description: String { "swiftvision serve did not answer /healthz on port \(port)" }
+}
+
+/// A value set on one thread and read on another.
+final class Shared<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) {
+        stored = value
+    }
+
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+}
