@@ -30,7 +30,8 @@ enum OptionDecoding {
         if let refusedKey = given.first(where: refused.contains) {
             throw APIError.badOption("the option \(refusedKey) is not accepted over HTTP: the service runs its installed models")
         }
-        if let threads, object.keys.contains("threads"), !given.contains("threads") { object["threads"] = .number(Double(threads)) }
+        // Tasks without a `threads` option ignore the key when decoding.
+        if let threads, !given.contains("threads") { object["threads"] = .number(Double(threads)) }
         let decoded: Engine.Options
         do {
             decoded = try JSONDecoder().decode(Engine.Options.self, from: JSONEncoder().encode(object))

@@ -199,3 +199,15 @@ enum Samples {
         #expect(limiter.load.running == 0 && limiter.load.waiting == 0)
     }
 }
+
+@Suite struct OptionDecodingTests {
+    @Test func theServiceThreadCountReachesEveryTaskThatHasOne() throws {
+        let faces = try OptionDecoding.options(for: FaceTask.self, query: [], threads: 1)
+        #expect(faces.threads == 1)
+        let asked = try OptionDecoding.options(for: FaceTask.self, query: [("threads", "2")], threads: 1)
+        #expect(asked.threads == 2)
+        let rectangles = try OptionDecoding.options(for: RectangleTask.self, query: [("min-aspect", "0.3")], threads: 1)
+        #expect(rectangles.minAspect == 0.3)
+        #expect(throws: APIError.self) { try OptionDecoding.options(for: RectangleTask.self, query: [("threads", "2")], threads: nil) }
+    }
+}
