@@ -17,25 +17,6 @@ enum Diagnostics {
     }
 }
 
-/// One JSON line of a task: `"file"` (with `"frame"` and `"timestampMs"` for video frames), then the
-/// fields of the task's Codable output.
-struct TaskLine<Output: Encodable>: Encodable {
-    var file: String
-    var frame: Int?
-    var timestampMs: Int?
-    var output: Output
-
-    private enum CodingKeys: String, CodingKey { case file, frame, timestampMs }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(file, forKey: .file)
-        try container.encodeIfPresent(frame, forKey: .frame)
-        try container.encodeIfPresent(timestampMs, forKey: .timestampMs)
-        try output.encode(to: encoder)
-    }
-}
-
 /// Shows progress on standard error when it is a terminal.
 struct ProgressBar {
     let total: Int

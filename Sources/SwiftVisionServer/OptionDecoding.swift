@@ -7,11 +7,14 @@ enum OptionDecoding {
     /// Options no client may set: the service loads only the models it was installed with.
     static let refused: Set<String> = ["model", "detector"]
 
-    /// The JSON object of `type`'s options: its defaults overlaid with `query` and then `overrides`.
+    /// `type`'s options: its `defaults` (the registry's JSON of them; encoded here when nil) overlaid
+    /// with `query` and then `overrides`.
     static func options<Engine: VisionTask>(
-        for type: Engine.Type, query: [(String, String)], overrides: [String: JSONValue] = [:], threads: Int?
+        for type: Engine.Type, defaults: Data? = nil, query: [(String, String)], overrides: [String: JSONValue] = [:],
+        threads: Int?
     ) throws -> Engine.Options {
-        var object = try JSONDecoder().decode([String: JSONValue].self, from: JSONEncoder().encode(Engine.defaultOptions))
+        let defaults = try defaults ?? JSONEncoder().encode(Engine.defaultOptions)
+        var object = try JSONDecoder().decode([String: JSONValue].self, from: defaults)
         var given: Set<String> = []
         for (name, text) in query where name != "token" {
             let key = camelCase(name)

@@ -18,14 +18,15 @@ struct LiveFrame: Sendable {
     var timestampInMilliseconds: Int
     /// Frames dropped by flow limiting since the previous result.
     var droppedFrames: Int
-    /// The output's JSON object, or why the frame failed.
-    var output: Result<Data, any Error>
+    /// The output, or why the frame failed.
+    var output: Result<any Encodable & Sendable, any Error>
 }
 
 /// A task's live stream: frames go in, results come out through the stream's delivery closure.
 protocol LiveStream: Sendable {
-    /// Sends the next frame; with no timestamp the arrival time is used. Returns the timestamp.
-    func send(_ image: VisionImage, timestampInMilliseconds: Int?) throws -> Int
+    /// Sends the next frame, made by `image` when its turn comes; with no timestamp the arrival time is
+    /// used. Returns the timestamp.
+    func send(timestampInMilliseconds: Int?, image: @escaping @Sendable () throws -> VisionImage) throws -> Int
     /// Ends the stream.
     func close()
 }
@@ -52,7 +53,7 @@ struct TypedServedTask<Engine: VisionTask>: ServedTask {
             runner: TaskRunner(task: task, runningMode: .liveStream) { result in
                 deliver(LiveFrame(
                     timestampInMilliseconds: result.timestampInMilliseconds, droppedFrames: result.droppedFrames,
-                    output: result.result.flatMap { output in Result { try serviceEncoder.encode(output) } }))
+                    output: result.result.map { $0 as any Encodable & Sendable }))
             })
     }
 }
@@ -60,9 +61,9 @@ struct TypedServedTask<Engine: VisionTask>: ServedTask {
 struct TypedLiveStream<Engine: VisionTask>: LiveStream {
     let runner: TaskRunner<Engine>
 
-    func send(_ image: VisionImage, timestampInMilliseconds timestamp: Int?) throws -> Int {
-        guard let timestamp else { return try runner.send(image) }
-        try runner.send(image, timestampInMilliseconds: timestamp)
+    func send(timestampInMilliseconds timestamp: Int?, image: @escaping @Sendable () throws -> VisionImage) throws -> Int {
+        guard let timestamp else { return try runner.send(image: image) }
+        try runner.send(timestampInMilliseconds: timestamp, image: image)
         return timestamp
     }
 
@@ -88,13 +89,14 @@ final class TaskCatalog: Sendable {
     /// The task `name` with options from `query` and `overrides`.
     func task(named name: String, query: [(String, String)], overrides: [String: JSONValue] = [:]) throws -> any ServedTask {
         guard let entry = registry.entry(named: name) else { throw APIError.unknownTask(name) }
-        return try served(entry.type, query: query, overrides: overrides)
+        return try served(entry.type, defaults: entry.defaultOptions, query: query, overrides: overrides)
     }
 
     private func served<Engine: VisionTask>(
-        _ type: Engine.Type, query: [(String, String)], overrides: [String: JSONValue]
+        _ type: Engine.Type, defaults: Data, query: [(String, String)], overrides: [String: JSONValue]
     ) throws -> any ServedTask {
-        let options = try OptionDecoding.options(for: type, query: query, overrides: overrides, threads: threads)
+        let options = try OptionDecoding.options(
+            for: type, defaults: defaults, query: query, overrides: overrides, threads: threads)
         let key = Engine.descriptor.name + String(decoding: try serviceEncoder.encode(options), as: UTF8.self)
         if let found = made.withLock({ $0[key] }) { return found }
         let task = TypedServedTask(task: try Engine(options: options))

@@ -85,12 +85,15 @@ final class StreamSession: Sendable {
                         continue
                     }
                     do {
+                        // The frame is decoded when its turn comes: one that flow limiting drops never is.
                         let options = ImageDecodingOptions(limits: ImageLimits(maximumPixelCount: maxPixels))
-                        let image = try VisionImage(data: Data(buffer: buffer), options: options)
+                        let bytes = Data(buffer: buffer)
                         let index = frame
                         let given = timestamp
                         try stream.frames.table.withLock { frames in
-                            let used = try stream.live.send(image, timestampInMilliseconds: given)
+                            let used = try stream.live.send(timestampInMilliseconds: given) {
+                                try VisionImage(data: bytes, options: options)
+                            }
                             frames[used] = index
                         }
                     } catch {
@@ -138,9 +141,9 @@ final class StreamSession: Sendable {
             }
             guard let dropped else { return }
             switch result.output {
-            case .success(let json):
+            case .success(let output):
                 ServerMetrics.recordFrame(task: name, dropped: dropped)
-                answer.yield(Self.frameText(json, frame: index, timestamp: result.timestampInMilliseconds, dropped: dropped))
+                answer.yield(Self.frameText(output, frame: index, timestamp: result.timestampInMilliseconds, dropped: dropped))
             case .failure(let error):
                 ServerMetrics.recordFrame(task: name, dropped: dropped)
                 answer.yield(Self.errorText(error, frame: index))
@@ -149,15 +152,14 @@ final class StreamSession: Sendable {
         return SessionStream(live: live, frames: frames)
     }
 
-    /// The task's JSON object with `frame`, `timestampMs` and `dropped` added.
-    static func frameText(_ json: Data, frame: Int?, timestamp: Int, dropped: Int) -> String {
-        guard case .object(var object) = (try? JSONDecoder().decode(JSONValue.self, from: json)) ?? .null else {
-            return String(decoding: json, as: UTF8.self)
+    /// The task's JSON object with `frame`, `timestampMs` and `dropped`, encoded once.
+    static func frameText(_ output: some Encodable, frame: Int, timestamp: Int, dropped: Int) -> String {
+        let line = TaskLine(frame: frame, timestampMs: timestamp, dropped: dropped, output: output)
+        do {
+            return String(decoding: try serviceEncoder.encode(line), as: UTF8.self)
+        } catch {
+            return errorText(error, frame: frame)
         }
-        object["frame"] = frame.map { .number(Double($0)) } ?? .null
-        object["timestampMs"] = .number(Double(timestamp))
-        object["dropped"] = .number(Double(dropped))
-        return (try? serviceEncoder.encode(JSONValue.object(object))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// `{"error":{"code","message"},"frame":N}`.

@@ -39,9 +39,7 @@ public final class FaceDetector: Sendable {
 
     /// The faces in `image`, delivered to `completion` off the caller's thread (ML Kit's callback style).
     public func process(_ image: VisionImage, completion: @escaping @Sendable ([Face]?, (any Error)?) -> Void) {
-        Task {
-            do { completion(try await process(image), nil) } catch { completion(nil, error) }
-        }
+        complete(completion) { try await self.process(image) }
     }
 
     /// The faces in the next frame of a video, with tracking IDs; needs tracking enabled, and

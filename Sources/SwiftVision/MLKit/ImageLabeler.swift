@@ -48,9 +48,7 @@ public final class ImageLabeler: Sendable {
 
     /// The labels of the whole image, delivered to `completion` (ML Kit's callback style).
     public func process(_ image: VisionImage, completion: @escaping @Sendable ([ImageLabel]?, (any Error)?) -> Void) {
-        Task {
-            do { completion(try await process(image), nil) } catch { completion(nil, error) }
-        }
+        complete(completion) { try await self.process(image) }
     }
 
     /// Ends the labeler; later calls fail with ``VisionTaskError/closed``.

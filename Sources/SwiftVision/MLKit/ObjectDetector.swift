@@ -48,9 +48,7 @@ public final class ObjectDetector: Sendable {
 
     /// The objects in `image`, delivered to `completion` (ML Kit's callback style).
     public func process(_ image: VisionImage, completion: @escaping @Sendable ([DetectedObject]?, (any Error)?) -> Void) {
-        Task {
-            do { completion(try await process(image), nil) } catch { completion(nil, error) }
-        }
+        complete(completion) { try await self.process(image) }
     }
 
     /// Forgets tracked objects; the next frame starts a new stream.

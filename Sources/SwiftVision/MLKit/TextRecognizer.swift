@@ -44,8 +44,6 @@ public final class TextRecognizer: Sendable {
 
     /// The text in `image`, delivered to `completion` (ML Kit's callback style).
     public func process(_ image: VisionImage, completion: @escaping @Sendable (Text?, (any Error)?) -> Void) {
-        Task {
-            do { completion(try await process(image), nil) } catch { completion(nil, error) }
-        }
+        complete(completion) { try await self.process(image) }
     }
 }

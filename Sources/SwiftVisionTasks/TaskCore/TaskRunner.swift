@@ -44,7 +44,7 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
 
     private struct Live {
         var isProcessing = false
-        var waiting: (image: VisionImage, timestamp: Int)?
+        var waiting: (image: @Sendable () throws -> VisionImage, timestamp: Int)?
         var dropped = 0
         var continuation: AsyncStream<LiveStreamResult<Engine.Output>>.Continuation?
     }
@@ -115,6 +115,13 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
     /// Sends the next frame of a live stream, in `.liveStream` mode, and returns at once; timestamps
     /// must increase. There may be no result for a frame that flow limiting drops.
     public func send(_ image: VisionImage, timestampInMilliseconds timestamp: Int) throws {
+        try send(timestampInMilliseconds: timestamp) { image }
+    }
+
+    /// Sends the next frame of a live stream as `image`, which makes the frame's image when its turn
+    /// comes (decoding it, say): a frame that flow limiting drops is never made. A failure of `image`
+    /// is that frame's result.
+    public func send(timestampInMilliseconds timestamp: Int, image: @escaping @Sendable () throws -> VisionImage) throws {
         try require(.liveStream)
         try stream.withLock { try Self.advance(&$0, to: timestamp) }
         let starts = live.withLock { live in
@@ -132,8 +139,15 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
     /// Sends the next frame of a live stream timed by its arrival; returns the timestamp it was given.
     @discardableResult
     public func send(_ image: VisionImage) throws -> Int {
+        try send { image }
+    }
+
+    /// Sends the next frame of a live stream, made when its turn comes, timed by its arrival; returns
+    /// the timestamp it was given.
+    @discardableResult
+    public func send(image: @escaping @Sendable () throws -> VisionImage) throws -> Int {
         let timestamp = stream.withLock { max(arrivalTime(), ($0.lastTimestamp ?? -1) + 1) }
-        try send(image, timestampInMilliseconds: timestamp)
+        try send(timestampInMilliseconds: timestamp, image: image)
         return timestamp
     }
 
@@ -149,10 +163,13 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
     }
 
     /// Processes `first`, then each frame left waiting, until none is.
-    private func processLiveFrames(first: (image: VisionImage, timestamp: Int)) {
-        var next: (image: VisionImage, timestamp: Int)? = first
-        while let (image, timestamp) = next {
-            let outcome = Result { try stream.withLock { try Self.next(image, of: task, in: &$0) } }
+    private func processLiveFrames(first: (image: @Sendable () throws -> VisionImage, timestamp: Int)) {
+        var next: (image: @Sendable () throws -> VisionImage, timestamp: Int)? = first
+        while let (makeImage, timestamp) = next {
+            let outcome = Result {
+                let image = try makeImage()
+                return try stream.withLock { try Self.next(image, of: task, in: &$0) }
+            }
             let (result, continuation): (LiveStreamResult<Engine.Output>, AsyncStream<LiveStreamResult<Engine.Output>>.Continuation?) =
                 live.withLock { live in
                     let result = LiveStreamResult(timestampInMilliseconds: timestamp, result: outcome, droppedFrames: live.dropped)
@@ -250,4 +267,13 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
 /// Runs `work` off the caller's task, at user-initiated priority: the one async wrapper of SwiftVision.
 package func offloaded<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
     try await Task.detached(priority: .userInitiated) { try work() }.value
+}
+
+/// Runs `work` off the caller's thread and hands its result or error to an ML Kit-style `completion`.
+package func complete<Result: Sendable>(
+    _ completion: @escaping @Sendable (Result?, (any Error)?) -> Void, with work: @escaping @Sendable () async throws -> Result
+) {
+    Task {
+        do { completion(try await work(), nil) } catch { completion(nil, error) }
+    }
 }
