@@ -12,7 +12,7 @@ import time
 import cv2
 import mediapipe as mp
 
-from timing import median_ms, peak_mib
+from timing import median_ms, peak_mib, read_rgb_frames
 
 
 def main(iterations, video, photos):
@@ -31,13 +31,7 @@ def main(iterations, video, photos):
         entry["mesh_faces"] = len(mesh.process(image).multi_face_landmarks or [])
         result["photos"][photo] = entry
 
-    capture = cv2.VideoCapture(video)
-    frames = []
-    while True:
-        ok, frame = capture.read()
-        if not ok:
-            break
-        frames.append(cv2.cvtColor(frame, cv2.COLOR_BGR2RGB))
+    frames = read_rgb_frames(video)
     stream = mp.solutions.face_mesh.FaceMesh(static_image_mode=False, max_num_faces=1)
     samples = []
     for frame in frames:

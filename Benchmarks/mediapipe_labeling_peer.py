@@ -17,7 +17,6 @@ Usage:
 """
 
 import json
-import statistics
 import sys
 import time
 
@@ -27,7 +26,7 @@ from mediapipe.tasks.python import BaseOptions, vision
 from mediapipe.tasks.python.components.containers.rect import Rect
 from mediapipe.tasks.python.vision.core.image_processing_options import ImageProcessingOptions
 
-from timing import median_ms, peak_mib
+from timing import live_stream, median_ms, peak_mib
 
 
 def latency(iterations, classifier_path, embedder_path, crops, photos):
@@ -70,23 +69,8 @@ def stream(embedder_path, photo, seconds, period_ms):
         base_options=BaseOptions(model_asset_path=embedder_path),
         running_mode=vision.RunningMode.LIVE_STREAM, result_callback=on_result)
     embedder = vision.ImageEmbedder.create_from_options(options)
-    calls = []
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        before = time.perf_counter()
-        sent_at.append(before)
-        embedder.embed_async(image, len(calls))
-        calls.append((time.perf_counter() - before) * 1000)
-        if len(calls) % 25 == 0:
-            print(json.dumps({"sent": len(calls), "delivered": len(delivered), "call_ms_max": max(calls)}), flush=True)
-        time.sleep(period)
-    elapsed = time.perf_counter() - start
-    time.sleep(0.5)
+    live_stream(lambda index: embedder.embed_async(image, index), seconds, period, sent_at, delivered)
     embedder.close()
-    print(json.dumps({"sent": len(calls), "delivered": len(delivered), "seconds": elapsed,
-                      "call_ms_median": statistics.median(calls), "call_ms_max": max(calls),
-                      "latency_ms_median": statistics.median(delivered), "latency_ms_max": max(delivered),
-                      "done": True}), flush=True)
 
 
 if __name__ == "__main__":

@@ -23,3 +23,41 @@ def peak_mib():
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) / 1024
     return 0.0
+
+
+def read_rgb_frames(video):
+    """Every frame of `video`, decoded by OpenCV and converted to RGB."""
+    import cv2
+
+    capture = cv2.VideoCapture(video)
+    frames = []
+    while True:
+        ok, frame = capture.read()
+        if not ok:
+            return frames
+        frames.append(cv2.cvtColor(frame, cv2.COLOR_BGR2RGB))
+
+
+def live_stream(send, seconds, period, sent_at, delivered, extra=None):
+    """Calls `send(index)` every `period` seconds for `seconds`, noting each call's start in `sent_at`
+    (the result callback appends its latency to `delivered`); prints a progress line every 25 calls and
+    a final summary line, with `extra()`'s fields added."""
+    import json
+
+    calls = []
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        before = time.perf_counter()
+        sent_at.append(before)
+        send(len(calls))
+        calls.append((time.perf_counter() - before) * 1000)
+        if len(calls) % 25 == 0:
+            print(json.dumps({"sent": len(calls), "delivered": len(delivered), "call_ms_max": max(calls)}), flush=True)
+        time.sleep(period)
+    elapsed = time.perf_counter() - start
+    time.sleep(0.5)
+    summary = {"sent": len(calls), "delivered": len(delivered), "seconds": elapsed,
+               "call_ms_median": statistics.median(calls), "call_ms_max": max(calls),
+               "latency_ms_median": statistics.median(delivered), "latency_ms_max": max(delivered), "done": True}
+    summary.update(extra() if extra else {})
+    print(json.dumps(summary), flush=True)

@@ -47,6 +47,7 @@ enum FaceBenchmark {
                 + String(format: " = %.0f frames/s", 1000 / median))
         }
         print(String(format: "peak memory: MediaPipe peer %.1f MiB", peer.peakMiB))
+        try FaceStreamBenchmark.run(cache: cache, video: video)
     }
 
     static func detector(_ mode: FaceDetectorOptions.PerformanceMode, landmarks: Bool) throws -> FaceDetector {

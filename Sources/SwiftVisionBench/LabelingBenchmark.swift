@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import SwiftVision
 
 /// Image labeling and embedding on photos next to MediaPipe Python's ImageClassifier and ImageEmbedder
@@ -75,22 +74,13 @@ enum LabelingBenchmark {
         let photo = cache.sample(named: "bus.jpg")
         let frame = try VisionImage(contentsOfFile: photo.path).resized(width: 640, height: 480)
         print("\nLive-stream embedder — bus.jpg at 640×480, sent for \(Int(streamSeconds)) s, 1 thread; latency: call → result")
-        print("producer                          sent  delivered  dropped  results/s  call ms med/max  latency ms med/max")
-        var stalled = false
-        for period in streamPeriods {
-            let ours = try streamOurs(frame: frame, model: model, period: period)
-            let (lines, timedOut) = try PeerProcess.lines(
-                python: python, script: "mediapipe_labeling_peer.py",
-                arguments: ["stream", model.path, photo.path, "\(streamSeconds)", "\(period)"],
-                timeLimit: streamSeconds + peerGraceSeconds, as: StreamReport.self)
-            print(ours.line(named: "SwiftVision, every \(period) ms"))
-            print(lines.last?.line(named: "MediaPipe, every \(period) ms") ?? "MediaPipe, every \(period) ms: no output")
-            stalled = stalled || timedOut
-        }
-        if stalled {
-            print("(stalled): MediaPipe Python's embed_async waits with the GIL held while the graph's input queue is full,")
-            print("  so the result callback cannot run and the call never returns (google-ai-edge/mediapipe#5466).")
-            print("  Killed after \(Int(streamSeconds + peerGraceSeconds)) s; the row is its last progress line.")
+        let comparison = LiveStreamComparison(
+            seconds: streamSeconds, periods: streamPeriods, peerGraceSeconds: peerGraceSeconds, python: python,
+            peerScript: "mediapipe_labeling_peer.py")
+        try comparison.run { period in
+            try streamOurs(frame: frame, model: model, period: period)
+        } peerArguments: { period in
+            ["stream", model.path, photo.path, "\(streamSeconds)", "\(period)"]
         }
     }
 
@@ -101,65 +91,20 @@ enum LabelingBenchmark {
         let recorder = DeliveryRecorder()
         options.imageEmbedderLiveStreamDelegate = recorder
         let embedder = try ImageEmbedder(options: options)
-        var sentAt: [ContinuousClock.Instant] = []
-        var calls: [Double] = []
-        let clock = ContinuousClock()
-        let start = clock.now
-        while clock.now - start < .seconds(streamSeconds) {
-            sentAt.append(clock.now)
-            calls.append(milliseconds(try clock.measure {
-                try embedder.embedAsync(image: frame, timestampInMilliseconds: sentAt.count - 1)
-            }))
-            Thread.sleep(forTimeInterval: Double(period) / 1000)
+        return try LiveStreamComparison.drive(seconds: streamSeconds, period: period, deliveries: recorder.deliveries) { index in
+            try embedder.embedAsync(image: frame, timestampInMilliseconds: index)
         }
-        let elapsed = milliseconds(clock.now - start) / 1000
-        Thread.sleep(forTimeInterval: 0.5)
-        let latencies = recorder.deliveries.withLock { $0.map { milliseconds($0.value - sentAt[$0.key]) } }.sorted()
-        return StreamReport(
-            sent: calls.count, delivered: latencies.count, seconds: elapsed, callMsMedian: calls.sorted()[calls.count / 2],
-            callMsMax: calls.max() ?? 0, latencyMsMedian: latencies.isEmpty ? nil : latencies[latencies.count / 2],
-            latencyMsMax: latencies.last, done: true)
     }
 
     /// Notes when each live-stream result arrives, by timestamp.
     final class DeliveryRecorder: ImageEmbedderLiveStreamDelegate {
-        let deliveries = Mutex<[Int: ContinuousClock.Instant]>([:])
+        let deliveries = Deliveries()
 
         func imageEmbedder(
             _ imageEmbedder: ImageEmbedder, didFinishEmbedding result: ImageEmbedderResult?, timestampInMilliseconds: Int,
             error: (any Error)?
         ) {
-            let now = ContinuousClock.now
-            if result != nil { deliveries.withLock { $0[timestampInMilliseconds] = now } }
-        }
-    }
-
-    /// One live-stream run, or the progress line of one that did not finish.
-    struct StreamReport: Decodable {
-        var sent: Int
-        var delivered: Int
-        var seconds: Double?
-        var callMsMedian: Double?
-        var callMsMax: Double
-        var latencyMsMedian: Double?
-        var latencyMsMax: Double?
-        var done: Bool?
-
-        enum CodingKeys: String, CodingKey {
-            case sent, delivered, seconds, callMsMedian = "call_ms_median", callMsMax = "call_ms_max"
-            case latencyMsMedian = "latency_ms_median", latencyMsMax = "latency_ms_max", done
-        }
-
-        func line(named name: String) -> String {
-            func pair(_ first: Double?, _ second: Double?) -> String {
-                let text = [first, second].map { $0.map { String(format: "%.2f", $0) } ?? "-" }.joined(separator: " / ")
-                return text.padding(toLength: 15, withPad: " ", startingAt: 0)
-            }
-            let rate = seconds.map { String(format: "%9.1f", Double(delivered) / $0) } ?? "        -"
-            return name.padding(toLength: 31, withPad: " ", startingAt: 0)
-                + String(format: "%6d  %9d  %7d  ", sent, delivered, sent - delivered) + rate + "  "
-                + pair(callMsMedian, callMsMax) + "  " + pair(latencyMsMedian, latencyMsMax)
-                + (done == true ? "" : "  (stalled)")
+            if result != nil { deliveries.note(timestampInMilliseconds) }
         }
     }
 

@@ -29,7 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Threads for each inference (default: each task's).")
     var threads: Int?
 
-    @Flag(help: "Log every request.")
+    @Flag(help: "Log at debug level too: health checks, metrics scrapes and stream detail (every request is logged at info).")
     var verbose = false
 
     func validate() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Metrics
 import Prometheus
 import SwiftVision
+import Synchronization
 
 /// The service's metrics, recorded through swift-metrics into a Prometheus registry that `/metrics`
 /// exposes: requests by task and status, their latency, stream frames and drops, models loaded.
@@ -28,6 +29,21 @@ enum ServerMetrics {
         if dropped > 0 {
             Counter(label: "swiftvision_frames_dropped_total", dimensions: [("task", task)]).increment(by: dropped)
         }
+    }
+
+    /// Live-stream connections open now.
+    static let openStreams = Atomic<Int>(0)
+
+    /// Counts a live-stream connection that opened.
+    static func streamOpened() {
+        _ = registry
+        Gauge(label: "swiftvision_streams_open").record(openStreams.add(1, ordering: .relaxed).newValue)
+    }
+
+    /// Counts a live-stream connection that closed.
+    static func streamClosed() {
+        _ = registry
+        Gauge(label: "swiftvision_streams_open").record(openStreams.subtract(1, ordering: .relaxed).newValue)
     }
 
     /// The Prometheus text exposition of every metric, with the model store's figures brought up to date.

@@ -24,6 +24,8 @@ final class StreamSession: Sendable {
         var refused: Set<Int> = []
         /// The frame of the latest result.
         var lastResult = -1
+        /// Frames answered with a result, and frames dropped.
+        var answered = 0, dropped = 0
     }
     private let ledger = Mutex(Ledger())
 
@@ -38,6 +40,15 @@ final class StreamSession: Sendable {
 
     /// Serves the connection until the client closes it.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
+        ServerMetrics.streamOpened()
+        logger.info("stream opened", metadata: ["task": "\(taskName)"])
+        defer {
+            ServerMetrics.streamClosed()
+            let counts = ledger.withLock { ($0.lastResult + 1, $0.answered, $0.dropped) }
+            logger.info(
+                "stream closed",
+                metadata: ["task": "\(taskName)", "frames": "\(counts.0)", "results": "\(counts.1)", "dropped": "\(counts.2)"])
+        }
         let (answers, answer) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(64))
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -137,6 +148,8 @@ final class StreamSession: Sendable {
                 let skipped = (ledger.lastResult + 1..<index).filter { !ledger.refused.contains($0) }.count
                 ledger.refused = ledger.refused.filter { $0 > index }
                 ledger.lastResult = index
+                ledger.answered += 1
+                ledger.dropped += skipped
                 return skipped
             }
             guard let dropped else { return }

@@ -30,6 +30,7 @@ public enum VisionService {
         let catalog = TaskCatalog(threads: configuration.threads)
         let limiter = RequestLimiter(limit: configuration.maxConcurrent, queueLimit: configuration.maxQueued)
         let router = Router(context: BasicWebSocketRequestContext.self)
+        router.middlewares.add(AccessLogMiddleware())
         router.middlewares.add(JSONErrorMiddleware())
         if let page = Bundle.module.url(forResource: "Public", withExtension: nil) {
             router.middlewares.add(FileMiddleware(page.path, searchForIndexHtml: true))

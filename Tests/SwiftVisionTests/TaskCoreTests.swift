@@ -80,6 +80,28 @@ import Testing
         #expect(throws: VisionTaskError.closed) { try video.run(videoFrame: image, timestampInMilliseconds: 10_000) }
     }
 
+    @Test func sendingALiveFrameNeverWaitsForTheFrameInFlight() async throws {
+        let image = try Fixtures.image("zidane.jpg")
+        var options = FaceTask.Options()
+        options.landmarks = true
+        let runner = TaskRunner<FaceTask>(task: try FaceTask(options: options), runningMode: .liveStream)
+        let results = runner.liveStreamResults
+        // The tracker's state is held while a frame is computed; sending only checks the timestamp, so
+        // the whole burst is sent while the first frame (detection and two meshes) is still computed:
+        // the newest frame waits and the ten between are dropped.
+        for index in 0..<12 { try runner.send(image, timestampInMilliseconds: index * 33) }
+        var received: [(timestamp: Int, dropped: Int, faces: Int)] = []
+        for await result in results {
+            received.append((result.timestampInMilliseconds, result.droppedFrames, try result.result.get().faces.count))
+            if received.count == 2 { break }
+        }
+        #expect(received.map(\.timestamp) == [0, 11 * 33])
+        #expect(received.map(\.dropped).reduce(0, +) == 10)
+        #expect(received.map(\.faces) == [2, 2], "zidane.jpg shows two faces")
+        runner.close()
+        #expect(throws: VisionTaskError.closed) { try runner.send(image, timestampInMilliseconds: 1000) }
+    }
+
     @Test func theRegistryListsEveryTaskWithItsOptionsAndModels() throws {
         let registry = TaskRegistry.standard
         let names = registry.entries.map(\.descriptor.name)

@@ -24,6 +24,9 @@ public struct FaceTask: VisionTask {
         public var maxFaces = 20
         /// Threads for each model's inference; nil for the default.
         public var threads: Int?
+        /// In a stream, follow each face with its mesh and give it a tracking ID; false detects afresh
+        /// in every frame, without IDs (as ML Kit with tracking disabled, or MediaPipe's FaceDetector).
+        public var tracking = true
 
         /// The default settings.
         public init() {}
@@ -94,9 +97,11 @@ public struct FaceTask: VisionTask {
         report(try analyzer.analyze(image, landmarks: options.needsMesh), in: image)
     }
 
-    /// The faces in the next frame of a stream, with tracking IDs kept from frame to frame.
+    /// The faces in the next frame of a stream, with tracking IDs kept from frame to frame (with
+    /// ``Options/tracking``; without it, as ``output(for:)``).
     public func output(forFrame image: VisionImage, state: inout FaceTracker) throws -> Output {
-        report(try state.faces(in: image, analyzer: analyzer, landmarks: options.needsMesh), in: image)
+        guard options.tracking else { return try output(for: image) }
+        return report(try state.faces(in: image, analyzer: analyzer, landmarks: options.needsMesh), in: image)
     }
 
     private func report(_ faces: [FaceAnalysis], in image: VisionImage) -> Output {

@@ -36,8 +36,9 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
     /// queueing it (as `AVCaptureVideoDataOutput.alwaysDiscardsLateVideoFrames`).
     public let discardsLateFrames: Bool
 
-    private struct Stream {
-        var state: Engine.StreamState?
+    /// The stream's timestamps and whether the runner is closed: held only for a moment, never while
+    /// a frame is computed, so that sending a live frame never waits for the frame in flight.
+    private struct Timing {
         var lastTimestamp: Int?
         var isClosed = false
     }
@@ -49,7 +50,10 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
         var continuation: AsyncStream<LiveStreamResult<Engine.Output>>.Continuation?
     }
 
-    private let stream = Mutex(Stream())
+    private let timing = Mutex(Timing())
+    /// The stream's state (tracks), held while a frame is computed, so that frames run one at a time.
+    /// Taken before ``timing`` when both are needed.
+    private let state = Mutex<Engine.StreamState?>(nil)
     private let live = Mutex(Live())
     private let busy = Atomic<Bool>(false)
     private let started = ContinuousClock.now
@@ -85,7 +89,7 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
     /// The output for one image, in `.image` mode.
     public func run(_ image: VisionImage) throws -> Engine.Output {
         try require(.image)
-        try stream.withLock { if $0.isClosed { throw VisionTaskError.closed } }
+        try timing.withLock { if $0.isClosed { throw VisionTaskError.closed } }
         return try task.output(for: image)
     }
 
@@ -94,9 +98,9 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
     /// The output for the next frame of a video, in `.video` mode; timestamps must increase.
     public func run(videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> Engine.Output {
         try require(.video)
-        return try stream.withLock { stream in
-            try Self.advance(&stream, to: timestamp)
-            return try Self.next(image, of: task, in: &stream)
+        return try state.withLock { state in
+            try timing.withLock { try Self.advance(&$0, to: timestamp) }
+            return try next(image, state: &state)
         }
     }
 
@@ -104,9 +108,9 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
     /// stream mode, whose frames carry no timestamps).
     public func run(videoFrame image: VisionImage) throws -> Engine.Output {
         try require(.video)
-        return try stream.withLock { stream in
-            try Self.advance(&stream, to: max(arrivalTime(), (stream.lastTimestamp ?? -1) + 1))
-            return try Self.next(image, of: task, in: &stream)
+        return try state.withLock { state in
+            try timing.withLock { try Self.advance(&$0, to: max(arrivalTime(), ($0.lastTimestamp ?? -1) + 1)) }
+            return try next(image, state: &state)
         }
     }
 
@@ -123,7 +127,7 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
     /// is that frame's result.
     public func send(timestampInMilliseconds timestamp: Int, image: @escaping @Sendable () throws -> VisionImage) throws {
         try require(.liveStream)
-        try stream.withLock { try Self.advance(&$0, to: timestamp) }
+        try timing.withLock { try Self.advance(&$0, to: timestamp) }
         let starts = live.withLock { live in
             guard !live.isProcessing else {
                 if live.waiting != nil { live.dropped += 1 }
@@ -146,7 +150,7 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
     /// the timestamp it was given.
     @discardableResult
     public func send(image: @escaping @Sendable () throws -> VisionImage) throws -> Int {
-        let timestamp = stream.withLock { max(arrivalTime(), ($0.lastTimestamp ?? -1) + 1) }
+        let timestamp = timing.withLock { max(arrivalTime(), ($0.lastTimestamp ?? -1) + 1) }
         try send(timestampInMilliseconds: timestamp, image: image)
         return timestamp
     }
@@ -164,11 +168,11 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
 
     /// Processes `first`, then each frame left waiting, until none is.
     private func processLiveFrames(first: (image: @Sendable () throws -> VisionImage, timestamp: Int)) {
-        var next: (image: @Sendable () throws -> VisionImage, timestamp: Int)? = first
-        while let (makeImage, timestamp) = next {
+        var frame: (image: @Sendable () throws -> VisionImage, timestamp: Int)? = first
+        while let (makeImage, timestamp) = frame {
             let outcome = Result {
                 let image = try makeImage()
-                return try stream.withLock { try Self.next(image, of: task, in: &$0) }
+                return try state.withLock { try next(image, state: &$0) }
             }
             let (result, continuation): (LiveStreamResult<Engine.Output>, AsyncStream<LiveStreamResult<Engine.Output>>.Continuation?) =
                 live.withLock { live in
@@ -178,7 +182,7 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
                 }
             resultHandler?(result)
             continuation?.yield(result)
-            next = live.withLock { live in
+            frame = live.withLock { live in
                 let waiting = live.waiting.take()
                 live.isProcessing = waiting != nil
                 return waiting
@@ -213,21 +217,20 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
         try await offloaded { [self] in try work(self) }
     }
 
-    /// Forgets the stream's state and timestamps; the next frame starts a new stream.
+    /// Forgets the stream's state and timestamps; the next frame starts a new stream. Waits for a frame
+    /// being computed.
     public func reset() {
-        stream.withLock { stream in
-            stream.state = nil
-            stream.lastTimestamp = nil
+        state.withLock { state in
+            state = nil
+            timing.withLock { $0.lastTimestamp = nil }
         }
     }
 
-    /// Ends the runner: later calls fail with ``VisionTaskError/closed``; a waiting live frame is dropped
-    /// and the live results end once the frame in flight is done.
+    /// Ends the runner at once, without waiting for a frame being computed: later calls fail with
+    /// ``VisionTaskError/closed``; a waiting live frame is dropped, and the live results end once the
+    /// frame in flight is done. The stream's state goes with that frame, or with the runner.
     public func close() {
-        stream.withLock { stream in
-            stream.isClosed = true
-            stream.state = nil
-        }
+        timing.withLock { $0.isClosed = true }
         live.withLock { live in
             live.waiting = nil
             live.continuation?.finish()
@@ -242,19 +245,24 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
     }
 
     /// The one timestamp rule: a stream's timestamps increase strictly.
-    private static func advance(_ stream: inout Stream, to timestamp: Int) throws {
-        if stream.isClosed { throw VisionTaskError.closed }
-        if let previous = stream.lastTimestamp, timestamp <= previous {
+    private static func advance(_ timing: inout Timing, to timestamp: Int) throws {
+        if timing.isClosed { throw VisionTaskError.closed }
+        if let previous = timing.lastTimestamp, timestamp <= previous {
             throw VisionTaskError.nonIncreasingTimestamp(previous: previous, current: timestamp)
         }
-        stream.lastTimestamp = timestamp
+        timing.lastTimestamp = timestamp
     }
 
-    private static func next(_ image: VisionImage, of task: Engine, in stream: inout Stream) throws -> Engine.Output {
-        if stream.isClosed { throw VisionTaskError.closed }
-        var state = try stream.state ?? task.makeStreamState()
-        defer { stream.state = state }
-        return try task.output(forFrame: image, state: &state)
+    /// The next frame's output, with `state` (held under its lock) carried on; a closed runner's state
+    /// is let go.
+    private func next(_ image: VisionImage, state: inout Engine.StreamState?) throws -> Engine.Output {
+        guard !timing.withLock({ $0.isClosed }) else {
+            state = nil
+            throw VisionTaskError.closed
+        }
+        var current = try state ?? task.makeStreamState()
+        defer { state = timing.withLock { $0.isClosed } ? nil : current }
+        return try task.output(forFrame: image, state: &current)
     }
 
     /// Milliseconds since the runner was made.

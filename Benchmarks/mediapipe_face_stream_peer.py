@@ -1,0 +1,66 @@
+"""Times MediaPipe Python's live-stream FaceDetector (0.10.21, Tasks API, 1 XNNPACK thread by default on
+Linux) on the frames of a video, sent at a fixed period, as swiftvision-bench does with its own live stream.
+
+The model is the wheel's face_detection_short_range.tflite with the image-input metadata the Tasks API
+needs (normalisation to [-1, 1], what the model was trained with) written by MediaPipe's own metadata
+writer; the weights are untouched.
+
+Usage: mediapipe_face_stream_peer.py VIDEO SECONDS PERIOD_MS
+    sends the video's frames in a loop (timestamps 1 ms apart) every PERIOD_MS for SECONDS; prints a
+    progress line {"sent", "delivered", "call_ms_max"} every 25 frames and a final {"sent", "delivered",
+    "seconds", "call_ms_median", "call_ms_max", "latency_ms_median", "latency_ms_max", "faces_median",
+    "done": true}, latency running from the call to the result.
+"""
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+import mediapipe as mp
+from mediapipe.tasks.python import BaseOptions, vision
+from mediapipe.tasks.python.metadata.metadata_writers import metadata_writer
+
+from timing import live_stream, read_rgb_frames
+
+
+def detector_model(folder):
+    """The wheel's short-range BlazeFace with image-input metadata, written into `folder`."""
+    source = os.path.join(os.path.dirname(mp.__file__), "modules", "face_detection", "face_detection_short_range.tflite")
+    with open(source, "rb") as f:
+        writer = metadata_writer.MetadataWriter.create(f.read())
+    writer.add_general_info("face_detection_short_range", "BlazeFace short range, from the mediapipe wheel")
+    writer.add_image_input(norm_mean=[127.5], norm_std=[127.5])
+    writer.add_feature_output(name="regressors")
+    writer.add_feature_output(name="classificators")
+    model, _ = writer.populate()
+    path = os.path.join(folder, "face_detection_short_range_with_metadata.tflite")
+    with open(path, "wb") as f:
+        f.write(model)
+    return path
+
+
+def main(video, seconds, period_ms):
+    frames = [mp.Image(image_format=mp.ImageFormat.SRGB, data=frame) for frame in read_rgb_frames(video)]
+    delivered = []
+    faces = []
+    sent_at = []
+
+    def on_result(result, output_image, timestamp_ms):
+        delivered.append((time.perf_counter() - sent_at[timestamp_ms]) * 1000)
+        faces.append(len(result.detections))
+
+    with tempfile.TemporaryDirectory() as folder:
+        options = vision.FaceDetectorOptions(
+            base_options=BaseOptions(model_asset_path=detector_model(folder)),
+            running_mode=vision.RunningMode.LIVE_STREAM, min_detection_confidence=0.5, result_callback=on_result)
+        detector = vision.FaceDetector.create_from_options(options)
+        live_stream(lambda index: detector.detect_async(frames[index % len(frames)], index),
+                    float(seconds), float(period_ms) / 1000, sent_at, delivered,
+                    extra=lambda: {"faces_median": statistics.median(faces)})
+        detector.close()
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:4])

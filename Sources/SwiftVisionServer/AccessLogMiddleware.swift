@@ -1,0 +1,24 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// Logs one structured line per request: method, path (without the query, which may carry a token),
+/// status and duration, with the request's id in the logger's metadata. Health checks and metrics
+/// scrapes log at `debug`, so that probes do not fill the log.
+struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        let response = try await next(request, context)
+        let elapsed = ContinuousClock.now - start
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let path = request.uri.path
+        let level: Logger.Level = path == "/healthz" || path == "/metrics" ? .debug : .info
+        context.logger.log(
+            level: level, "request",
+            metadata: [
+                "method": "\(request.method.rawValue)", "path": "\(path)", "status": "\(response.status.code)",
+                "duration_ms": "\(String(format: "%.2f", milliseconds))",
+            ])
+        return response
+    }
+}
