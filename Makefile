@@ -13,11 +13,11 @@ run: system-packages
 	@echo "== Sample photos"
 	.build/release/swiftvision info $(SAMPLES)/*
 	@echo "== Faces (annotated copies in out/faces)"
-	.build/release/swiftvision faces --landmarks $(SAMPLES)/astronaut.png $(SAMPLES)/zidane.jpg $(SAMPLES)/bus.jpg --draw out/faces 2>/dev/null
+	.build/release/swiftvision faces --landmarks $(SAMPLES)/astronaut.png $(SAMPLES)/zidane.jpg $(SAMPLES)/bus.jpg --draw out/faces
 	@echo "== Objects (annotated copies in out/objects)"
-	.build/release/swiftvision detect --multiple --classify $(SAMPLES)/bus.jpg $(SAMPLES)/dog.jpg $(SAMPLES)/kite.jpg --draw out/objects 2>/dev/null
+	.build/release/swiftvision detect --multiple --classify $(SAMPLES)/bus.jpg $(SAMPLES)/dog.jpg $(SAMPLES)/kite.jpg --draw out/objects
 	@echo "== Text of a scanned page"
-	.build/release/swiftvision text $(SAMPLES)/page.png 2>/dev/null
+	.build/release/swiftvision text $(SAMPLES)/page.png
 
 test: system-packages
 	scripts/install-system-packages.sh --tests

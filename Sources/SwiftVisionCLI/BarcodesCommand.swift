@@ -50,7 +50,7 @@ struct BarcodesCommand: ParsableCommand {
                 }
             }
             try AnalysisOutput.print(TaskLine(file: url.path, output: found), json: json) { line in
-                ["\(line.file): \(line.output.barcodes.count) barcode(s)"]
+                ["\(line.fileName): \(line.output.barcodes.count) barcode(s)"]
                     + line.output.barcodes.map { "  \($0.format) \"\($0.rawValue)\"" }
             }
         }

@@ -25,6 +25,12 @@ struct DetectCommand: ParsableCommand {
     @Option(help: "Lowest detection score to report, 0–1 (default 0.25).")
     var threshold: Float?
 
+    @Option(help: "With --model: lowest label confidence, 0–1 (default: the model's metadata, else 0).")
+    var classificationThreshold: Float?
+
+    @Option(help: "With --model: most labels per object.")
+    var maxLabels = 10
+
     @Flag(help: "Print JSON Lines.")
     var json = false
 
@@ -33,6 +39,8 @@ struct DetectCommand: ParsableCommand {
 
     /// The inputs, with the camera last.
     var sources: [String] { MediaFiles.inputs(inputs, camera: camera) }
+
+    @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
         if inputs.isEmpty && camera == nil { throw ValidationError("give image or video files, a stream URL, or --camera N") }
@@ -44,6 +52,8 @@ struct DetectCommand: ParsableCommand {
         options.classify = classify || model != nil
         options.model = model
         options.threshold = threshold
+        options.classificationThreshold = classificationThreshold
+        options.maxLabels = maxLabels
         let task = try ObjectTask(options: options)
         MediaFiles.prepare(sources)
         defer { Interruption.flush() }
@@ -81,7 +91,7 @@ struct DetectCommand: ParsableCommand {
             try? JSONLines.print(line)
             return
         }
-        print("\(line.file)\(line.frame.map { " frame \($0)" } ?? ""): \(line.output.objects.count) object(s)")
+        print("\(line.fileName)\(line.frame.map { " frame \($0)" } ?? ""): \(line.output.objects.count) object(s)")
         for object in line.output.objects {
             let box = object.frame
             let labels = object.labels.map { String(format: "%@ %.2f", $0.text, $0.confidence) }.joined(separator: ", ")

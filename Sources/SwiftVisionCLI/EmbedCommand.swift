@@ -18,6 +18,8 @@ struct EmbedCommand: ParsableCommand {
     @Flag(help: "Print JSON Lines.")
     var json = false
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() throws {
         var options = EmbedTask.Options()
         options.model = model
@@ -35,7 +37,7 @@ struct EmbedCommand: ParsableCommand {
                 let values = line.output.embeddings.first?.floatEmbedding ?? []
                 let norm = values.reduce(0) { $0 + $1 * $1 }.squareRoot()
                 let start = values.prefix(4).map { String(format: "%.4f", $0) }.joined(separator: ", ")
-                return ["\(line.file): \(values.count) values, norm \(String(format: "%.3f", norm)): [\(start), …]"]
+                return ["\(line.fileName): \(values.count) values, norm \(String(format: "%.3f", norm)): [\(start), …]"]
             }
         }
     }

@@ -34,6 +34,8 @@ struct FacesCommand: ParsableCommand {
     /// The inputs, with the camera last.
     var sources: [String] { MediaFiles.inputs(inputs, camera: camera) }
 
+    @OptionGroup var logging: LoggingOptions
+
     func validate() throws {
         if inputs.isEmpty && camera == nil { throw ValidationError("give image or video files, a stream URL, or --camera N") }
         if glasses && draw == nil { throw ValidationError("--glasses draws glasses: give --draw OUT") }
@@ -93,7 +95,7 @@ struct FacesCommand: ParsableCommand {
             try? JSONLines.print(line)
         } else {
             let place = line.frame.map { " frame \($0)" } ?? ""
-            print("\(line.file)\(place): \(line.output.faces.count) face(s)")
+            print("\(line.fileName)\(place): \(line.output.faces.count) face(s)")
             for face in line.output.faces {
                 let box = face.boundingBox
                 let id = face.trackingID.map { " id \($0)" } ?? ""

@@ -1,4 +1,6 @@
 import Foundation
+import ArgumentParser
+import SwiftVision
 
 /// Prints one JSON object per line on standard output.
 enum JSONLines {
@@ -40,5 +42,22 @@ struct ProgressBar {
     func finish() {
         guard isTerminal else { return }
         FileHandle.standardError.write(Data("\n".utf8))
+    }
+}
+
+extension TaskLine {
+    /// The input's path as the plain-text output shows it.
+    var fileName: String { file ?? "-" }
+}
+
+/// `--verbose`, shared by the commands that run models: LiteRT's own log lines (INFO, WARNING) reach
+/// standard error only with it.
+struct LoggingOptions: ParsableArguments {
+    @Flag(help: "Show the runtime's own log lines (LiteRT's INFO and WARNING) and, for serve, debug logs.")
+    var verbose = false
+
+    /// Applies the choice as the options are parsed, before the command runs.
+    func validate() throws {
+        LiteRT.logSeverity = verbose ? .verbose : .error
     }
 }

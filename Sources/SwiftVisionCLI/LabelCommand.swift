@@ -21,6 +21,8 @@ struct LabelCommand: ParsableCommand {
     @Flag(help: "Print JSON Lines.")
     var json = false
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() throws {
         var options = LabelTask.Options()
         options.threshold = threshold
@@ -36,7 +38,7 @@ struct LabelCommand: ParsableCommand {
         try AnalysisOutput.forEachImage(images, json: json, label: "label") { url, image in
             let output = try task.output(for: image)
             try AnalysisOutput.print(TaskLine(file: url.relativePath, output: output), json: json) { line in
-                [line.output.labels.isEmpty ? "\(line.file): no label at or above \(threshold)" : "\(line.file):"]
+                [line.output.labels.isEmpty ? "\(line.fileName): no label at or above \(threshold)" : "\(line.fileName):"]
                     + line.output.labels.map { label in
                         String(format: "  %.3f  ", label.confidence) + (label.text.isEmpty ? "#\(label.index)" : label.text)
                     }

@@ -50,13 +50,14 @@ enum MediaFiles {
         if inputs.contains(where: { $0.hasPrefix("camera:") || isVideo(url(of: $0)) }) { Interruption.install() }
     }
 
-    /// Where `--draw OUT` puts the annotated version of `input`: OUT itself for a single input, else a
-    /// file named after the input inside the folder OUT (PNG for images, MP4 for videos).
+    /// Where `--draw OUT` puts the annotated version of `input`: OUT itself for a single input, unless
+    /// OUT is a folder (an existing one, or a path ending in `/`, made as needed); in a folder, and for
+    /// several inputs, a file named after the input (PNG for images, MP4 for videos).
     static func annotatedURL(for input: URL, draw: String?, inputCount: Int) -> URL? {
         guard let draw else { return nil }
         var isFolder: ObjCBool = false
-        guard inputCount > 1 || (FileManager.default.fileExists(atPath: draw, isDirectory: &isFolder) && isFolder.boolValue)
-        else { return URL(fileURLWithPath: draw) }
+        let namesFolder = draw.hasSuffix("/") || (FileManager.default.fileExists(atPath: draw, isDirectory: &isFolder) && isFolder.boolValue)
+        guard inputCount > 1 || namesFolder else { return URL(fileURLWithPath: draw) }
         try? FileManager.default.createDirectory(atPath: draw, withIntermediateDirectories: true)
         let stem = isStream(input) ? (input.host ?? "stream") : input.deletingPathExtension().lastPathComponent
         let name = stem + (isVideo(input) ? ".mp4" : ".png")

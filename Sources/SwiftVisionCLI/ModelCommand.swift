@@ -23,6 +23,8 @@ struct ModelCommand: ParsableCommand {
         var packedFiles: [String]
     }
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() throws {
         for argument in models {
             let url = FileManager.default.fileExists(atPath: argument)

@@ -53,7 +53,7 @@ struct RectanglesCommand: ParsableCommand {
             }
             let line = TaskLine(file: url.path, output: RectangleTask.Output(rectangles: found))
             try AnalysisOutput.print(line, json: json) { line in
-                ["\(line.file): \(line.output.rectangles.count) rectangle(s)"]
+                ["\(line.fileName): \(line.output.rectangles.count) rectangle(s)"]
                     + line.output.rectangles.map { rectangle in
                         "  " + rectangle.corners.corners.map { String(format: "(%.2f, %.2f)", $0.x, $0.y) }.joined(separator: " ")
                             + String(format: " confidence %.2f", rectangle.confidence)

@@ -29,8 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Threads for each inference (default: each task's).")
     var threads: Int?
 
-    @Flag(help: "Log at debug level too: health checks, metrics scrapes and stream detail (every request is logged at info).")
-    var verbose = false
+    @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must lie in 0…65535") }
@@ -46,7 +45,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.threads = threads
         if let maxConcurrent { configuration.maxConcurrent = maxConcurrent }
         var logger = Logger(label: "swiftvision.server")
-        logger.logLevel = verbose ? .debug : .info
+        logger.logLevel = logging.verbose ? .debug : .info
         if !configuration.isLoopback && token == nil {
             logger.warning("listening on \(host) without --token: anyone who can reach this address can use the service")
         }

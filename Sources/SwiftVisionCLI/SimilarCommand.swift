@@ -24,6 +24,8 @@ struct SimilarCommand: ParsableCommand {
         var featurePrintDistance: Float
     }
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() throws {
         var images: [VisionImage] = []
         try AnalysisOutput.forEachImage([first, second], json: json, label: "similar") { images.append($1) }

@@ -41,7 +41,7 @@ struct TextCommand: ParsableCommand {
                 }
             }
             try AnalysisOutput.print(TaskLine(file: url.path, output: text), json: json) { line in
-                ["== \(line.file)", line.output.text]
+                ["== \(line.fileName)", line.output.text]
             }
         }
     }

@@ -27,6 +27,8 @@ struct TrackCommand: ParsableCommand {
     /// The video, stream or camera, as an input.
     var sources: [String] { MediaFiles.inputs(video.map { [$0] } ?? [], camera: camera) }
 
+    @OptionGroup var logging: LoggingOptions
+
     func validate() throws {
         guard (video == nil) != (camera == nil) else { throw ValidationError("give a video or a stream URL, or --camera N") }
         guard !boxes.isEmpty else { throw ValidationError("give at least one --box x,y,width,height") }

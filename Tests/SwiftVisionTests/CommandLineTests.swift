@@ -28,6 +28,41 @@ import Testing
         #expect(lines[1]?["orientation"] as? Int == 6 && lines[1]?["format"] as? String == "jpeg")
     }
 
+    @Test func runtimeLogLinesShowOnlyWithVerbose() throws {
+        let photo = try Fixtures.sample("zidane.jpg").path
+        // LiteRT 2.3.0 announces every environment it creates with this INFO line (environment.cc).
+        let announcement = "Creating LiteRT environment"
+        let quiet = try Fixtures.run(Self.executable, ["faces", photo])
+        #expect(quiet.status == 0, "\(quiet.errors)")
+        #expect(quiet.output.contains("2 face(s)"))
+        #expect(quiet.errors.isEmpty, "a run that goes well prints nothing on standard error: \(quiet.errors)")
+        let verbose = try Fixtures.run(Self.executable, ["faces", "--verbose", photo])
+        #expect(verbose.status == 0)
+        #expect(verbose.errors.contains(announcement) && verbose.errors.contains("INFO: "))
+        #expect(verbose.output == quiet.output)
+        // page.png carries an ICC profile that libpng calls invalid ("iCCP: … invalid rendering intent"),
+        // a warning it prints itself; SwiftVision never applies profiles and decodes without it.
+        let page = try Fixtures.sample("page.png")
+        #expect(try Data(contentsOf: page).range(of: Data("iCCP".utf8)) != nil)
+        let png = try Fixtures.run(Self.executable, ["rectangles", page.path])
+        #expect(png.status == 0 && png.errors.isEmpty, "\(png.errors)")
+    }
+
+    @Test func drawTakesAFolderForOneInputToo() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = try Fixtures.sample("zidane.jpg")
+        // A path ending in `/` is a folder made as needed; an existing folder is a folder without one.
+        let made = folder.appendingPathComponent("made").path + "/"
+        let first = try Fixtures.run(Self.executable, ["faces", "--fast", photo.path, "--draw", made])
+        #expect(first.status == 0, "\(first.errors)")
+        let drawn = URL(fileURLWithPath: made).appendingPathComponent("zidane.png")
+        #expect(try VisionImage(contentsOf: drawn).width == 1280)
+        let second = try Fixtures.run(Self.executable, ["rectangles", photo.path, "--draw", folder.path])
+        #expect(second.status == 0, "\(second.errors)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("zidane.png").path))
+    }
+
     @Test func infoReportsBadFilesAndFails() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

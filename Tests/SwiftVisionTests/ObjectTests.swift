@@ -209,6 +209,11 @@ enum MovingObjectsVideo {
         #expect(names.contains { ["minibus", "trolleybus", "passenger car", "school bus", "streetcar", "moving van"].contains($0) }, "\(names)")
         #expect(!names.contains("bus"))
 
+        // As in ML Kit, classification off means no labels, from the custom classifier either.
+        options.shouldEnableClassification = false
+        let unlabelled = try ObjectDetector(options: options).results(in: try Fixtures.image("bus.jpg"))
+        #expect(unlabelled.count == objects.count && unlabelled.allSatisfy(\.labels.isEmpty))
+
         var missing = CustomObjectDetectorOptions(localModel: LocalModel(path: "/nonexistent/model.tflite"))
         missing.shouldEnableMultipleObjects = true
         #expect(throws: (any Error).self) { try ObjectDetector(options: missing) }

@@ -48,8 +48,12 @@ enum Fixtures {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        // Both pipes are read at once, so that a child filling one of them never blocks.
+        nonisolated(unsafe) var errorData = Data()
+        let errorsRead = DispatchGroup()
+        DispatchQueue.global().async(group: errorsRead) { errorData = errors.fileHandleForReading.readDataToEndOfFile() }
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        errorsRead.wait()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
     }

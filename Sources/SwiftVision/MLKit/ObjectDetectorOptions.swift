@@ -13,8 +13,8 @@ public struct ObjectDetectorOptions: Sendable, Equatable {
         case stream
     }
 
-    /// Single images or a stream.
-    public var detectorMode: DetectorMode = .singleImage
+    /// Single images or a stream; a stream by default, as in ML Kit.
+    public var detectorMode: DetectorMode = .stream
     /// Report up to ``maximumObjectCount`` objects; otherwise only the most prominent one.
     public var shouldEnableMultipleObjects = false
     /// Label each object: the detector's COCO class and ML Kit's coarse category.
@@ -62,7 +62,9 @@ extension ObjectDetectorOptions {
         options.classify = shouldEnableClassification
         options.threshold = detectionConfidenceThreshold
         options.maxObjects = maximumObjectCount
-        options.model = try classifier.map { try $0.taskOptions().model ?? SwiftVisionCache.current.model(named: LabelTask.baseModelName).path }
+        // As in ML Kit, turning classification off turns off a custom classifier too.
+        options.model = shouldEnableClassification
+            ? try classifier.map { try $0.taskOptions().model ?? SwiftVisionCache.current.model(named: LabelTask.baseModelName).path } : nil
         options.classificationThreshold = classificationConfidenceThreshold
         options.maxLabels = maxPerObjectLabelCount
         options.detector = modelURL.path

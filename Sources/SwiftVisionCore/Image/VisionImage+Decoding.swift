@@ -37,6 +37,7 @@ extension VisionImage {
     public init(data: Data, options: ImageDecodingOptions = .init()) throws {
         let header = try ImageHeader(data: data)
         try options.limits.check(width: header.width, height: header.height)
+        let data = header.format == .png ? PNGColorProfile.removed(from: data) ?? data : data
         let reduction = Self.reduction(for: header, minimumSize: options.minimumSize)
         var size = (width: (header.width + reduction - 1) / reduction, height: (header.height + reduction - 1) / reduction)
         var pixels: PixelBuffer?

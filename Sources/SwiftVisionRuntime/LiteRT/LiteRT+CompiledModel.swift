@@ -22,7 +22,7 @@ extension LiteRT {
             defer { library.destroyOptions(optionsHandle) }
             var handle: LiteRtCompiledModel?
             try library.check(
-                library.createCompiledModel(model.environment.handle, model.handle, optionsHandle, &handle),
+                LiteRT.filteringLog { library.createCompiledModel(model.environment.handle, model.handle, optionsHandle, &handle) },
                 "compile model \(model.url.lastPathComponent)")
             self.model = model
             self.handle = handle!

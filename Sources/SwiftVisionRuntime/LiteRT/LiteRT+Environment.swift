@@ -9,9 +9,10 @@ extension LiteRT {
 
         /// Creates an environment, loading the runtime on first use.
         public init() throws {
-            library = try LiteRTLibrary.shared()
+            let library = try LiteRTLibrary.shared()
             var handle: LiteRtEnvironment?
-            try library.check(library.createEnvironment(0, nil, &handle), "create an environment")
+            try library.check(LiteRT.filteringLog { library.createEnvironment(0, nil, &handle) }, "create an environment")
+            self.library = library
             self.handle = handle!
         }
 

@@ -27,7 +27,8 @@ extension LiteRT {
             }
             var created: LiteRtModel?
             try library.check(
-                library.createModelFromFile(environment.handle, url.path, &created), "load model \(url.lastPathComponent)")
+                LiteRT.filteringLog { library.createModelFromFile(environment.handle, url.path, &created) },
+                "load model \(url.lastPathComponent)")
             guard let handle = created else {
                 throw LiteRTError.incompatibleModel("\(url.lastPathComponent) gave no model")
             }

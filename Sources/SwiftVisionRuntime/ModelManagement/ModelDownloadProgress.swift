@@ -26,6 +26,10 @@ extension Notification.Name {
     public static let modelDownloadDidSucceed = Notification.Name("SwiftVisionModelDownloadDidSucceed")
     /// Posted by ``ModelManager`` when a download fails (ML Kit's `.mlkitModelDownloadDidFail`).
     public static let modelDownloadDidFail = Notification.Name("SwiftVisionModelDownloadDidFail")
+    /// ML Kit's name for ``modelDownloadDidSucceed``: the same notification.
+    public static let mlkitModelDownloadDidSucceed = modelDownloadDidSucceed
+    /// ML Kit's name for ``modelDownloadDidFail``: the same notification.
+    public static let mlkitModelDownloadDidFail = modelDownloadDidFail
 }
 
 /// Keys of the `userInfo` of download notifications, as ML Kit's `ModelDownloadUserInfoKey`.

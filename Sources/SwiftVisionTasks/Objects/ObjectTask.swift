@@ -36,6 +36,10 @@ public struct ObjectTask: VisionTask {
                 throw VisionTaskError.invalidOption("threshold must lie in 0…1, not \(threshold)")
             }
             guard maxObjects > 0 else { throw VisionTaskError.invalidOption("maxObjects must be at least 1") }
+            if let classificationThreshold, !(0...1).contains(classificationThreshold) {
+                throw VisionTaskError.invalidOption("classificationThreshold must lie in 0…1, not \(classificationThreshold)")
+            }
+            guard maxLabels > 0 else { throw VisionTaskError.invalidOption("maxLabels must be at least 1") }
         }
     }
 
