@@ -33,13 +33,14 @@ struct TrackCommand: ParsableCommand {
         guard (video == nil) != (camera == nil) else { throw ValidationError("give a video or a stream URL, or --camera N") }
         guard !boxes.isEmpty else { throw ValidationError("give at least one --box x,y,width,height") }
         for box in boxes where Self.rect(box) == nil {
-            throw ValidationError("--box \(box) is not x,y,width,height with a positive width and height")
+            throw ValidationError("--box \(box) is not four finite numbers x,y,width,height with a positive width and height")
         }
     }
 
     static func rect(_ text: String) -> CGRect? {
-        let values = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard values.count == 4, values[2] > 0, values[3] > 0 else { return nil }
+        let fields = text.split(separator: ",", omittingEmptySubsequences: false)
+        let values = fields.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard fields.count == 4, values.count == 4, values.allSatisfy(\.isFinite), values[2] > 0, values[3] > 0 else { return nil }
         return CGRect(x: values[0], y: values[1], width: values[2], height: values[3])
     }
 

@@ -188,7 +188,11 @@ import Testing
         let tracks = lines.compactMap { ($0["tracks"] as? [[String: Any]])?.first }
         #expect(tracks.prefix(30).allSatisfy { $0["lost"] as? Bool == false && $0["id"] as? Int == 1 })
         #expect(tracks.last?["lost"] as? Bool == true)
-        let invalid = try Fixtures.run(Self.executable, ["track", video.path, "--box", "1,2,3"])
-        #expect(invalid.status != 0)
+        // Exactly four finite numbers, the size positive: each of these is refused before any frame is read.
+        for box in ["1,2,3", "1,x,2,3,4", "nan,1,2,3", "1,inf,2,3", "1,2,-3,4", "1,2,3,", ",1,2,3"] {
+            let invalid = try Fixtures.run(Self.executable, ["track", video.path, "--box", box])
+            #expect(invalid.status == 64, "--box \(box): \(invalid.errors)")
+            #expect(invalid.output.isEmpty && invalid.errors.contains("--box"), "--box \(box)")
+        }
     }
 }

@@ -89,6 +89,15 @@ import Testing
         let missing = TextRecognizerOptions(dataDirectory: URL(fileURLWithPath: "/nonexistent/tessdata"))
         let error = #expect(throws: VisionTaskError.self) { try TextRecognizer(options: missing) }
         #expect(error?.description.contains("/nonexistent/tessdata") == true)
+        // Trained data that Tesseract cannot load (garbage, or cut short) is a clear error, and the
+        // failed instance is freed once (it was freed twice, a use-after-free).
+        let broken = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: broken) }
+        try Data("not trained data".utf8).write(to: broken.appendingPathComponent("eng.traineddata"))
+        try Data("not trained data".utf8).write(to: broken.appendingPathComponent("osd.traineddata"))
+        for _ in 0..<3 {
+            #expect(throws: VisionTaskError.self) { try TextRecognizer(options: TextRecognizerOptions(dataDirectory: broken)) }
+        }
         let recognizer = try Self.accurate.get()
         let tiny = try VisionImage(pixels: Data([0]), width: 1, height: 1, format: .gray)
         #expect(try recognizer.results(in: tiny).blocks.isEmpty)

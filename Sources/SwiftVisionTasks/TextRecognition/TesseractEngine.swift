@@ -35,8 +35,8 @@ final class TesseractEngine {
                     names, values, settings.count, 0)
             }
         }
+        // On failure `deinit` ends and deletes the instance, once.
         guard status == 0 else {
-            TessBaseAPIDelete(handle)
             throw VisionTaskError.engineFailed("Tesseract could not load \(self.languages) from \(directory.path)")
         }
         // Tesseract's warnings (resolution estimates, empty pages) would otherwise reach standard error.
