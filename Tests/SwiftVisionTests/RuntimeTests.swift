@@ -99,7 +99,19 @@ import Testing
         let text = folder.appendingPathComponent("notes.tflite")
         try Data("not a model at all, just some text".utf8).write(to: text)
         let error = #expect(throws: LiteRTError.self) { try LiteRT.Model(contentsOf: text) }
-        #expect(error?.description.contains("load model notes.tflite") == true)
+        #expect(error?.description.contains("notes.tflite") == true)
+
+        // A model cut short anywhere is refused with an error before LiteRT reads it (LiteRT follows
+        // the file's offsets unchecked and crashed the process on each of these).
+        for name in ["face_detection_short_range.tflite", "efficientnet_lite0_classifier.tflite", "pose_detection.tflite"] {
+            let whole = try Data(contentsOf: try Fixtures.model(name))
+            for fraction in [0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99] {
+                let cut = folder.appendingPathComponent("cut-\(fraction)-\(name)")
+                try whole.prefix(Int(Double(whole.count) * fraction)).write(to: cut)
+                let refusal = #expect(throws: LiteRTError.self, "\(name) cut at \(fraction)") { try LiteRT.Model(contentsOf: cut) }
+                #expect(refusal?.description.contains("is not a whole TFLite model") == true, "\(String(describing: refusal))")
+            }
+        }
 
         let photo = try Fixtures.sample("bus.jpg")
         #expect(throws: LiteRTError.self) { try LiteRT.Model(contentsOf: photo) }

@@ -25,6 +25,7 @@ extension LiteRT {
             guard FileManager.default.fileExists(atPath: url.path) else {
                 throw LiteRTError.modelNotFound(path: url.path)
             }
+            try ModelFileCheck.verify(url)
             var created: LiteRtModel?
             try library.check(
                 LiteRT.filteringLog { library.createModelFromFile(environment.handle, url.path, &created) },

@@ -56,9 +56,36 @@ struct FlatBufferTable {
         return UInt32(try Self.scalar(buffer, at: location, size: 4))
     }
 
+    func uint64(_ field: Int, default value: UInt64 = 0) throws -> UInt64 {
+        guard let location = try fieldLocation(field) else { return value }
+        let low = UInt64(try Self.scalar(buffer, at: location, size: 4))
+        let high = UInt64(try Self.scalar(buffer, at: location + 4, size: 4))
+        return high << 32 | low
+    }
+
     func float(_ field: Int, default value: Float = 0) throws -> Float {
         guard let location = try fieldLocation(field) else { return value }
         return Float(bitPattern: UInt32(try Self.scalar(buffer, at: location, size: 4)))
+    }
+
+    // MARK: Verification
+
+    /// Checks that the table's vtable and every inline field lie inside the buffer.
+    func checkInline() throws {
+        let (vtable, _) = try vtable()
+        let inlineSize = try Self.scalar(buffer, at: vtable + 2, size: 2)
+        guard inlineSize >= 4, position + inlineSize <= buffer.count else { throw MetadataError.malformed("table overruns the buffer") }
+    }
+
+    /// The element count of the vector in `field` after checking that its `elementSize`-byte elements
+    /// lie inside the buffer; 0 when the field is absent.
+    func checkedVectorCount(_ field: Int, elementSize: Int) throws -> Int {
+        try vectorElements(field, size: elementSize).count
+    }
+
+    /// Checks that the string in `field`, if any, lies inside the buffer.
+    func checkString(_ field: Int) throws {
+        _ = try string(field)
     }
 
     // MARK: Layout
