@@ -120,9 +120,6 @@ public struct SegmentTask: VisionTask {
             url: options.model.map { URL(fileURLWithPath: $0) }, threadCount: options.threads, store: store)
     }
 
-    /// The size of the model's mask (256×256 for the general model).
-    public var modelMaskSize: (width: Int, height: Int) { (model.maskWidth, model.maskHeight) }
-
     /// A stream with no previous mask.
     public func makeStreamState() -> StreamState {
         StreamState(smoothing: MaskSmoothing(ratio: options.smoothing))
@@ -136,11 +133,6 @@ public struct SegmentTask: VisionTask {
     /// The person mask of the next frame of a stream, smoothed with the previous frame's.
     public func output(forFrame image: VisionImage, state: inout StreamState) throws -> Output {
         try report(state.smoothing.smooth(model.mask(for: image)), for: image)
-    }
-
-    /// The person mask of `image` at `width` × `height` (the model's size or any other), unsmoothed.
-    public func mask(for image: VisionImage, width: Int, height: Int) throws -> SegmentationMask {
-        SegmentationMask(plane: try model.mask(for: image).resized(width: width, height: height))
     }
 
     private func report(_ raw: FloatPlane, for image: VisionImage) throws -> Output {
