@@ -351,6 +351,25 @@ int sv_tracker_update(SVObjectTracker *tracker, SVImageView image, int32_t *x, i
 
 void sv_tracker_release(SVObjectTracker *tracker) { delete tracker; }
 
+int sv_convert_scale(SVImageView source, SVImageView destination, double scale, double offset) {
+    return guarded([&] {
+        cv::Mat target = asMat(destination);
+        asMat(source).convertTo(target, target.type(), scale, offset);
+        return checkedInPlace(target, destination);
+    });
+}
+
+int sv_blend_weighted(SVImageView first, SVImageView second, SVImageView weights, SVImageView destination) {
+    return guarded([&] {
+        const cv::Mat firstWeights = asMat(weights);
+        cv::Mat secondWeights;
+        cv::subtract(cv::Scalar::all(1.0), firstWeights, secondWeights);
+        cv::Mat target = asMat(destination);
+        cv::blendLinear(asMat(first), asMat(second), firstWeights, secondWeights, target);
+        return checkedInPlace(target, destination);
+    });
+}
+
 int sv_correlation(SVImageView first, SVImageView second, double *score) {
     return guarded([&] {
         cv::Mat result;

@@ -48,6 +48,19 @@ enum ReadmeExamples {
         observation = try handler.perform(request, on: nextFrame)   // .isLost once the object leaves
     }
 
+    static func readmeSegmentation(image: VisionImage) throws {
+        var options = SelfieSegmenterOptions()        // ML Kit style, MediaPipe's selfie segmentation model
+        options.segmenterMode = .singleImage           // .stream (the default) smooths masks from frame to frame
+        let mask = try Segmenter.segmenter(options: options).results(in: image)  // width, height, confidences 0–1
+        let confidence = mask.confidence(atX: 600, y: 350)   // upright pixels; the image's size unless shouldEnableRawSizeMask
+        var canvas = try ImageCanvas(image: image)
+        try canvas.blurBackground(keeping: mask.plane)       // or replaceBackground(keeping:with:), drawMask(_:color:opacity:)
+
+        var request = GeneratePersonSegmentationRequest()     // Vision style
+        request.qualityLevel = .balanced                      // .fast: the 256×256 mask; .accurate: the image's size
+        let observation = try ImageRequestHandler(image).perform(request)  // pixelBuffer: 8-bit gray, 255 = person
+    }
+
     static func readmeRectanglesBarcodesText(image: VisionImage) throws {
         let pages = try RectangleDetector(options: .init(maximumObservations: 0)).results(in: image)  // corners in pixels
         let scan = try image.perspectiveCorrected(pages[0].corners)          // what a document scanner does next
@@ -93,7 +106,7 @@ enum ReadmeExamples {
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let compiled = Self.lines(try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8))
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        #expect(blocks.count == 5)
+        #expect(blocks.count == 6)
         for block in blocks {
             let expected = Self.lines(block).filter { !$0.hasPrefix("import ") }
             let found = compiled.indices.contains { start in

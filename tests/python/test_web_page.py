@@ -408,6 +408,13 @@ def check_objects(s):
     assert names & {"person", "bus"}, names
 
 
+def check_segment(s):
+    # zidane.jpg: two men fill about 55% of the frame (MediaPipe Python's mask says 0.546).
+    result = s["lastResult"]
+    assert result["maskWidth"] == 256 and result["maskHeight"] == 256, result.keys()
+    assert 0.45 < result["personFraction"] < 0.65, result["personFraction"]
+
+
 def check_labels(s):
     assert any("cat" in l["text"].lower() for l in s["lastResult"]["labels"]), s["lastResult"]["labels"]
 
@@ -449,6 +456,7 @@ FILE_TASKS = {
     "barcodes": (lambda _: MEDIA / "pyzbar-qrcode.png", check_barcodes),
     "text": (lambda _: MEDIA / "page.png", check_text),
     "rectangles": (make_card, check_rectangles),
+    "segment": (lambda _: MEDIA / "zidane.jpg", check_segment),
 }
 
 

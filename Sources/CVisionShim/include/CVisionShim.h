@@ -96,6 +96,12 @@ int sv_copy(SVImageView source, SVImageView destination);
 int sv_fill(SVImageView destination, const double value[4]);
 /// Converts to 32-bit float and normalises each channel: (value - mean) / std.
 int sv_normalize(SVImageView source, SVImageView destination, const double mean[4], const double std[4]);
+/// destination = source × scale + offset, converted to the destination's depth with rounding and
+/// saturation (cv::Mat::convertTo): 32-bit float 0–1 ↔ 8-bit 0–255 with scale 255 or 1/255.
+int sv_convert_scale(SVImageView source, SVImageView destination, double scale, double offset);
+/// destination = first × weight + second × (1 − weight), pixel by pixel (cv::blendLinear): `first`,
+/// `second` and `destination` have the same size and type, `weights` is one 32-bit float channel in 0…1.
+int sv_blend_weighted(SVImageView first, SVImageView second, SVImageView weights, SVImageView destination);
 
 int sv_draw_rectangle(SVImageView image, double x, double y, double width, double height,
                       const double color[4], int thickness);

@@ -4,7 +4,7 @@ import Foundation
 /// Draws results onto an image: boxes, quadrilaterals, polylines, points and labels, in upright pixels.
 public struct ImageCanvas: Sendable {
     /// The image drawn so far (upright, BGR).
-    public private(set) var image: VisionImage
+    public internal(set) var image: VisionImage
 
     /// A canvas over an upright copy of `image`.
     public init(image: VisionImage) throws {

@@ -16,7 +16,7 @@
   const STALL_MS = 5000;        // no answer this long with frames outstanding: forget them
   // Options the page leaves at the server's defaults: lists, files, and the custom-classifier knobs.
   const HIDDEN_OPTIONS = new Set(['threads', 'boxes', 'model', 'detector', 'allow', 'deny', 'mesh', 'contours',
-    'maxLabels', 'classificationThreshold']);
+    'maxLabels', 'classificationThreshold', 'rawSize']);
   const PAGE_DEFAULTS = { objects: { multiple: true, classify: true } };
   const OPTION_LABELS = {
     minFaceSize: 'Min face', l2Normalize: 'L2 normalize', max: 'Max results', lang: 'Language',
@@ -29,8 +29,9 @@
   const seedOnly = (key) => sv.task === 'track' && key === 'level';
   const TASK_TITLES = {
     faces: 'Faces', objects: 'Objects', labels: 'Labels', embeddings: 'Embeddings', rectangles: 'Rectangles',
-    barcodes: 'Barcodes', text: 'Text', track: 'Track',
+    barcodes: 'Barcodes', text: 'Text', track: 'Track', segment: 'Segment',
   };
+  const MASK_TINT = [56, 132, 255];   // the person mask's colour; its opacity is 0.55 × the confidence
   const CONTOUR_CLOSED = new Set(['face', 'leftEye', 'rightEye', 'upperLipTop', 'upperLipBottom', 'lowerLipTop', 'lowerLipBottom']);
 
   // ---------------------------------------------------------------- state exposed for automation
@@ -81,6 +82,8 @@
   // drawing
   let view = { w: 0, h: 0, left: 0, top: 0, dpr: 1 };
   let current = null;           // {result, meta}: what the overlay shows
+  let maskOverlay = null;       // the latest segmentation mask, tinted, at the model's size
+  let maskToken = 0;            // the newest mask being decoded
   let drag = null;              // {x0, y0, x1, y1} in overlay CSS pixels
   let seedPreview = null;       // frame-pixel box shown until the tracker answers
 
@@ -532,6 +535,7 @@
     sv.latencyMs = latencies.length ? Math.round(median(latencies)) : null;
     sv.lastResult = m;
     if (m.tracks) seedPreview = null;
+    if (typeof m.mask === 'string') prepareMask(m); else maskOverlay = null;
     current = { result: m, meta: meta || { w: m.width || sv.frameSize?.w, h: m.height || sv.frameSize?.h } };
     const drawn = drawOverlay();
     if (Array.isArray(m.faces)) {
@@ -653,6 +657,7 @@
     if (current) {
       const { result: r, meta } = current;
       const m = mapper(meta);
+      if (typeof r.mask === 'string') drawMask(r, m);
       if (Array.isArray(r.faces)) faces = drawFaces(r.faces, m);
       if (Array.isArray(r.objects)) drawObjects(r.objects, m);
       if (Array.isArray(r.labels) && !r.objects) drawLabelsBadge(r.labels);
@@ -684,6 +689,48 @@
       ctx.restore();
     }
     return faces;
+  }
+
+  /** Decodes a result's model-size mask (a base64 gray PNG) into a tinted canvas, then redraws. The
+   * previous mask stays on screen until the new one is ready, so the overlay does not flicker. */
+  function prepareMask(result) {
+    const token = ++maskToken;
+    const image = new Image();
+    image.onload = () => {
+      if (token !== maskToken) return;
+      const c = document.createElement('canvas');
+      c.width = image.width;
+      c.height = image.height;
+      const g = c.getContext('2d');
+      g.drawImage(image, 0, 0);
+      const pixels = g.getImageData(0, 0, c.width, c.height);
+      const p = pixels.data;
+      for (let i = 0; i < p.length; i += 4) {
+        const confidence = p[i];
+        [p[i], p[i + 1], p[i + 2]] = MASK_TINT;
+        p[i + 3] = Math.round(confidence * 0.55);
+      }
+      g.putImageData(pixels, 0, 0);
+      maskOverlay = c;
+      drawOverlay();
+    };
+    image.src = `data:image/png;base64,${result.mask}`;
+  }
+
+  /** The mask scaled bilinearly over the whole frame (mirrored like the preview). */
+  function drawMask(r, m) {
+    if (!maskOverlay) return;
+    const box = m.rect({ x: 0, y: 0, width: r.width, height: r.height });
+    ctx.save();
+    ctx.imageSmoothingEnabled = true;
+    if (isMirrored()) {
+      ctx.translate(box.x + box.w, box.y);
+      ctx.scale(-1, 1);
+      ctx.drawImage(maskOverlay, 0, 0, box.w, box.h);
+    } else {
+      ctx.drawImage(maskOverlay, box.x, box.y, box.w, box.h);
+    }
+    ctx.restore();
   }
 
   function roundRect(x, y, w, h, r) {
@@ -966,6 +1013,9 @@
     + `<span class="name">${name}</span><span class="val">${val}</span>${sub ? `<span class="sub">${sub}</span>` : ''}</div>`;
 
   function panelHTML(r) {
+    if (typeof r.mask === 'string') {
+      return row(`rgb(${MASK_TINT.join(',')})`, 'Person', pct(r.personFraction), `of the ${r.width}×${r.height} frame · mask ${r.maskWidth}×${r.maskHeight}`);
+    }
     if (Array.isArray(r.faces)) {
       return r.faces.map((f, i) => row(colorFor(f.trackingID), f.trackingID != null ? `Face #${f.trackingID}` : `Face ${i + 1}`, pct(f.confidence),
         [f.roll != null ? `roll ${Math.round(f.roll)}°` : '', f.yaw != null ? `yaw ${Math.round(f.yaw)}°` : '',

@@ -1,0 +1,99 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
+
+/// Produces a mask of the people in an image, as Vision's `GeneratePersonSegmentationRequest`, with
+/// MediaPipe's selfie segmentation model. In a ``SequenceRequestHandler`` successive frames form a
+/// stream whose masks are smoothed from frame to frame, as Vision recommends for video.
+public struct GeneratePersonSegmentationRequest: SequenceVisionRequest {
+    /// Speed against detail. Every level runs the same 256×256 model (Vision runs a larger model for
+    /// `.accurate`); they differ in the size of the mask and the work spent scaling it.
+    public enum QualityLevel: String, Sendable, CaseIterable, Codable {
+        /// The model's own 256×256 mask, unscaled (ML Kit's raw-size mask): fastest, for live video.
+        case fast
+        /// The mask scaled bilinearly to the image's aspect ratio with its longer side at most
+        /// ``GeneratePersonSegmentationRequest/balancedMaximumSide`` (960) pixels.
+        case balanced
+        /// The mask scaled bilinearly to the image's full size.
+        case accurate
+    }
+
+    /// The longer side of a `.balanced` mask, at most.
+    public static let balancedMaximumSide = 960
+
+    /// Speed against detail; Vision's default is `.accurate`.
+    public var qualityLevel: QualityLevel = .accurate
+
+    /// A request at `.accurate` quality.
+    public init() {}
+
+    /// The mask of the people in `image`.
+    public func perform(on image: VisionImage) throws -> PixelBufferObservation {
+        try observation(try SegmentTask(options: taskOptions).output(for: image).mask, imageSize: image.size)
+    }
+
+    /// Requests of the same quality share a sequence.
+    public var sequenceKey: AnyHashable { qualityLevel }
+
+    /// A runner of the segmentation task in video mode: masks are smoothed from frame to frame.
+    public func makeSequenceState() throws -> TaskRunner<SegmentTask> {
+        TaskRunner(task: try SegmentTask(options: taskOptions), runningMode: .video)
+    }
+
+    /// The mask of the people in the next frame of the sequence.
+    public func perform(on image: VisionImage, state: inout TaskRunner<SegmentTask>) throws -> PixelBufferObservation {
+        try observation(try state.run(videoFrame: image).mask, imageSize: image.size)
+    }
+
+    /// The size of the mask this request gives for an image of `imageSize`.
+    public func maskSize(forImageSize imageSize: CGSize) -> (width: Int, height: Int) {
+        let (width, height) = (max(1, Int(imageSize.width)), max(1, Int(imageSize.height)))
+        switch qualityLevel {
+        case .fast: return (256, 256)
+        case .accurate: return (width, height)
+        case .balanced:
+            let scale = min(1, Double(Self.balancedMaximumSide) / Double(max(width, height)))
+            return (max(1, Int((Double(width) * scale).rounded())), max(1, Int((Double(height) * scale).rounded())))
+        }
+    }
+
+    /// `.accurate` asks the task for the image-size mask; the others take the model-size mask and
+    /// scale it (`.balanced`) or not (`.fast`).
+    private var taskOptions: SegmentTask.Options {
+        var options = SegmentTask.Options()
+        options.rawSize = qualityLevel != .accurate
+        return options
+    }
+
+    private func observation(_ mask: SegmentationMask, imageSize: CGSize) throws -> PixelBufferObservation {
+        guard qualityLevel == .balanced else { return try PixelBufferObservation(mask: mask) }
+        let size = maskSize(forImageSize: imageSize)
+        return try PixelBufferObservation(mask: mask.resized(width: size.width, height: size.height))
+    }
+}
+
+/// An image produced by a request, as Vision's `PixelBufferObservation`: here a person mask, as
+/// 8-bit gray pixels (Vision's default `kCVPixelFormatType_OneComponent8`, 255 = person) and as
+/// float confidences (`kCVPixelFormatType_OneComponent32Float`).
+public struct PixelBufferObservation: Sendable, Identifiable {
+    /// Identifies the observation: new for each observation made (Vision's `uuid`).
+    public let id: UUID
+    /// The mask as 8-bit gray pixels, upright: round(confidence × 255), 255 = person.
+    public let pixelBuffer: PixelBuffer
+    /// The mask's float confidences.
+    public let mask: SegmentationMask
+
+    init(mask: SegmentationMask) throws {
+        id = UUID()
+        self.mask = mask
+        pixelBuffer = try mask.plane.grayBuffer()
+    }
+
+    /// The mask's width in pixels.
+    public var width: Int { mask.width }
+    /// The mask's height in pixels.
+    public var height: Int { mask.height }
+    /// The confidences 0–1, row after row from the top (Vision's 32-bit float output format).
+    public var floatValues: [Float] { mask.confidences }
+}
