@@ -5,14 +5,12 @@ Usage: mediapipe_faces_peer.py ITERATIONS VIDEO PHOTO...
 """
 
 import json
-import statistics
 import sys
-import time
 
 import cv2
 import mediapipe as mp
 
-from timing import median_ms, peak_mib
+from timing import median_ms, peak_mib, rgb_frames, stream_median_ms
 
 
 def main(iterations, video, photos):
@@ -31,20 +29,9 @@ def main(iterations, video, photos):
         entry["mesh_faces"] = len(mesh.process(image).multi_face_landmarks or [])
         result["photos"][photo] = entry
 
-    capture = cv2.VideoCapture(video)
-    frames = []
-    while True:
-        ok, frame = capture.read()
-        if not ok:
-            break
-        frames.append(cv2.cvtColor(frame, cv2.COLOR_BGR2RGB))
+    frames = rgb_frames(video)
     stream = mp.solutions.face_mesh.FaceMesh(static_image_mode=False, max_num_faces=1)
-    samples = []
-    for frame in frames:
-        start = time.perf_counter()
-        stream.process(frame)
-        samples.append((time.perf_counter() - start) * 1000)
-    result["video_ms"] = statistics.median(samples[5:])
+    result["video_ms"] = stream_median_ms(stream.process, frames)
     result["peak_mib"] = peak_mib()
     print(json.dumps(result))
 

@@ -23,3 +23,26 @@ def peak_mib():
             if line.startswith("VmHWM:"):
                 return int(line.split()[1]) / 1024
     return 0.0
+
+
+def rgb_frames(video):
+    """Every frame of the video file `video`, as RGB arrays."""
+    import cv2
+
+    capture = cv2.VideoCapture(video)
+    frames = []
+    while True:
+        ok, frame = capture.read()
+        if not ok:
+            return frames
+        frames.append(cv2.cvtColor(frame, cv2.COLOR_BGR2RGB))
+
+
+def stream_median_ms(process, frames, warm_up=5):
+    """Median wall time in milliseconds of `process` on each frame in order, leaving out the first `warm_up`."""
+    samples = []
+    for frame in frames:
+        start = time.perf_counter()
+        process(frame)
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(samples[warm_up:])

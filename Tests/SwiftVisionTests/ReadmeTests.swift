@@ -48,6 +48,20 @@ enum ReadmeExamples {
         observation = try handler.perform(request, on: nextFrame)   // .isLost once the object leaves
     }
 
+    static func readmePose(image: VisionImage, frame: VideoFrame) throws {
+        var options = PoseLandmarkerOptions()         // MediaPipe style: BlazePose detector + full landmark model
+        options.runningMode = .video                   // landmarks of one frame place the next frame's crop
+        options.outputSegmentationMasks = true         // body mask over the image (ConfidenceMask)
+        let landmarker = try PoseLandmarker(options: options)
+        let result = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
+        let wrist = result.landmarks.first?[PoseLandmarkType.leftWrist.index]   // x, y (0…1), z, visibility, presence
+
+        let pose = try PoseDetector(options: PoseDetectorOptions()).results(in: image).first   // ML Kit style
+        let nose = pose?.landmark(ofType: .nose).position                                        // pixels; inFrameLikelihood
+        let body = try ImageRequestHandler(image).perform(DetectHumanBodyPoseRequest()).first   // Vision style: 19 joints
+        let neck = body?.joint(for: .neck)?.location                                            // normalised lower-left
+    }
+
     static func readmeRectanglesBarcodesText(image: VisionImage) throws {
         let pages = try RectangleDetector(options: .init(maximumObservations: 0)).results(in: image)  // corners in pixels
         let scan = try image.perspectiveCorrected(pages[0].corners)          // what a document scanner does next
@@ -93,7 +107,7 @@ enum ReadmeExamples {
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let compiled = Self.lines(try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8))
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        #expect(blocks.count == 5)
+        #expect(blocks.count == 6)
         for block in blocks {
             let expected = Self.lines(block).filter { !$0.hasPrefix("import ") }
             let found = compiled.indices.contains { start in
