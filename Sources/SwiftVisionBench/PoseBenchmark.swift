@@ -11,10 +11,7 @@ enum PoseBenchmark {
         let paths = photos.map { cache.sample(named: $0).path }
         let person = try VisionImage(contentsOfFile: cache.sample(named: "person.jpg").path).resized(width: 960, height: 636)
         let frames = try FaceBenchmark.panningFrames(over: person)
-        let video = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-bench-pose.avi")
-        let writer = try VideoWriter(url: video, width: 640, height: 480, framesPerSecond: 30)
-        for frame in frames { try writer.append(frame) }
-        writer.close()
+        let video = try FaceBenchmark.writeVideo(frames, named: "pose")
         defer { try? FileManager.default.removeItem(at: video) }
         let peer = try PeerProcess.run(
             python: cache.root.appendingPathComponent("tools-venv/bin/python"), script: "mediapipe_pose_peer.py",

@@ -65,9 +65,11 @@ func median(_ values: [Double]) -> Double {
 @Suite(.serialized) struct PoseTests {
     static let photos = ["bus.jpg", "astronaut.png", "person.jpg"]
 
-    /// Landmarks within 2 % of the body's size (median over the 33) and 6 % (worst landmark) of MediaPipe
-    /// Python's; visibility within 0.1 (median) and 0.3 (worst), world landmarks within 3 cm (median). The
-    /// differences come from image resampling (OpenCV here, MediaPipe's own warp there).
+    /// Landmarks within 0.5 % of the body's size (median over the 33) and 2 % (worst landmark) of MediaPipe
+    /// Python's; visibility within 0.01 (median) and 0.05 (worst), world landmarks within 5 mm (median).
+    /// Measured: medians 0.06–0.2 px, worst 1.8–4.9 px on bodies of 250–880 px, visibility within 0.001,
+    /// world within 0.3 mm; what is left comes from float rounding in the two bilinear warps, which the
+    /// heatmap refinement can turn into a jump of a few pixels for one landmark.
     @Test func matchesMediaPipePythonOnPhotosOfPeople() throws {
         let files = try Self.photos.map(Fixtures.sample)
         let reference = try PoseReference.run(files)
@@ -85,12 +87,15 @@ func median(_ values: [Double]) -> Double {
             #expect(pose.landmarks.count == 33 && pose.worldLandmarks.count == 33)
             let size = PoseReference.size(expected.landmarks)
             let errors = PoseReference.errors(pose.landmarks, expected.landmarks)
-            #expect(median(errors) < 0.02 * size, "\(file.lastPathComponent): median \(median(errors)) px, body \(size) px")
-            #expect(errors.max()! < 0.06 * size, "\(file.lastPathComponent): worst \(errors.max()!) px, body \(size) px")
+            #expect(median(errors) < 0.005 * size, "\(file.lastPathComponent): median \(median(errors)) px, body \(size) px")
+            #expect(errors.max()! < 0.02 * size, "\(file.lastPathComponent): worst \(errors.max()!) px, body \(size) px")
             let visibility = zip(pose.landmarks, expected.landmarks).map { Double(abs($0.visibility! - $1.visibility!)) }
-            #expect(median(visibility) < 0.1 && visibility.max()! < 0.3, "\(file.lastPathComponent): visibility \(visibility)")
-            let world = zip(pose.worldLandmarks, expected.worldLandmarks).map { hypot($0.x - $1.x, $0.y - $1.y, $0.z - $1.z) }
-            #expect(median(world) < 0.03, "\(file.lastPathComponent): world \(median(world)) m")
+            #expect(median(visibility) < 0.01 && visibility.max()! < 0.05, "\(file.lastPathComponent): visibility \(visibility)")
+            let world = zip(pose.worldLandmarks, expected.worldLandmarks).map { (ours: Landmark, truth: PoseReference.Point) -> Double in
+                let (dx, dy, dz) = (ours.x - truth.x, ours.y - truth.y, ours.z - truth.z)
+                return (dx * dx + dy * dy + dz * dz).squareRoot()
+            }
+            #expect(median(world) < 0.005, "\(file.lastPathComponent): world \(median(world)) m")
             #expect(pose.boundingBox.rect.contains(pose.landmark(.nose).point))
         }
     }
@@ -104,7 +109,8 @@ func median(_ values: [Double]) -> Double {
     }
 
     /// A JPEG stored turned with an EXIF orientation: landmarks in the upright image, as MediaPipe Python
-    /// finds them in the same file (OpenCV applies the orientation there), within 2 % of the body's size.
+    /// finds them in the same file (OpenCV applies the orientation there), within 0.5 % of the body's size
+    /// (median over the 33).
     @Test(arguments: [ImageOrientation.right, .left, .down])
     func reportsUprightCoordinatesForTurnedPhotos(orientation: ImageOrientation) throws {
         let upright = try Fixtures.image("person.jpg")
@@ -116,7 +122,7 @@ func median(_ values: [Double]) -> Double {
         let truth = try #require(try PoseReference.run([file]).images[0].pose)
         let pose = try #require(try PoseTask().output(for: image).poses.first)
         let errors = PoseReference.errors(pose.landmarks, truth.landmarks)
-        #expect(median(errors) < 0.02 * PoseReference.size(truth.landmarks), "\(orientation): median \(median(errors)) px")
+        #expect(median(errors) < 0.005 * PoseReference.size(truth.landmarks), "\(orientation): median \(median(errors)) px")
     }
 
     @Test func rejectsBadOptions() throws {

@@ -70,7 +70,7 @@ final class PoseAnalyzer: Sendable {
 
     /// Detections suppressed as `pose_detection_cpu.pbtxt` does (weighted, IoU 0.3), the best first.
     func detections(in image: VisionImage) throws -> [Detection] {
-        NonMaxSuppression.weighted(try detector.detect(in: image), threshold: 0.3, limit: configuration.maximumPoses)
+        NonMaxSuppression.weighted(try detector.detectAsMediaPipe(in: image), threshold: 0.3, limit: configuration.maximumPoses)
     }
 
     /// The pose in `region`, if the landmark model finds one there.

@@ -59,7 +59,7 @@ struct PoseLandmarkModel: Sendable {
     func landmarks(in image: VisionImage, region: RotatedRect, minimumPresence: Float, segmentation: Bool) throws -> Found? {
         let (width, height) = (Double(format.width), Double(format.height))
         return try interpreter.invoke { inputs in
-            try image.write(into: inputs[0], format: format, region: region)
+            try image.write(into: inputs[0], format: format, region: region.sampledAsMediaPipe(tensorWidth: format.width, tensorHeight: format.height))
         } readingOutputs: { outputs in
             // The flag is already a probability: MediaPipe thresholds the raw value (ThresholdingCalculator).
             let presence = outputs[flagIndex].bindMemory(to: Float.self)[0]

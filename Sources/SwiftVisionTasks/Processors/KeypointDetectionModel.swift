@@ -47,23 +47,47 @@ struct KeypointDetectionModel: Sendable {
         }
     }
 
-    /// Detections in `region` (upright pixels) scoring at least ``minimumScore``, before suppression.
+    /// Detections in `region` (upright pixels) scoring at least ``minimumScore``, before suppression; the
+    /// region is letterboxed into the input with area-averaging when it shrinks.
     func detect(in image: VisionImage, region: CGRect? = nil) throws -> [Detection] {
         var mapping: TensorImageMapping?
+        return try detect { inputs in
+            mapping = try image.write(into: inputs[0], format: format, region: region)
+        } imagePoint: { mapping!.imagePoint(fromNormalizedTensorPoint: $0) }
+    }
+
+    /// Detections in the whole image sampled as MediaPipe's `ImageToTensorCalculator` does with
+    /// `keep_aspect_ratio`: one bilinear warp of the square around the image (padding outside) into the
+    /// input, as in MediaPipe's graphs; scores near the threshold depend on the sampling.
+    func detectAsMediaPipe(in image: VisionImage) throws -> [Detection] {
+        let side = Double(max(image.width, image.height))
+        let square = RotatedRect(
+            center: CGPoint(x: Double(image.width) / 2, y: Double(image.height) / 2), size: CGSize(width: side, height: side),
+            rotation: 0)
+        return try detect { inputs in
+            try image.write(
+                into: inputs[0], format: format, region: square.sampledAsMediaPipe(tensorWidth: format.width, tensorHeight: format.height))
+        } imagePoint: { square.point(atNormalized: $0.x, $0.y) }
+    }
+
+    /// Runs the model on the input `write` fills and decodes its outputs; `imagePoint` maps a point in
+    /// 0…1 of the input to upright pixels.
+    private func detect(
+        writing write: ([UnsafeMutableRawBufferPointer]) throws -> Void, imagePoint: (CGPoint) -> CGPoint
+    ) throws -> [Detection] {
         let scale = Float(format.width)
         let logitThreshold = log(minimumScore / (1 - minimumScore))
         let coordinates = 4 + 2 * keypointCount
         return try interpreter.invoke { inputs in
-            mapping = try image.write(into: inputs[0], format: format, region: region)
+            try write(inputs)
         } readingOutputs: { outputs in
-            guard let mapping else { return [] }
             let boxes = outputs[regressorsIndex].bindMemory(to: Float.self)
             let scores = outputs[scoresIndex].bindMemory(to: Float.self)
             var detections: [Detection] = []
             for (index, anchor) in anchors.centers.enumerated() where scores[index] >= logitThreshold {
                 let raw = boxes[(index * coordinates)..<((index + 1) * coordinates)].map { Double($0 / scale) }
                 func point(_ x: Double, _ y: Double) -> CGPoint {
-                    mapping.imagePoint(fromNormalizedTensorPoint: CGPoint(x: x + anchor.x, y: y + anchor.y))
+                    imagePoint(CGPoint(x: x + anchor.x, y: y + anchor.y))
                 }
                 let center = point(raw[0], raw[1])
                 let corner = point(raw[0] + raw[2] / 2, raw[1] + raw[3] / 2)
