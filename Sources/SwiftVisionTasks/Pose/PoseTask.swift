@@ -15,7 +15,7 @@ public struct PoseTask: VisionTask {
         /// Lowest pose flag of the landmark model that keeps a pose (MediaPipe's `min_tracking_confidence`,
         /// also `min_pose_presence_confidence`), 0–1.
         public var minPresenceConfidence: Float = 0.5
-        /// Compute each body's segmentation mask (not part of the JSON; `--draw` shows it).
+        /// Compute each body's segmentation mask (for the Swift APIs, such as ``PoseResult/segmentationMask``; not part of the JSON).
         public var segmentation = false
         /// Threads for each model's inference; nil for the default.
         public var threads: Int?
