@@ -7,7 +7,11 @@ upright size and either null (no pose) or the 33 landmarks in pixels (x, y; z on
 visibility, presence, the 33 world landmarks in metres and the segmentation mask on a grid; and the paths of the two model files the
 graph loads, so that the test can check they are the files SwiftVision runs.
 
-usage: pose_reference.py IMAGE...
+With --video the images are the frames of one video, in order: the graph tracks the pose from frame
+to frame (static_image_mode=False, smooth_landmarks=False: the landmarks of one frame place the next
+frame's crop and the detector runs only when the pose is lost).
+
+usage: pose_reference.py [--video] IMAGE...
 """
 import json
 import os
@@ -20,9 +24,12 @@ import mediapipe as mp
 GRID = 8
 
 
-def main(paths):
+def main(paths, video):
     results = []
-    with mp.solutions.pose.Pose(static_image_mode=True, model_complexity=1, enable_segmentation=True) as pose:
+    with mp.solutions.pose.Pose(
+        static_image_mode=not video, model_complexity=1, enable_segmentation=True, smooth_landmarks=False,
+        smooth_segmentation=False,
+    ) as pose:
         for path in paths:
             # IMREAD_COLOR applies the EXIF orientation: the image is upright, as SwiftVision reports.
             bgr = cv2.imread(path, cv2.IMREAD_COLOR)
@@ -50,4 +57,5 @@ def main(paths):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    arguments = sys.argv[1:]
+    main([a for a in arguments if a != "--video"], "--video" in arguments)

@@ -12,8 +12,8 @@ struct PoseAnalysis: Sendable {
     var worldLandmarks: [Landmark]
     /// The body's segmentation, when asked for.
     var segmentationMask: ConfidenceMask?
-    /// The crop the landmark model should see in the next frame (MediaPipe's `PoseLandmarksToRoi`).
-    var nextRegion: RotatedRect
+    /// The two auxiliary landmarks, hips centre and body scale point, which place the next frame's crop.
+    var auxiliary: [CGPoint]
 
     /// The box around the 33 landmarks.
     var boundingBox: CGRect { landmarks.map(\.point).boundingBox }
@@ -24,8 +24,7 @@ struct PoseAnalysis: Sendable {
         pose.landmarks = landmarks.map { with($0) { $0.x = width - $0.x } }
         pose.worldLandmarks = worldLandmarks.map { with($0) { $0.x = -$0.x } }
         pose.segmentationMask = segmentationMask?.mirrored()
-        pose.nextRegion = RotatedRect(
-            center: nextRegion.center.mirroredHorizontally(inWidth: width), size: nextRegion.size, rotation: -nextRegion.rotation)
+        pose.auxiliary = auxiliary.map { $0.mirroredHorizontally(inWidth: width) }
         return pose
     }
 }
@@ -81,7 +80,7 @@ final class PoseAnalyzer: Sendable {
         else { return nil }
         return PoseAnalysis(
             score: found.presence, landmarks: found.landmarks, worldLandmarks: found.world, segmentationMask: found.mask,
-            nextRegion: Self.region(center: found.auxiliary[0], scalePoint: found.auxiliary[1]))
+            auxiliary: found.auxiliary)
     }
 
     /// The crop for a detection (`pose_detection_to_roi.pbtxt`): key point 0 is the hips centre, key point 1
@@ -91,7 +90,7 @@ final class PoseAnalyzer: Sendable {
     }
 
     /// The aligned square scaled by 1.25 (`RectTransformationCalculator`, `square_long`).
-    private static func region(center: CGPoint, scalePoint: CGPoint) -> RotatedRect {
+    static func region(center: CGPoint, scalePoint: CGPoint) -> RotatedRect {
         RotatedRect(aligningCenter: center, scalePoint: scalePoint).scaled(by: 1.25)
     }
 }
