@@ -5,14 +5,12 @@ Usage: mediapipe_faces_peer.py ITERATIONS VIDEO PHOTO...
 """
 
 import json
-import statistics
 import sys
-import time
 
 import cv2
 import mediapipe as mp
 
-from timing import median_ms, peak_mib, read_rgb_frames
+from timing import median_ms, peak_mib, read_rgb_frames, stream_median_ms
 
 
 def main(iterations, video, photos):
@@ -33,12 +31,7 @@ def main(iterations, video, photos):
 
     frames = read_rgb_frames(video)
     stream = mp.solutions.face_mesh.FaceMesh(static_image_mode=False, max_num_faces=1)
-    samples = []
-    for frame in frames:
-        start = time.perf_counter()
-        stream.process(frame)
-        samples.append((time.perf_counter() - start) * 1000)
-    result["video_ms"] = statistics.median(samples[5:])
+    result["video_ms"] = stream_median_ms(stream.process, frames)
     result["peak_mib"] = peak_mib()
     print(json.dumps(result))
 

@@ -61,3 +61,13 @@ def live_stream(send, seconds, period, sent_at, delivered, extra=None):
                "latency_ms_median": statistics.median(delivered), "latency_ms_max": max(delivered), "done": True}
     summary.update(extra() if extra else {})
     print(json.dumps(summary), flush=True)
+
+
+def stream_median_ms(process, frames, warm_up=5):
+    """Median wall time in milliseconds of `process` on each frame in order, leaving out the first `warm_up`."""
+    samples = []
+    for frame in frames:
+        start = time.perf_counter()
+        process(frame)
+        samples.append((time.perf_counter() - start) * 1000)
+    return statistics.median(samples[warm_up:])

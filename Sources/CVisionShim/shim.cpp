@@ -146,7 +146,7 @@ int sv_warp_affine(SVImageView source, SVImageView destination, const double mat
         cv::Mat target = asMat(destination);
         const cv::Mat transform(2, 3, CV_64F, const_cast<double *>(matrix));
         cv::warpAffine(asMat(source), target, transform, target.size(), interpolation | cv::WARP_INVERSE_MAP,
-                       cv::BORDER_CONSTANT, scalar(border));
+                       border ? cv::BORDER_CONSTANT : cv::BORDER_REPLICATE, border ? scalar(border) : cv::Scalar());
         return checkedInPlace(target, destination);
     });
 }

@@ -9,11 +9,8 @@ enum FaceBenchmark {
 
     static func run(cache: SwiftVisionCache) throws {
         let paths = photos.map { cache.sample(named: $0).path }
-        let video = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-bench-faces.avi")
         let frames = try panningFrames(over: try VisionImage(contentsOfFile: cache.sample(named: "zidane.jpg").path))
-        let writer = try VideoWriter(url: video, width: 640, height: 480, framesPerSecond: 30)
-        for frame in frames { try writer.append(frame) }
-        writer.close()
+        let video = try writeVideo(frames, named: "faces")
         defer { try? FileManager.default.removeItem(at: video) }
         let peer = try PeerProcess.run(
             python: cache.root.appendingPathComponent("tools-venv/bin/python"), script: "mediapipe_faces_peer.py",
@@ -59,6 +56,15 @@ enum FaceBenchmark {
             options.contourMode = .all
         }
         return try FaceDetector(options: options)
+    }
+
+    /// `frames` (640×480) as a temporary 30 fps video for a Python peer to read.
+    static func writeVideo(_ frames: [VisionImage], named name: String) throws -> URL {
+        let video = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-bench-\(name).avi")
+        let writer = try VideoWriter(url: video, width: 640, height: 480, framesPerSecond: 30)
+        for frame in frames { try writer.append(frame) }
+        writer.close()
+        return video
     }
 
     /// 120 frames of 640×480: a window panning across the photo, as a camera would.

@@ -60,7 +60,9 @@ struct DetectCommand: ParsableCommand {
         try MediaFiles.process(sources, json: json) { url in
             let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count)
             if MediaFiles.isFrames(url) {
-                try processVideo(url, runner: TaskRunner(task: task, runningMode: .video), output: output)
+                try MediaFiles.processFrames(
+                    url, runner: TaskRunner(task: task, runningMode: .video), annotated: output, report: report,
+                    annotate: { try annotated($0, $1.objects) })
             } else {
                 let image = try VisionImage(contentsOf: url)
                 let objects = try task.output(for: image)
@@ -68,22 +70,6 @@ struct DetectCommand: ParsableCommand {
                 if let output { try annotated(image, objects.objects).write(to: output) }
             }
         }
-    }
-
-    private func processVideo(_ url: URL, runner: TaskRunner<ObjectTask>, output: URL?) throws {
-        let reader = try MediaFiles.openVideo(url)
-        let writer = try output.map { try VideoWriter(url: $0, width: reader.width, height: reader.height, framesPerSecond: reader.framesPerSecond) }
-        let progress = ProgressBar(total: reader.reportedFrameCount, label: url.lastPathComponent)
-        for frame in reader {
-            if Interruption.isRequested { break }
-            let objects = try runner.run(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
-            report(TaskLine(file: MediaFiles.name(of: url), frame: frame.index, timestampMs: frame.timestampInMilliseconds, output: objects))
-            try writer?.append(try annotated(frame.image, objects.objects))
-            progress.update(frame.index + 1)
-        }
-        progress.finish()
-        writer?.close()
-        if let error = reader.error { throw error }
     }
 
     private func report(_ line: TaskLine<ObjectTask.Output>) {

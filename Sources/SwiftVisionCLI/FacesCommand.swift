@@ -51,7 +51,14 @@ struct FacesCommand: ParsableCommand {
         defer { Interruption.flush() }
         try MediaFiles.process(sources, json: json) { url in
             if MediaFiles.isFrames(url) {
-                try processVideo(url, runner: TaskRunner(task: task, runningMode: .video))
+                try MediaFiles.processFrames(
+                    url, runner: TaskRunner(task: task, runningMode: .video),
+                    annotated: MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count), report: report
+                ) { image, output in
+                    var canvas = try ImageCanvas(image: image)
+                    try annotate(&canvas, output.faces)
+                    return canvas.image
+                }
             } else {
                 try processImage(url, task: task)
             }
@@ -67,27 +74,6 @@ struct FacesCommand: ParsableCommand {
             try annotate(&canvas, output.faces)
             try canvas.image.write(to: destination)
         }
-    }
-
-    private func processVideo(_ url: URL, runner: TaskRunner<FaceTask>) throws {
-        let reader = try MediaFiles.openVideo(url)
-        let writer = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count).map {
-            try VideoWriter(url: $0, width: reader.width, height: reader.height, framesPerSecond: reader.framesPerSecond)
-        }
-        let progress = ProgressBar(total: reader.reportedFrameCount, label: url.lastPathComponent)
-        for frame in reader {
-            if Interruption.isRequested { break }
-            let output = try runner.run(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
-            report(TaskLine(file: MediaFiles.name(of: url), frame: frame.index, timestampMs: frame.timestampInMilliseconds, output: output))
-            if let writer {
-                var canvas = try ImageCanvas(image: frame.image)
-                try annotate(&canvas, output.faces)
-                try writer.append(canvas.image)
-            }
-            progress.update(frame.index + 1)
-        }
-        progress.finish()
-        if let error = reader.error { throw error }
     }
 
     private func report(_ line: TaskLine<FaceTask.Output>) {

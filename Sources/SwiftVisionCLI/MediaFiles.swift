@@ -121,3 +121,29 @@ enum Interruption {
         fflush(nil)
     }
 }
+
+extension MediaFiles {
+    /// Runs `runner` over every frame of the video, stream or camera `url` until its end or Ctrl-C:
+    /// `report` gets each frame's line, and with `annotated` set, `annotate` draws each frame into a
+    /// video written there.
+    static func processFrames<Task: VisionTask>(
+        _ url: URL, runner: TaskRunner<Task>, annotated: URL?, report: (TaskLine<Task.Output>) -> Void,
+        annotate: (VisionImage, Task.Output) throws -> VisionImage
+    ) throws {
+        let reader = try openVideo(url)
+        let writer = try annotated.map {
+            try VideoWriter(url: $0, width: reader.width, height: reader.height, framesPerSecond: reader.framesPerSecond)
+        }
+        let progress = ProgressBar(total: reader.reportedFrameCount, label: url.lastPathComponent)
+        for frame in reader {
+            if Interruption.isRequested { break }
+            let output = try runner.run(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
+            report(TaskLine(file: name(of: url), frame: frame.index, timestampMs: frame.timestampInMilliseconds, output: output))
+            try writer?.append(try annotate(frame.image, output))
+            progress.update(frame.index + 1)
+        }
+        progress.finish()
+        writer?.close()
+        if let error = reader.error { throw error }
+    }
+}

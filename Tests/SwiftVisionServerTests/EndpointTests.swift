@@ -93,6 +93,24 @@ enum Samples {
         }
     }
 
+    /// The registry line serves the pose task: bus.jpg shows a standing man (MediaPipe Python finds his
+    /// pose too, see PoseTests), the cat photo no one.
+    @Test func poseAnswersWithThirtyThreeLandmarks() async throws {
+        try await Self.app().test(.router) { client in
+            let response = try await client.execute(
+                uri: "/v1/pose?min-detection-confidence=0.5", method: .post, headers: Samples.jpeg, body: try Samples.body("bus.jpg"))
+            #expect(response.status == .ok)
+            let poses = try #require(try Samples.json(response)["poses"] as? [[String: Any]])
+            #expect(poses.count == 1)
+            let landmarks = try #require(poses.first?["landmarks"] as? [[String: Any]])
+            #expect(landmarks.count == 33)
+            #expect(landmarks.allSatisfy { $0["visibility"] is Double && $0["presence"] is Double })
+            #expect((poses.first?["worldLandmarks"] as? [Any])?.count == 33)
+            let cat = try await client.execute(uri: "/v1/pose", method: .post, headers: Samples.png, body: try Samples.body("chelsea.png"))
+            #expect((try Samples.json(cat)["poses"] as? [Any])?.isEmpty == true)
+        }
+    }
+
     @Test func theTaskListNamesEveryTaskWithItsOptions() async throws {
         try await Self.app().test(.router) { client in
             let response = try await client.execute(uri: "/v1/tasks", method: .get)

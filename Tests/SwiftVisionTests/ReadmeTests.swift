@@ -61,6 +61,20 @@ enum ReadmeExamples {
         let observation = try ImageRequestHandler(image).perform(request)  // pixelBuffer: 8-bit gray, 255 = person
     }
 
+    static func readmePose(image: VisionImage, frame: VideoFrame) throws {
+        var options = PoseLandmarkerOptions()         // MediaPipe style: BlazePose detector + full landmark model
+        options.runningMode = .video                   // landmarks of one frame place the next frame's crop
+        options.outputSegmentationMasks = true         // body mask over the image (ConfidenceMask)
+        let landmarker = try PoseLandmarker(options: options)
+        let result = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
+        let wrist = result.landmarks.first?[PoseLandmarkType.leftWrist.index]   // x, y (0…1), z, visibility, presence
+
+        let pose = try PoseDetector(options: PoseDetectorOptions()).results(in: image).first   // ML Kit style
+        let nose = pose?.landmark(ofType: .nose).position                                        // pixels; inFrameLikelihood
+        let body = try ImageRequestHandler(image).perform(DetectHumanBodyPoseRequest()).first   // Vision style: 19 joints
+        let neck = body?.joint(for: .neck)?.location                                            // normalised lower-left
+    }
+
     static func readmeRectanglesBarcodesText(image: VisionImage) throws {
         let pages = try RectangleDetector(options: .init(maximumObservations: 0)).results(in: image)  // corners in pixels
         let scan = try image.perspectiveCorrected(pages[0].corners)          // what a document scanner does next

@@ -415,6 +415,12 @@ def check_segment(s):
     assert 0.45 < result["personFraction"] < 0.65, result["personFraction"]
 
 
+def check_pose(s):
+    # person.jpg: one standing person, whole in view (MediaPipe Python finds one pose with 33 landmarks).
+    poses = s["lastResult"]["poses"]
+    assert len(poses) == 1 and len(poses[0]["landmarks"]) == 33, poses[:1]
+
+
 def check_labels(s):
     assert any("cat" in l["text"].lower() for l in s["lastResult"]["labels"]), s["lastResult"]["labels"]
 
@@ -457,6 +463,7 @@ FILE_TASKS = {
     "text": (lambda _: MEDIA / "page.png", check_text),
     "rectangles": (make_card, check_rectangles),
     "segment": (lambda _: MEDIA / "zidane.jpg", check_segment),
+    "pose": (lambda _: MEDIA / "person.jpg", check_pose),
 }
 
 

@@ -89,7 +89,8 @@ int sv_rotate(SVImageView source, SVImageView destination, SVRotation rotation);
 int sv_flip(SVImageView source, SVImageView destination, SVFlip flip);
 int sv_convert_color(SVImageView source, SVImageView destination, SVColorConversion conversion);
 /// Fills `destination` by sampling `source` at `matrix` (2×3, row-major) applied to each destination pixel
-/// index (cv::warpAffine with WARP_INVERSE_MAP); outside pixels get `border`.
+/// index (cv::warpAffine with WARP_INVERSE_MAP); outside pixels get `border`, or, when `border` is NULL,
+/// repeat the nearest edge pixel (BORDER_REPLICATE).
 int sv_warp_affine(SVImageView source, SVImageView destination, const double matrix[6],
                    SVInterpolation interpolation, const double border[4]);
 int sv_copy(SVImageView source, SVImageView destination);

@@ -37,6 +37,9 @@ public struct ImageTensorFormat: Sendable, Equatable {
     public var resizeMode: ResizeMode
     /// Value of letterbox padding, in pixel units before normalisation (0…255).
     public var paddingValue: Double
+    /// Whether a turned region reaching past the image repeats the image's edge pixels there (MediaPipe's
+    /// default `BORDER_REPLICATE`) instead of filling it with ``paddingValue``.
+    public var extendsEdges = false
 
     /// A format with the given size, channels and element type.
     public init(

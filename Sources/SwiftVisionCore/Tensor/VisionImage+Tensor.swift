@@ -46,7 +46,7 @@ extension VisionImage {
 
     /// Writes the part of the upright image inside the turned rectangle `region` into `tensor`, filling
     /// the whole tensor (the region's top edge becomes the tensor's top row). Pixels outside the image
-    /// get the format's padding value. One bilinear pass samples the stored pixels at tensor size.
+    /// get the format's padding value, or repeat the image's edge when the format ``ImageTensorFormat/extendsEdges``. One bilinear pass samples the stored pixels at tensor size.
     @discardableResult
     public func write(
         into tensor: UnsafeMutableRawBufferPointer, format: ImageTensorFormat, region: RotatedRect
@@ -71,7 +71,13 @@ extension VisionImage {
         var matrix = toStoredIndex.openCVMatrix
         var border = [Double](repeating: format.paddingValue, count: 4)
         let sampled = try PixelBuffer.make(format: source.format, width: format.width, height: format.height) { destination in
-            try source.withView { view in try shimCall { sv_warp_affine(view, destination, &matrix, SV_INTER_LINEAR, &border) } }
+            try source.withView { view in
+                try shimCall {
+                    format.extendsEdges
+                        ? sv_warp_affine(view, destination, &matrix, SV_INTER_LINEAR, nil)
+                        : sv_warp_affine(view, destination, &matrix, SV_INTER_LINEAR, &border)
+                }
+            }
         }
         try Self.store(try sampled.converted(to: format.channelOrder.pixelFormat), into: tensor, format: format, at: (0, 0))
         return TensorImageMapping(

@@ -53,9 +53,3 @@ public struct FaceTracker: Sendable {
         return found
     }
 }
-
-private func with<Value>(_ value: Value, _ change: (inout Value) -> Void) -> Value {
-    var value = value
-    change(&value)
-    return value
-}

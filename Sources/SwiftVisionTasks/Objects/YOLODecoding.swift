@@ -76,5 +76,4 @@ struct YOLODecoding: Decodable, Sendable {
     }
 }
 
-private func sigmoid(_ x: Float) -> Float { 1 / (1 + exp(-x)) }
 private func logit(_ p: Float) -> Float { log(p / (1 - p)) }

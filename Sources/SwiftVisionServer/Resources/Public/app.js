@@ -29,9 +29,13 @@
   const seedOnly = (key) => sv.task === 'track' && key === 'level';
   const TASK_TITLES = {
     faces: 'Faces', objects: 'Objects', labels: 'Labels', embeddings: 'Embeddings', rectangles: 'Rectangles',
-    barcodes: 'Barcodes', text: 'Text', track: 'Track', segment: 'Segment',
+    barcodes: 'Barcodes', text: 'Text', track: 'Track', segment: 'Segment', pose: 'Pose',
   };
   const MASK_TINT = [56, 132, 255];   // the person mask's colour; its opacity is 0.55 × the confidence
+  // BlazePose's skeleton: pairs of landmark indices (MediaPipe's POSE_CONNECTIONS).
+  const POSE_BONES = [[0, 1], [1, 2], [2, 3], [3, 7], [0, 4], [4, 5], [5, 6], [6, 8], [9, 10], [11, 12], [11, 13], [13, 15],
+    [15, 17], [15, 19], [15, 21], [17, 19], [12, 14], [14, 16], [16, 18], [16, 20], [16, 22], [18, 20], [11, 23], [12, 24],
+    [23, 24], [23, 25], [24, 26], [25, 27], [26, 28], [27, 29], [28, 30], [29, 31], [30, 32], [27, 31], [28, 32]];
   const CONTOUR_CLOSED = new Set(['face', 'leftEye', 'rightEye', 'upperLipTop', 'upperLipBottom', 'lowerLipTop', 'lowerLipBottom']);
 
   // ---------------------------------------------------------------- state exposed for automation
@@ -665,6 +669,7 @@
       if (Array.isArray(r.barcodes)) drawBarcodes(r.barcodes, m);
       if (Array.isArray(r.blocks)) drawText(r.blocks, m);
       if (Array.isArray(r.tracks)) drawTracks(r.tracks, m);
+      if (Array.isArray(r.poses)) drawPoses(r.poses, m);
       if (Array.isArray(r.embedding)) drawEmbeddingBadge();
     }
     if (seedPreview) {
@@ -904,6 +909,30 @@
     }
   }
 
+  /** Each pose's bones between visible landmarks (visibility ≥ 0.5) and its landmarks. */
+  function drawPoses(poses, m) {
+    poses.forEach((pose, i) => {
+      const points = pose.landmarks || [];
+      const shown = points.map((p) => (p.visibility ?? 0) >= 0.5);
+      ctx.save();
+      ctx.strokeStyle = colorFor(i + 1, 0.9);
+      ctx.lineWidth = 3;
+      ctx.lineCap = 'round';
+      for (const [a, b] of POSE_BONES) {
+        if (!shown[a] || !shown[b]) continue;
+        const p = m.pt(points[a]), q = m.pt(points[b]);
+        ctx.beginPath(); ctx.moveTo(p.x, p.y); ctx.lineTo(q.x, q.y); ctx.stroke();
+      }
+      ctx.fillStyle = 'rgba(255,255,255,0.9)';
+      points.forEach((p, j) => {
+        if (!shown[j]) return;
+        const q = m.pt(p);
+        ctx.beginPath(); ctx.arc(q.x, q.y, 2.5, 0, Math.PI * 2); ctx.fill();
+      });
+      ctx.restore();
+    });
+  }
+
   function drawLabelsBadge(labels) {
     labels.slice(0, 3).forEach((l, i) => chip(`${l.text}  ${pct(l.confidence)}`, 10, 10 + i * 24, i ? 'rgba(230,237,243,0.85)' : '#ff7a59', { above: false }));
   }
@@ -1021,6 +1050,10 @@
         [f.roll != null ? `roll ${Math.round(f.roll)}°` : '', f.yaw != null ? `yaw ${Math.round(f.yaw)}°` : '',
           f.landmarks ? `${Object.keys(f.landmarks).length} landmarks` : '', f.contours ? `${Object.keys(f.contours).length} contours` : '']
           .filter(Boolean).join(' · '))).join('');
+    }
+    if (Array.isArray(r.poses)) {
+      return r.poses.map((p, i) => row(colorFor(i + 1), `Pose ${i + 1}`, pct(p.score),
+        `${(p.landmarks || []).filter((l) => (l.visibility ?? 0) >= 0.5).length} of 33 landmarks visible`)).join('');
     }
     if (Array.isArray(r.objects)) {
       return r.objects.map((o, i) => {

@@ -1,0 +1,28 @@
+import Foundation
+
+/// A per-pixel confidence map over the upright image (MediaPipe's confidence mask): one value 0–1 per
+/// pixel, row by row from the top left.
+public struct ConfidenceMask: Sendable, Equatable {
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// `width` × `height` confidences, 0–1, row-major.
+    public let values: [Float]
+
+    /// A mask of `values` laid out in rows of `width`.
+    public init(width: Int, height: Int, values: [Float]) {
+        precondition(values.count == width * height, "a \(width)×\(height) mask needs \(width * height) values")
+        self.width = width
+        self.height = height
+        self.values = values
+    }
+
+    /// The confidence at pixel (`x`, `y`).
+    public subscript(x: Int, y: Int) -> Float { values[y * width + x] }
+
+    /// The same mask seen in a mirror: each row reversed.
+    func mirrored() -> ConfidenceMask {
+        ConfidenceMask(width: width, height: height, values: (0..<height).flatMap { values[($0 * width)..<(($0 + 1) * width)].reversed() })
+    }
+}

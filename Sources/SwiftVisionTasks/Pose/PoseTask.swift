@@ -1,0 +1,139 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// Finds bodies and their 33 landmarks as MediaPipe's pose landmarker: BlazePose's detector, then the
+/// full landmark model on a turned crop of the body, with world landmarks in metres and, when asked, a
+/// segmentation mask; in a stream, the landmarks of one frame place the next frame's crop.
+public struct PoseTask: VisionTask {
+    /// The settings of the pose task, named as the `pose` command's options.
+    public struct Options: Codable, Hashable, Sendable {
+        /// Most bodies to report (MediaPipe's `num_poses`; its pose graph finds one).
+        public var maxPoses = 1
+        /// Lowest detector score that starts a pose (MediaPipe's `min_pose_detection_confidence`), 0–1.
+        public var minDetectionConfidence: Float = 0.5
+        /// Lowest pose flag of the landmark model that keeps a pose (MediaPipe's `min_tracking_confidence`,
+        /// also `min_pose_presence_confidence`), 0–1.
+        public var minPresenceConfidence: Float = 0.5
+        /// Compute each body's segmentation mask (for the Swift APIs, such as ``PoseResult/segmentationMask``; not part of the JSON).
+        public var segmentation = false
+        /// Threads for each model's inference; nil for the default.
+        public var threads: Int?
+
+        /// The default settings.
+        public init() {}
+
+        func validate() throws {
+            guard maxPoses > 0 else { throw VisionTaskError.invalidOption("maxPoses must be at least 1, not \(maxPoses)") }
+            for (name, value) in [("minDetectionConfidence", minDetectionConfidence), ("minPresenceConfidence", minPresenceConfidence)] {
+                guard (0...1).contains(value) else { throw VisionTaskError.invalidOption("\(name) must lie in 0…1, not \(value)") }
+            }
+        }
+    }
+
+    /// The poses of one image or frame.
+    public struct Output: Codable, Sendable {
+        /// The upright image's width in pixels.
+        public var width: Int
+        /// The upright image's height in pixels.
+        public var height: Int
+        /// The bodies, the best detected first (tracked bodies first in a stream).
+        public var poses: [PoseResult]
+
+        /// The poses of an image `width` × `height` pixels.
+        public init(width: Int, height: Int, poses: [PoseResult]) {
+            self.width = width
+            self.height = height
+            self.poses = poses
+        }
+    }
+
+    /// The tracked poses of a stream.
+    public typealias StreamState = PoseTracker
+
+    /// Named `pose`, with BlazePose's detector and full landmark model.
+    public static let descriptor = TaskDescriptor(
+        name: "pose", summary: "Body poses: 33 landmarks with visibility, world landmarks, tracking",
+        tracksAcrossFrames: true, models: ["pose_detection.tflite", "pose_landmark_full.tflite"])
+    /// The default settings.
+    public static var defaultOptions: Options { Options() }
+
+    /// The settings the task was made with.
+    public let options: Options
+    private let analyzer: PoseAnalyzer
+
+    /// Checks the options and loads the models from `store`.
+    public init(options: Options, store: ModelStore) throws {
+        try options.validate()
+        self.options = options
+        analyzer = try PoseAnalyzer(
+            configuration: PoseAnalyzer.Configuration(
+                minimumDetectionConfidence: options.minDetectionConfidence, minimumPresence: options.minPresenceConfidence,
+                maximumPoses: options.maxPoses, segmentation: options.segmentation,
+                threads: options.threads ?? LiteRT.CompilationOptions.default.threadCount),
+            store: store)
+    }
+
+    /// A stream with no pose tracked yet.
+    public func makeStreamState() -> PoseTracker { PoseTracker() }
+
+    /// The poses in one image on its own.
+    public func output(for image: VisionImage) throws -> Output {
+        report(try analyzer.analyze(image), in: image)
+    }
+
+    /// The poses in the next frame of a stream, following the previous frame's landmarks.
+    public func output(forFrame image: VisionImage, state: inout PoseTracker) throws -> Output {
+        report(try state.poses(in: image, analyzer: analyzer), in: image)
+    }
+
+    private func report(_ poses: [PoseAnalysis], in image: VisionImage) -> Output {
+        Output(width: image.width, height: image.height, poses: poses.map(PoseResult.init))
+    }
+}
+
+/// One body: the container the pose task reports and the API styles present.
+public struct PoseResult: Codable, Sendable {
+    /// The landmark model's confidence that the crop holds a body (its pose flag), 0–1.
+    public var score: Float
+    /// The box around the 33 landmarks, in upright pixels.
+    public var boundingBox: PixelRect
+    /// The 33 landmarks in MediaPipe's order (``PoseLandmarkType``): pixels of the upright image, `z`
+    /// depth on the scale of `x` relative to the hips (smaller is nearer), `visibility` and `presence` 0–1.
+    public var landmarks: [Landmark]
+    /// The 33 landmarks in metres, origin between the hips (`x` right, `y` down, `z` away from the camera).
+    public var worldLandmarks: [Landmark]
+    /// The body's segmentation over the whole image, when asked for; not part of the JSON.
+    public var segmentationMask: ConfidenceMask?
+
+    init(_ pose: PoseAnalysis) {
+        score = pose.score
+        boundingBox = PixelRect(pose.boundingBox)
+        landmarks = pose.landmarks
+        worldLandmarks = pose.worldLandmarks
+        segmentationMask = pose.segmentationMask
+    }
+
+    /// The landmark of `type`.
+    public func landmark(_ type: PoseLandmarkType) -> Landmark { landmarks[type.index] }
+
+    enum CodingKeys: String, CodingKey { case score, boundingBox, landmarks, worldLandmarks }
+
+    /// Decodes a pose from its JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        score = try container.decode(Float.self, forKey: .score)
+        boundingBox = try container.decode(PixelRect.self, forKey: .boundingBox)
+        landmarks = try container.decode([Landmark].self, forKey: .landmarks)
+        worldLandmarks = try container.decode([Landmark].self, forKey: .worldLandmarks)
+    }
+
+    /// Encodes the pose: score to three decimals; the mask is left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(score.rounded(toPlaces: 3), forKey: .score)
+        try container.encode(boundingBox, forKey: .boundingBox)
+        try container.encode(landmarks, forKey: .landmarks)
+        try container.encode(worldLandmarks, forKey: .worldLandmarks)
+    }
+}
