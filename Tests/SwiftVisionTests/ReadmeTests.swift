@@ -120,7 +120,7 @@ enum ReadmeExamples {
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let compiled = Self.lines(try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8))
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        #expect(blocks.count == 6)
+        #expect(blocks.count == 7)
         for block in blocks {
             let expected = Self.lines(block).filter { !$0.hasPrefix("import ") }
             let found = compiled.indices.contains { start in
