@@ -36,7 +36,7 @@ enum FaceBenchmark {
             }
         }
         for (label, wantsLandmarks) in [("video 640×480 per frame, tracking", false), ("video per frame, tracking + landmarks", true)] {
-            let detector = try detector(.fast, landmarks: wantsLandmarks)
+            let detector = try detector(.fast, landmarks: wantsLandmarks, tracking: true)
             let median = try ObjectBenchmark.perFrame(frames) { index, frame in
                 _ = try detector.results(inVideoFrame: frame, timestampInMilliseconds: index * 33)
             }
@@ -47,9 +47,10 @@ enum FaceBenchmark {
         try FaceStreamBenchmark.run(cache: cache, video: video)
     }
 
-    static func detector(_ mode: FaceDetectorOptions.PerformanceMode, landmarks: Bool) throws -> FaceDetector {
+    static func detector(_ mode: FaceDetectorOptions.PerformanceMode, landmarks: Bool, tracking: Bool = false) throws -> FaceDetector {
         var options = FaceDetectorOptions()
         options.performanceMode = mode
+        options.isTrackingEnabled = tracking
         options.threadCount = 1
         if landmarks {
             options.landmarkMode = .all

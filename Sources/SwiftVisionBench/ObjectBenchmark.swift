@@ -18,6 +18,7 @@ enum ObjectBenchmark {
         print("\nObjects — YOLOv3-tiny, 1 thread, median of \(iterations) runs; peers: OpenCV DNN (Darknet weights), ai-edge-litert invoke")
         print(BenchmarkRow.header)
         var options = ObjectDetectorOptions()
+        options.detectorMode = .singleImage
         options.threadCount = 1
         options.shouldEnableMultipleObjects = true
         let detector = try ObjectDetector(options: options)

@@ -25,30 +25,39 @@ struct ModelCommand: ParsableCommand {
 
     @OptionGroup var logging: LoggingOptions
 
+    /// Describes each model in turn; a model that cannot be read gets an error line and the others go on.
     func run() throws {
+        var failures = 0
         for argument in models {
-            let url = FileManager.default.fileExists(atPath: argument)
-                ? URL(fileURLWithPath: argument) : SwiftVisionCache.current.model(named: argument)
-            let model = try LiteRT.Model(contentsOf: url)
-            let report = Report(
-                file: argument, inputs: model.inputs, outputs: model.outputs, name: model.metadata?.name,
-                description: model.metadata?.description, version: model.metadata?.version,
-                normalization: model.metadata?.inputs.first?.normalization,
-                packedFiles: (try? model.packedFileNames()) ?? [])
-            if json {
-                try JSONLines.print(report)
-                continue
+            do {
+                try describe(argument)
+            } catch {
+                failures += 1
+                try MediaFiles.reportFailure(of: argument, error: error, json: json)
             }
-            print(argument + (report.name.map { " — \($0)" } ?? ""))
-            for (kind, tensors) in [("input", report.inputs), ("output", report.outputs)] {
-                for tensor in tensors {
-                    print("  \(kind) \(tensor.name): \(tensor.elementType.rawValue) \(tensor.shape)")
-                }
-            }
-            if let normalization = report.normalization {
-                print("  normalisation: mean \(normalization.mean), std \(normalization.std)")
-            }
-            if !report.packedFiles.isEmpty { print("  packed files: \(report.packedFiles.joined(separator: ", "))") }
         }
+        if failures > 0 { throw ExitCode(1) }
+    }
+
+    private func describe(_ argument: String) throws {
+        let url = FileManager.default.fileExists(atPath: argument)
+            ? URL(fileURLWithPath: argument) : SwiftVisionCache.current.model(named: argument)
+        let model = try LiteRT.Model(contentsOf: url)
+        let report = Report(
+            file: argument, inputs: model.inputs, outputs: model.outputs, name: model.metadata?.name,
+            description: model.metadata?.description, version: model.metadata?.version,
+            normalization: model.metadata?.inputs.first?.normalization,
+            packedFiles: (try? model.packedFileNames()) ?? [])
+        if json { return try JSONLines.print(report) }
+        print(argument + (report.name.map { " — \($0)" } ?? ""))
+        for (kind, tensors) in [("input", report.inputs), ("output", report.outputs)] {
+            for tensor in tensors {
+                print("  \(kind) \(tensor.name): \(tensor.elementType.rawValue) \(tensor.shape)")
+            }
+        }
+        if let normalization = report.normalization {
+            print("  normalisation: mean \(normalization.mean), std \(normalization.std)")
+        }
+        if !report.packedFiles.isEmpty { print("  packed files: \(report.packedFiles.joined(separator: ", "))") }
     }
 }

@@ -83,6 +83,19 @@ import Testing
         #expect(object["name"] as? String == "Short Range Face Detection")
         let inputs = try #require(object["inputs"] as? [[String: Any]])
         #expect(inputs.first?["shape"] as? [Int] == [1, 128, 128, 3])
+
+        // A model cut in half between two good ones: an error line for it, and the others described.
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = try Data(contentsOf: try Fixtures.model("face_detection_short_range.tflite"))
+        let half = folder.appendingPathComponent("half.tflite")
+        try whole.prefix(whole.count / 2).write(to: half)
+        let batch = try Fixtures.run(
+            Self.executable, ["model", "--json", "iris_landmark.tflite", half.path, "face_detection_short_range.tflite"])
+        #expect(batch.status == 1)
+        let lines = FacesCommandTests.lines(batch.output)
+        #expect(lines.map { $0["file"] as? String } == ["iris_landmark.tflite", half.path, "face_detection_short_range.tflite"])
+        #expect(lines[1]["error"] as? String != nil && lines[0]["inputs"] != nil && lines[2]["inputs"] != nil)
     }
 }
 
