@@ -137,6 +137,19 @@ import Testing
         let ids = Set(lines.compactMap { (($0["faces"] as? [[String: Any]])?.first?["trackingID"]) as? Int })
         #expect(ids.count == 1)
         #expect(Array(try VideoReader(url: annotated)).count == 30)
+
+        // The same video cut at half its length: the frames that are there, then an error line for the
+        // cut, exit status 1, and the next input still processed.
+        let whole = try Data(contentsOf: video)
+        let cut = folder.appendingPathComponent("cut.avi")
+        try whole.prefix(whole.count / 2).write(to: cut)
+        let partial = try Fixtures.run(Self.executable, ["faces", "--json", cut.path, try Fixtures.sample("zidane.jpg").path])
+        #expect(partial.status == 1)
+        let partialLines = Self.lines(partial.output)
+        let frames = partialLines.filter { $0["frame"] != nil }
+        #expect(frames.count > 5 && frames.count < 25, "\(frames.count) frames before the cut")
+        #expect(partialLines.contains { ($0["error"] as? String)?.contains("cut short") == true && $0["file"] as? String == cut.path })
+        #expect((partialLines.last?["faces"] as? [Any])?.count == 2, "zidane.jpg after the cut video")
     }
 
     @Test func drawsGlassesOnTheEyes() throws {

@@ -96,6 +96,10 @@ public final class VideoReader: Sequence, IteratorProtocol {
             lastTimestamp = timestamp
             return VideoFrame(image: VisionImage(buffer: buffer), index: nextIndex, timestampInMilliseconds: timestamp)
         case 1:
+            // Containers' frame counts may be estimates, so only a clear shortfall is an error.
+            if !isLive, reportedFrameCount > 0, nextIndex < reportedFrameCount - Swift.max(2, reportedFrameCount / 20) {
+                error = .endedEarly(path: name, read: nextIndex, announced: reportedFrameCount)
+            }
             return nil
         default:
             error = .unreadableFrame(path: name, index: nextIndex, reason: String(cString: sv_last_error()))
