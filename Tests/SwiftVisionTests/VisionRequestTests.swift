@@ -49,6 +49,24 @@ import Testing
         #expect(throws: VisionTaskError.self) { try handler.perform(left) }
     }
 
+    @Test func severalRequestsRunInOneCallWithTheirOwnResults() throws {
+        let scene = try VisionFixtures.scene("several-on-bus.jpg", in: VisionFixtures.barcodes, file: \.file)
+        let handler = try ImageRequestHandler(url: URL(fileURLWithPath: scene.file))
+        // As Vision's perform(_:_:…): each request's result, in order, equal to performing it alone.
+        let (codes, faces, rectangles) = try handler.perform(DetectBarcodesRequest(), DetectFaceRectanglesRequest(), DetectRectanglesRequest())
+        #expect(Set(codes.map(\.payloadString)) == Set(scene.barcodes.map(\.text)))
+        #expect(faces.map(\.boundingBox) == (try handler.perform(DetectFaceRectanglesRequest())).map(\.boundingBox))
+        #expect(rectangles.count == (try handler.perform(DetectRectanglesRequest())).count)
+    }
+
+    @Test func severalRequestsRunOffTheCallersTask() async throws {
+        let scene = try VisionFixtures.scene("several-on-bus.jpg", in: VisionFixtures.barcodes, file: \.file)
+        let handler = try ImageRequestHandler(url: URL(fileURLWithPath: scene.file))
+        let (codes, labels) = try await handler.perform(DetectBarcodesRequest(), ClassifyImageRequest())
+        #expect(Set(codes.map(\.payloadString)) == Set(scene.barcodes.map(\.text)))
+        #expect(!labels.isEmpty)
+    }
+
     @Test func textRequestFiltersBySizeAndLanguage() throws {
         let scene = try VisionFixtures.scene("paragraph.png", in: VisionFixtures.text, file: \.file)
         let handler = try ImageRequestHandler(url: URL(fileURLWithPath: scene.file))

@@ -28,4 +28,20 @@ public struct ImageRequestHandler: Sendable {
         let image = image
         return try await offloaded { try request.perform(on: image) }
     }
+
+    /// Performs several requests on the image in one call, in order, and returns their results in the
+    /// same order, as Vision's `perform(_:_:…)`; the image is decoded once for all of them.
+    public func perform<First: VisionRequest, Second: VisionRequest, each Other: VisionRequest>(
+        _ first: First, _ second: Second, _ other: repeat each Other
+    ) throws -> (First.Result, Second.Result, repeat (each Other).Result) {
+        (try first.perform(on: image), try second.perform(on: image), repeat try (each other).perform(on: image))
+    }
+
+    /// Performs several requests on the image off the caller's task, in order.
+    public func perform<First: VisionRequest, Second: VisionRequest, each Other: VisionRequest>(
+        _ first: First, _ second: Second, _ other: repeat each Other
+    ) async throws -> (First.Result, Second.Result, repeat (each Other).Result) {
+        let handler = self
+        return try await offloaded { try handler.perform(first, second, repeat each other) }
+    }
 }
