@@ -15,6 +15,9 @@ struct EmbedCommand: ParsableCommand {
     @Flag(help: "Scale each embedding to unit length.")
     var l2Normalize = false
 
+    @Flag(help: "Scalar-quantize each embedding to bytes −128…127 (MediaPipe's quantize option).")
+    var quantize = false
+
     @Flag(help: "Print JSON Lines.")
     var json = false
 
@@ -24,6 +27,7 @@ struct EmbedCommand: ParsableCommand {
         var options = EmbedTask.Options()
         options.model = model
         options.l2Normalize = l2Normalize
+        options.quantize = quantize
         let task: EmbedTask
         do {
             task = try EmbedTask(options: options)
@@ -34,7 +38,12 @@ struct EmbedCommand: ParsableCommand {
         try AnalysisOutput.forEachImage(images, json: json, label: "embed") { url, image in
             let output = try task.output(for: image)
             try AnalysisOutput.print(TaskLine(file: url.relativePath, output: output), json: json) { line in
-                let values = line.output.embeddings.first?.floatEmbedding ?? []
+                guard let embedding = line.output.embeddings.first else { return ["\(line.fileName): no embedding"] }
+                if let bytes = embedding.quantizedEmbedding {
+                    let start = bytes.prefix(4).map { String($0) }.joined(separator: ", ")
+                    return ["\(line.fileName): \(bytes.count) quantized values: [\(start), …]"]
+                }
+                let values = embedding.floatEmbedding ?? []
                 let norm = values.reduce(0) { $0 + $1 * $1 }.squareRoot()
                 let start = values.prefix(4).map { String(format: "%.4f", $0) }.joined(separator: ", ")
                 return ["\(line.fileName): \(values.count) values, norm \(String(format: "%.3f", norm)): [\(start), …]"]

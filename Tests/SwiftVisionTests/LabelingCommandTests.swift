@@ -62,6 +62,15 @@ import Testing
         #expect(embed.status == 0, "\(embed.errors)")
         let vectors = Self.lines(embed.output).compactMap { $0["embedding"] as? [Double] }
         #expect(vectors.count == 2 && vectors.allSatisfy { $0.count == 1280 })
+        // --quantize: MediaPipe's scalar quantization of the unit-length embedding, round(128 × value)
+        // clamped to −128…127 (its ImageEmbedderOptions documentation).
+        let unit = try Fixtures.run(Self.executable, ["embed", "--json", "--l2-normalize", coffee.path])
+        let quantized = try Fixtures.run(Self.executable, ["embed", "--json", "--l2-normalize", "--quantize", coffee.path])
+        #expect(quantized.status == 0, "\(quantized.errors)")
+        let floats = try #require(Self.lines(unit.output).first?["embedding"] as? [Double])
+        let bytes = try #require(Self.lines(quantized.output).first?["quantizedEmbedding"] as? [Int])
+        #expect(bytes.count == 1280 && bytes.allSatisfy { (-128...127).contains($0) })
+        #expect(zip(floats, bytes).allSatisfy { abs(Double($1) - min(127, max(-128, ($0 * 128).rounded()))) <= 1 })
 
         let same = try Fixtures.run(Self.executable, ["similar", "--json", coffee.path, copy.path])
         let other = try Fixtures.run(Self.executable, ["similar", "--json", coffee.path, try Fixtures.sample("chelsea.png").path])

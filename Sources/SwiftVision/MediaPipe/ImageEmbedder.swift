@@ -83,6 +83,11 @@ public final class ImageEmbedder: Sendable {
         runner.close()
     }
 
+    /// MediaPipe's spelling of ``cosineSimilarity(_:_:)``: `ImageEmbedder.cosineSimilarity(embedding1:embedding2:)`.
+    public static func cosineSimilarity(embedding1: Embedding, embedding2: Embedding) throws -> Double {
+        try cosineSimilarity(embedding1, embedding2)
+    }
+
     /// The cosine similarity of two embeddings, −1…1, with MediaPipe's errors: different sizes, an
     /// empty or zero-norm embedding, or a quantized embedding with a float one.
     public static func cosineSimilarity(_ first: Embedding, _ second: Embedding) throws -> Double {
@@ -110,10 +115,23 @@ public struct ImageEmbedderResult: Sendable, Hashable {
     /// The timestamp given with the frame; 0 for single images.
     public let timestampInMilliseconds: Int
 
+    /// The embeddings as MediaPipe's `ImageEmbedderResult.embeddingResult` holds them.
+    public var embeddingResult: EmbeddingResult {
+        EmbeddingResult(embeddings: embeddings, timestampInMilliseconds: timestampInMilliseconds)
+    }
+
     init(_ output: EmbedTask.Output, timestamp: Int) {
         embeddings = output.embeddings
         timestampInMilliseconds = timestamp
     }
+}
+
+/// MediaPipe's `EmbeddingResult`: the embeddings of one image, one per output head.
+public struct EmbeddingResult: Sendable, Hashable {
+    /// One embedding per output head of the model, in output order.
+    public let embeddings: [Embedding]
+    /// The timestamp given with the frame; 0 for single images.
+    public let timestampInMilliseconds: Int
 }
 
 /// A weak reference to an embedder, for its runner's result handler.
