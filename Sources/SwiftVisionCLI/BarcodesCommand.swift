@@ -39,7 +39,7 @@ struct BarcodesCommand: ParsableCommand {
         let task = try BarcodeTask(options: options)
         try AnalysisOutput.forEachImage(images, json: json, label: "barcodes") { url, image in
             let found = try task.output(for: image)
-            if let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {
+            if let output = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {
                 try AnalysisOutput.write(image, to: output) { canvas in
                     for (index, barcode) in found.barcodes.enumerated() {
                         try canvas.drawQuadrilateral(barcode.corners, color: .palette(index))

@@ -58,7 +58,7 @@ struct DetectCommand: ParsableCommand {
         MediaFiles.prepare(sources)
         defer { Interruption.flush() }
         try MediaFiles.process(sources, json: json) { url in
-            let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count)
+            let output = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count)
             if MediaFiles.isFrames(url) {
                 try MediaFiles.processFrames(
                     url, runner: TaskRunner(task: task, runningMode: .video), annotated: output, report: report,

@@ -53,7 +53,7 @@ struct FacesCommand: ParsableCommand {
             if MediaFiles.isFrames(url) {
                 try MediaFiles.processFrames(
                     url, runner: TaskRunner(task: task, runningMode: .video),
-                    annotated: MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count), report: report
+                    annotated: try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count), report: report
                 ) { image, output in
                     var canvas = try ImageCanvas(image: image)
                     try annotate(&canvas, output.faces)
@@ -69,7 +69,7 @@ struct FacesCommand: ParsableCommand {
         let image = try VisionImage(contentsOf: url)
         let output = try task.output(for: image)
         report(TaskLine(file: MediaFiles.name(of: url), output: output))
-        if let destination = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count) {
+        if let destination = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count) {
             var canvas = try ImageCanvas(image: image)
             try annotate(&canvas, output.faces)
             try canvas.image.write(to: destination)

@@ -52,9 +52,18 @@ enum MediaFiles {
 
     /// Where `--draw OUT` puts the annotated version of `input`: OUT itself for a single input, unless
     /// OUT is a folder (an existing one, or a path ending in `/`, made as needed); in a folder, and for
-    /// several inputs, a file named after the input (PNG for images, MP4 for videos).
-    static func annotatedURL(for input: URL, draw: String?, inputCount: Int) -> URL? {
+    /// several inputs, a file named after the input (PNG for images, MP4 for videos). A path that is
+    /// the input itself is refused: an annotated copy never overwrites what it annotates.
+    static func annotatedURL(for input: URL, draw: String?, inputCount: Int) throws -> URL? {
         guard let draw else { return nil }
+        let output = chosenURL(for: input, draw: draw, inputCount: inputCount)
+        guard output.standardizedFileURL.resolvingSymlinksInPath() != input.standardizedFileURL.resolvingSymlinksInPath() else {
+            throw CLIError.wouldOverwriteInput(output.path)
+        }
+        return output
+    }
+
+    private static func chosenURL(for input: URL, draw: String, inputCount: Int) -> URL {
         var isFolder: ObjCBool = false
         let namesFolder = draw.hasSuffix("/") || (FileManager.default.fileExists(atPath: draw, isDirectory: &isFolder) && isFolder.boolValue)
         guard inputCount > 1 || namesFolder else { return URL(fileURLWithPath: draw) }
@@ -62,6 +71,18 @@ enum MediaFiles {
         let stem = isStream(input) ? (input.host ?? "stream") : input.deletingPathExtension().lastPathComponent
         let name = stem + (isVideo(input) ? ".mp4" : ".png")
         return URL(fileURLWithPath: draw).appendingPathComponent(name)
+    }
+}
+
+/// A command-line mistake found while processing an input.
+enum CLIError: Error, LocalizedError {
+    /// `--draw` (or `--mask`, `--correct`) names the input file itself.
+    case wouldOverwriteInput(String)
+
+    var errorDescription: String? {
+        switch self {
+        case .wouldOverwriteInput(let path): "the annotated copy would overwrite its input \(path); name another file or a folder"
+        }
     }
 }
 

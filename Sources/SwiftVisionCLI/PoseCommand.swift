@@ -47,7 +47,7 @@ struct PoseCommand: ParsableCommand {
         MediaFiles.prepare(sources)
         defer { Interruption.flush() }
         try MediaFiles.process(sources, json: json) { url in
-            let annotated = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count)
+            let annotated = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count)
             if MediaFiles.isFrames(url) {
                 try MediaFiles.processFrames(
                     url, runner: TaskRunner(task: task, runningMode: .video), annotated: annotated, report: report,

@@ -40,7 +40,7 @@ struct RectanglesCommand: ParsableCommand {
         let task = try RectangleTask(options: options)
         try AnalysisOutput.forEachImage(images, json: json, label: "rectangles") { url, image in
             let found = try task.output(for: image).rectangles
-            if let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {
+            if let output = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {
                 try AnalysisOutput.write(image, to: output) { canvas in
                     for (index, rectangle) in found.enumerated() {
                         try canvas.drawQuadrilateral(rectangle.corners, color: .palette(index))
@@ -48,7 +48,7 @@ struct RectanglesCommand: ParsableCommand {
                     }
                 }
             }
-            if let output = MediaFiles.annotatedURL(for: url, draw: correct, inputCount: images.count), let best = found.first {
+            if let output = try MediaFiles.annotatedURL(for: url, draw: correct, inputCount: images.count), let best = found.first {
                 try image.perspectiveCorrected(best.corners).write(to: output)
             }
             let line = TaskLine(file: url.path, output: RectangleTask.Output(rectangles: found))

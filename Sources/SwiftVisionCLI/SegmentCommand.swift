@@ -81,10 +81,10 @@ struct SegmentCommand: ParsableCommand {
         let image = try VisionImage(contentsOf: url)
         let output = try task.output(for: image)
         report(TaskLine(file: MediaFiles.name(of: url), output: output))
-        if let destination = MediaFiles.annotatedURL(for: url, draw: mask, inputCount: sources.count) {
+        if let destination = try MediaFiles.annotatedURL(for: url, draw: mask, inputCount: sources.count) {
             try output.mask.grayImage().write(to: destination)
         }
-        if let destination = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count) {
+        if let destination = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count) {
             try rendered(image, output.mask, backdrop: backdrop).write(to: destination)
         }
     }

@@ -30,7 +30,7 @@ struct TextCommand: ParsableCommand {
         let task = try TextTask(options: options)
         try AnalysisOutput.forEachImage(images, json: json, label: "text") { url, image in
             let text = try task.output(for: image)
-            if let output = MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {
+            if let output = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {
                 try AnalysisOutput.write(image, to: output) { canvas in
                     for (index, block) in text.blocks.enumerated() {
                         try canvas.drawRectangle(block.frame, color: .palette(index))

@@ -61,6 +61,15 @@ import Testing
         let second = try Fixtures.run(Self.executable, ["rectangles", photo.path, "--draw", folder.path])
         #expect(second.status == 0, "\(second.errors)")
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("zidane.png").path))
+
+        // --draw naming the input itself is refused for that input; the input is left as it was.
+        let own = folder.appendingPathComponent("own.png")
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("zidane.png"), to: own)
+        let before = try Data(contentsOf: own)
+        let overwrite = try Fixtures.run(Self.executable, ["rectangles", "--json", own.path, "--draw", own.path])
+        #expect(overwrite.status == 1)
+        #expect(overwrite.output.contains("would overwrite its input"))
+        #expect(try Data(contentsOf: own) == before)
     }
 
     @Test func infoReportsBadFilesAndFails() throws {
