@@ -55,6 +55,11 @@ import Testing
         #expect(try AssetInstaller.sha256(of: file.url) == checksum)
         #expect(try filesInFolder() == [model.name + ".json", model.name + ".tflite"])
         #expect(try manager.downloadedModels() == [model])
+        // A damaged record beside it is left out of the list; the good one stays listed.
+        let damaged = folder.appendingPathComponent("models/damaged.json")
+        try Data("{\"name\": \"damaged\", \"url\"".utf8).write(to: damaged)
+        #expect(try manager.downloadedModels() == [model])
+        try FileManager.default.removeItem(at: damaged)
         // The seeds' pattern: the remote model once downloaded, else the bundled one.
         let labeler = try ImageLabeler(options: ImageLabelerOptions(remoteModel: model, modelManager: manager))
         #expect(try labeler.results(in: try Fixtures.image("coffee.png")).first?.text == "espresso")

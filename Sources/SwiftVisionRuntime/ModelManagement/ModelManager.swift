@@ -35,13 +35,16 @@ public struct ModelManager: Sendable, Hashable {
         return FileManager.default.fileExists(atPath: file.path) ? LocalModel(url: file) : nil
     }
 
-    /// The downloaded models, by name.
+    /// The downloaded models, by name. A record that cannot be read (damaged, or not one of ours) is
+    /// left out, as is a record whose model file is missing.
     public func downloadedModels() throws -> [RemoteModel] {
         guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
         return try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0.hasSuffix(".json") && !$0.hasSuffix(".partial.json") }.sorted()
             .compactMap { name in
-                let record = try JSONDecoder().decode(RemoteModel.self, from: Data(contentsOf: directory.appendingPathComponent(name)))
+                guard let data = try? Data(contentsOf: directory.appendingPathComponent(name)),
+                    let record = try? JSONDecoder().decode(RemoteModel.self, from: data)
+                else { return nil }
                 return isModelDownloaded(record) ? record : nil
             }
     }
