@@ -45,6 +45,8 @@ struct RectanglesCommand: ParsableCommand {
                     for (index, rectangle) in found.enumerated() {
                         try canvas.drawQuadrilateral(rectangle.corners, color: .palette(index))
                         try canvas.drawPoints([rectangle.corners.topLeft], color: .palette(index))
+                        try canvas.drawLabel(
+                            String(format: "%.2f", rectangle.confidence), at: rectangle.corners.topLeft, color: .palette(index))
                     }
                 }
             }

@@ -37,6 +37,13 @@ import Testing
 
         let drawing = try VisionImage(contentsOf: drawn.appendingPathComponent("page-on-bus.png"))
         #expect(drawing.size == (try VisionImage(contentsOfFile: scene.file)).size)
+        // The confidence's label sits on the top-left corner: white text on the outline's colour, so
+        // the 40×14 pixels above and right of the corner have changed from the photo's.
+        let photo = try VisionImage(contentsOfFile: scene.file).buffer
+        let (cornerX, cornerY) = (Int(topLeft["x"]!), Int(topLeft["y"]!))
+        let changed = (cornerX..<cornerX + 40).flatMap { x in (cornerY - 14..<cornerY).map { (x, $0) } }
+            .filter { Fixtures.pixel(drawing.buffer, $0.0, $0.1) != Fixtures.pixel(photo, $0.0, $0.1) }
+        #expect(changed.count > 300, "\(changed.count) of 560 pixels of the label changed")
         let page = try VisionImage(contentsOf: corrected.appendingPathComponent("page-on-bus.png"))
         #expect(page.width > page.height && page.width > 400)
     }
