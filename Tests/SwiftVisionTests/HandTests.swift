@@ -244,3 +244,69 @@ enum PanningHandVideo {
         }
     }
 }
+
+@Suite(.serialized) struct HandAdapterTests {
+    /// MediaPipe style: the image-mode landmarks are the task's, normalised; handedness is one category with
+    /// MediaPipe's label and index (Left 0, Right 1); one hand by default, as MediaPipe's `num_hands`.
+    @Test func handLandmarkerNormalisesAndLabels() throws {
+        let image = try HandPhotos.image(HandPhotos.twoHands)
+        let hands = try HandTask().output(for: image).hands
+        try #require(hands.count == 2)
+        #expect(try HandLandmarker().detect(image: image).landmarks.count == 1)
+        var options = HandLandmarkerOptions()
+        options.numHands = 2
+        let result = try HandLandmarker(options: options).detect(image: image)
+        try #require(result.landmarks.count == 2 && result.worldLandmarks.count == 2 && result.handedness.count == 2)
+        for (index, hand) in hands.enumerated() {
+            for (normalized, pixel) in zip(result.landmarks[index], hand.landmarks) {
+                #expect(abs(normalized.x * 280 - pixel.x) < 1e-9 && abs(normalized.y * 280 - pixel.y) < 1e-9)
+            }
+            #expect(result.worldLandmarks[index] == hand.worldLandmarks)
+            let category = try #require(result.handedness[index].first)
+            #expect(category.categoryName == hand.handedness.rawValue && category.score == hand.handednessScore)
+            #expect(category.index == (hand.handedness == .left ? 0 : 1))
+        }
+    }
+
+    /// A live stream: the delegate gets every result in timestamp order, with both hands found.
+    @Test func handLandmarkerDeliversLiveStreamResults() async throws {
+        final class Collector: HandLandmarkerLiveStreamDelegate, @unchecked Sendable {
+            let lock = NSLock()
+            var results: [(Int, Int)] = []
+            func handLandmarker(_ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?, timestampInMilliseconds: Int, error: (any Error)?) {
+                lock.withLock { results.append((timestampInMilliseconds, result?.landmarks.count ?? -1)) }
+            }
+        }
+        let collector = Collector()
+        var options = HandLandmarkerOptions()
+        options.runningMode = .liveStream
+        options.numHands = 2
+        options.handLandmarkerLiveStreamDelegate = collector
+        let landmarker = try HandLandmarker(options: options)
+        for (index, frame) in try PanningHandVideo.frames().prefix(3).enumerated() {
+            try landmarker.detectAsync(image: frame, timestampInMilliseconds: index * 100)
+            while collector.lock.withLock({ collector.results.count }) <= index { try await Task.sleep(nanoseconds: 10_000_000) }
+        }
+        #expect(collector.results.map(\.0) == [0, 100, 200])
+        #expect(collector.results.allSatisfy { $0.1 == 2 })
+        #expect(throws: VisionTaskError.self) { try HandLandmarker(options: with(HandLandmarkerOptions()) { $0.handLandmarkerLiveStreamDelegate = collector }) }
+    }
+
+    /// Vision style: 21 named joints at the task's landmarks in normalised lower-left coordinates, each with
+    /// the hand's confidence; the chirality is the subject's hand, the opposite of MediaPipe's mirrored label.
+    @Test func visionRequestNamesJointsAndChirality() throws {
+        let image = try HandPhotos.image(HandPhotos.oneHand)
+        let hand = try #require(try HandTask().output(for: image).hands.first)
+        let observations = try ImageRequestHandler(image).perform(DetectHumanHandPoseRequest())
+        try #require(observations.count == 1)
+        let observation = observations[0]
+        #expect(observation.availableJointNames.count == 21)
+        #expect(observation.chirality == (hand.handedness == .left ? .right : .left))
+        for (name, type) in [(HumanHandPoseObservation.JointName.wrist, HandLandmarkType.wrist), (.thumbMP, .thumbMCP), (.littleTip, .pinkyTip)] {
+            let joint = try #require(observation.joint(for: name))
+            #expect(abs(joint.location.x - hand.landmark(type).x / 400) < 1e-9)
+            #expect(abs(joint.location.y - (1 - hand.landmark(type).y / 400)) < 1e-9)
+            #expect(joint.confidence == hand.score)
+        }
+    }
+}
