@@ -310,3 +310,30 @@ enum PanningHandVideo {
         }
     }
 }
+
+@Suite struct HandCommandTests {
+    /// `swiftvision hands --json --draw --max-hands 1`: one line per input, the broken file's a JSON error
+    /// line; the photo's line has one hand of 21 landmarks in the shape the README gives, and the drawing
+    /// has the photo's size.
+    @Test func handsCommandPrintsLandmarksAndGoesOnAfterABadFile() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let broken = folder.appendingPathComponent("broken.jpg")
+        try Data("no picture".utf8).write(to: broken)
+        let photo = try HandPhotos.files([HandPhotos.twoHands], in: folder)[0]
+        let drawn = folder.appendingPathComponent("drawn")
+        let run = try Fixtures.run(
+            CommandLineTests.executable, ["hands", "--json", "--max-hands", "1", "--draw", drawn.path, broken.path, photo.path])
+        #expect(run.status == 1)
+        let lines = run.output.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        try #require(lines.count == 2 && lines.allSatisfy { $0 != nil }, "every line is JSON: \(run.output)")
+        #expect(lines[0]?["file"] as? String == broken.path && (lines[0]?["error"] as? String)?.contains("not an image") == true)
+        #expect(lines[1]?["file"] as? String == photo.path && lines[1]?["width"] as? Int == 280)
+        let hands = try #require(lines[1]?["hands"] as? [[String: Any]])
+        try #require(hands.count == 1)
+        #expect((hands[0]["landmarks"] as? [[String: Any]])?.count == 21)
+        #expect(hands[0]["boundingBox"] is [String: Any] && hands[0]["score"] is Double && hands[0]["handedness"] is String)
+        let drawing = try VisionImage(contentsOf: drawn.appendingPathComponent("hands0.png"))
+        #expect(drawing.width == 280 && drawing.height == 280)
+    }
+}
