@@ -22,7 +22,7 @@ def main(iterations, video, photos):
         image = cv2.cvtColor(cv2.imread(photo), cv2.COLOR_BGR2RGB)
         result["photos"][photo] = {
             "ms": median_ms(lambda: still.process(image), iterations),
-            "poses": 1 if still.process(image).pose_landmarks else 0,
+            "found": 1 if still.process(image).pose_landmarks else 0,
         }
 
     frames = read_rgb_frames(video)

@@ -15,7 +15,7 @@ enum PoseBenchmark {
         defer { try? FileManager.default.removeItem(at: video) }
         let peer = try PeerProcess.run(
             python: cache.root.appendingPathComponent("tools-venv/bin/python"), script: "mediapipe_pose_peer.py",
-            arguments: ["\(iterations)", video.path] + paths, as: MediaPipePeer.self)
+            arguments: ["\(iterations)", video.path] + paths, as: LandmarkPeer.self)
 
         print("\nPose — 1 thread, median of \(iterations) runs; peer: MediaPipe 0.10.21 Python solutions, same .tflite files")
         print(BenchmarkRow.header)
@@ -28,26 +28,32 @@ enum PoseBenchmark {
             let time = try medianMilliseconds(iterations: iterations) { _ = try landmarker.detect(image: image) }
             let mediapipe = peer.photos[path]
             print(BenchmarkRow(task: "\(name) pose", swift: time, peer: mediapipe?.ms, peakMiB: peakResidentMiB()).line
-                + " poses \(count) vs \(mediapipe.map { String($0.poses) } ?? "-")")
+                + " poses \(count) vs \(mediapipe.map { String($0.found) } ?? "-")")
         }
         options.runningMode = .video
         let tracker = try PoseLandmarker(options: options)
-        let median = try ObjectBenchmark.perFrame(frames) { index, frame in
+        try peer.printTracking(frames, task: "video 640×480 per frame, tracking") { index, frame in
             _ = try tracker.detect(videoFrame: frame, timestampInMilliseconds: index * 33)
         }
-        print(BenchmarkRow(task: "video 640×480 per frame, tracking", swift: median, peer: peer.videoMs, peakMiB: peakResidentMiB()).line
-            + String(format: " = %.0f frames/s", 1000 / median))
-        print(String(format: "peak memory: MediaPipe peer %.1f MiB", peer.peakMiB))
     }
+}
 
-    struct MediaPipePeer: Decodable {
-        struct Photo: Decodable {
-            var ms: Double
-            var poses: Int
-        }
-        var photos: [String: Photo]
-        var videoMs: Double
-        var peakMiB: Double
-        enum CodingKeys: String, CodingKey { case photos, videoMs = "video_ms", peakMiB = "peak_mib" }
+/// What a MediaPipe landmark peer (`mediapipe_pose_peer.py`, `mediapipe_hands_peer.py`) prints: per photo
+/// the median time and how many poses or hands it found, the median time per video frame, its peak memory.
+struct LandmarkPeer: Decodable {
+    struct Photo: Decodable {
+        var ms: Double
+        var found: Int
+    }
+    var photos: [String: Photo]
+    var videoMs: Double
+    var peakMiB: Double
+    enum CodingKeys: String, CodingKey { case photos, videoMs = "video_ms", peakMiB = "peak_mib" }
+
+    /// Times `detect` on every frame and prints the tracking row next to the peer's, then the peer's memory.
+    func printTracking(_ frames: [VisionImage], task: String, detect: (Int, VisionImage) throws -> Void) throws {
+        let median = try ObjectBenchmark.perFrame(frames, detect)
+        print(BenchmarkRow(task: task, swift: median, peer: videoMs, peakMiB: peakResidentMiB()).line + String(format: " = %.0f frames/s", 1000 / median))
+        print(String(format: "peak memory: MediaPipe peer %.1f MiB", peakMiB))
     }
 }

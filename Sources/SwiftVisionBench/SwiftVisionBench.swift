@@ -4,7 +4,7 @@ import SwiftVision
 /// `make bench`: latency and memory of decoding, image→tensor and bare model invoke on real photos,
 /// then of each task, side by side with Python peers run on the same inputs.
 ///
-/// `swiftvision-bench [SECTION...]` runs only the named sections: core, faces, pose, objects, recognition, labeling,
+/// `swiftvision-bench [SECTION...]` runs only the named sections: core, faces, pose, hands, objects, recognition, labeling,
 /// segmentation, service.
 /// The peak memory column is this process's peak since its section began.
 @main
@@ -17,7 +17,7 @@ struct SwiftVisionBench {
         let cache = SwiftVisionCache.current
         let chosen = Set(CommandLine.arguments.dropFirst())
         let sections: [(String, (SwiftVisionCache) throws -> Void)] = [
-            ("core", runCore), ("faces", FaceBenchmark.run), ("pose", PoseBenchmark.run), ("objects", ObjectBenchmark.run),
+            ("core", runCore), ("faces", FaceBenchmark.run), ("pose", PoseBenchmark.run), ("hands", HandBenchmark.run), ("objects", ObjectBenchmark.run),
             ("recognition", RecognitionBenchmark.run), ("labeling", LabelingBenchmark.run),
             ("segmentation", SegmentationBenchmark.run), ("service", ServiceBenchmark.run),
         ]

@@ -144,6 +144,28 @@ enum Interruption {
 }
 
 extension MediaFiles {
+    /// Runs `task` on every source as a landmark command does: photos on their own, videos, streams and the
+    /// camera tracked frame by frame; each result goes to `report` and, with `--draw`, the image `annotate`
+    /// makes is written.
+    static func run<Task: VisionTask>(
+        _ task: Task, on sources: [String], json: Bool, draw: String?, report: (TaskLine<Task.Output>) -> Void,
+        annotate: (VisionImage, Task.Output) throws -> VisionImage
+    ) throws {
+        prepare(sources)
+        defer { Interruption.flush() }
+        try process(sources, json: json) { url in
+            let annotated = try annotatedURL(for: url, draw: draw, inputCount: sources.count)
+            if isFrames(url) {
+                try processFrames(url, runner: TaskRunner(task: task, runningMode: .video), annotated: annotated, report: report, annotate: annotate)
+            } else {
+                let image = try VisionImage(contentsOf: url)
+                let output = try task.output(for: image)
+                report(TaskLine(file: name(of: url), output: output))
+                if let annotated { try annotate(image, output).write(to: annotated) }
+            }
+        }
+    }
+
     /// Runs `runner` over every frame of the video, stream or camera `url` until its end or Ctrl-C:
     /// `report` gets each frame's line, and with `annotated` set, `annotate` draws each frame into a
     /// video written there.

@@ -10,59 +10,21 @@ struct PoseCommand: ParsableCommand {
             next frame's crop, and the detector runs only when the pose is lost.
             """)
 
-    @Argument(help: "Image or video files, or stream URLs (rtsp://, http://).")
-    var inputs: [String] = []
-
-    @Option(help: "Read frames from camera N (/dev/videoN) until Ctrl-C.")
-    var camera: Int?
+    @OptionGroup var common: LandmarkCommandOptions
 
     @Option(help: "Most poses to find.")
     var maxPoses = 1
 
-    @Option(help: "Lowest detector score that starts a pose, 0–1.")
-    var minDetectionConfidence: Float = 0.5
-
-    @Option(help: "Lowest pose confidence of the landmark model that keeps a pose, 0–1.")
-    var minPresenceConfidence: Float = 0.5
-
-    @Flag(help: "Print JSON Lines.")
-    var json = false
-
-    @Option(help: "Write the image or video with the skeletons drawn here (a folder when there are several inputs).")
-    var draw: String?
-
-    /// The inputs, with the camera last.
-    var sources: [String] { MediaFiles.inputs(inputs, camera: camera) }
-
-    func validate() throws {
-        if inputs.isEmpty && camera == nil { throw ValidationError("give image or video files, a stream URL, or --camera N") }
-    }
-
     func run() throws {
         var options = PoseTask.Options()
         options.maxPoses = maxPoses
-        options.minDetectionConfidence = minDetectionConfidence
-        options.minPresenceConfidence = minPresenceConfidence
-        let task = try PoseTask(options: options)
-        MediaFiles.prepare(sources)
-        defer { Interruption.flush() }
-        try MediaFiles.process(sources, json: json) { url in
-            let annotated = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: sources.count)
-            if MediaFiles.isFrames(url) {
-                try MediaFiles.processFrames(
-                    url, runner: TaskRunner(task: task, runningMode: .video), annotated: annotated, report: report,
-                    annotate: skeletons)
-            } else {
-                let image = try VisionImage(contentsOf: url)
-                let output = try task.output(for: image)
-                report(TaskLine(file: MediaFiles.name(of: url), output: output))
-                if let annotated { try skeletons(image, output).write(to: annotated) }
-            }
-        }
+        options.minDetectionConfidence = common.minDetectionConfidence
+        options.minPresenceConfidence = common.minPresenceConfidence
+        try common.run(try PoseTask(options: options), report: report, annotate: skeletons)
     }
 
     private func report(_ line: TaskLine<PoseTask.Output>) {
-        if json {
+        if common.json {
             try? JSONLines.print(line)
             return
         }

@@ -10,7 +10,7 @@ struct SwiftVisionCommand: AsyncParsableCommand {
             With --json every command prints JSON Lines: one object per input image, always with "file".
             """,
         subcommands: [
-            InfoCommand.self, FacesCommand.self, PoseCommand.self, DetectCommand.self, TrackCommand.self, SegmentCommand.self, RectanglesCommand.self,
+            InfoCommand.self, FacesCommand.self, PoseCommand.self, HandsCommand.self, DetectCommand.self, TrackCommand.self, SegmentCommand.self, RectanglesCommand.self,
             BarcodesCommand.self, TextCommand.self, LabelCommand.self, EmbedCommand.self, SimilarCommand.self,
             ModelCommand.self, ModelsCommand.self, TasksCommand.self, ServeCommand.self, SetupCommand.self,
         ]

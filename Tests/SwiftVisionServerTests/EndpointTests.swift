@@ -111,6 +111,31 @@ enum Samples {
         }
     }
 
+    /// The registry line serves the hand task: a 280×280 cut of bus.jpg shows two hands (MediaPipe Python
+    /// finds both, see HandTests), limited to one by `max-hands`; the cat photo shows none.
+    @Test func handsAnswerWithTwentyOneLandmarks() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("hands-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let bus = try VisionImage(contentsOf: SwiftVisionCache.current.sample(named: "bus.jpg"))
+        try bus.cropped(to: CGRect(x: 0, y: 420, width: 280, height: 280)).write(to: file)
+        let body = ByteBuffer(bytes: try Data(contentsOf: file))
+        try await Self.app().test(.router) { client in
+            let response = try await client.execute(uri: "/v1/hands", method: .post, headers: Samples.png, body: body)
+            #expect(response.status == .ok)
+            let hands = try #require(try Samples.json(response)["hands"] as? [[String: Any]])
+            #expect(hands.count == 2)
+            for hand in hands {
+                #expect((hand["landmarks"] as? [[String: Any]])?.count == 21)
+                #expect((hand["worldLandmarks"] as? [Any])?.count == 21)
+                #expect(["Left", "Right"].contains(hand["handedness"] as? String))
+            }
+            let one = try await client.execute(uri: "/v1/hands?max-hands=1", method: .post, headers: Samples.png, body: body)
+            #expect((try Samples.json(one)["hands"] as? [Any])?.count == 1)
+            let cat = try await client.execute(uri: "/v1/hands", method: .post, headers: Samples.png, body: try Samples.body("chelsea.png"))
+            #expect((try Samples.json(cat)["hands"] as? [Any])?.isEmpty == true)
+        }
+    }
+
     @Test func theTaskListNamesEveryTaskWithItsOptions() async throws {
         try await Self.app().test(.router) { client in
             let response = try await client.execute(uri: "/v1/tasks", method: .get)

@@ -256,11 +256,7 @@ enum PanningPoseVideo {
         let frames = try PanningPoseVideo.frames()
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let files = try frames.enumerated().map { index, frame in
-            let file = folder.appendingPathComponent(String(format: "frame%03d.png", index))
-            try frame.write(to: file)
-            return file
-        }
+        let files = try Fixtures.pngFiles(frames, in: folder)
         let tracked = try PoseReference.run(files, video: true).images
         let task = try PoseTask()
         var state = task.makeStreamState()

@@ -75,6 +75,20 @@ enum ReadmeExamples {
         let neck = body?.joint(for: .neck)?.location                                            // normalised lower-left
     }
 
+    static func readmeHands(image: VisionImage, frame: VideoFrame) throws {
+        var options = HandLandmarkerOptions()         // MediaPipe style: palm detector + full hand landmark model
+        options.numHands = 2
+        options.runningMode = .video                  // each hand's landmarks place its next crop
+        let landmarker = try HandLandmarker(options: options)
+        let result = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
+        let tip = result.landmarks.first?[HandLandmarkType.indexFingerTip.index]   // x, y (0…1), z
+        let side = result.handedness.first?.first?.categoryName                    // "Left" or "Right", as MediaPipe
+
+        let hands = try ImageRequestHandler(image).perform(DetectHumanHandPoseRequest())   // Vision style: 21 joints
+        let thumb = hands.first?.joint(for: .thumbTip)?.location                           // normalised lower-left
+        let chirality = hands.first?.chirality                                             // the subject's hand
+    }
+
     static func readmeRectanglesBarcodesText(image: VisionImage) throws {
         let pages = try RectangleDetector(options: .init(maximumObservations: 0)).results(in: image)  // corners in pixels
         let scan = try image.perspectiveCorrected(pages[0].corners)          // what a document scanner does next
@@ -120,7 +134,7 @@ enum ReadmeExamples {
         let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let compiled = Self.lines(try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8))
         let blocks = readme.components(separatedBy: "```swift\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        #expect(blocks.count == 7)
+        #expect(blocks.count == 8)
         for block in blocks {
             let expected = Self.lines(block).filter { !$0.hasPrefix("import ") }
             let found = compiled.indices.contains { start in

@@ -105,7 +105,7 @@ import Testing
     @Test func theRegistryListsEveryTaskWithItsOptionsAndModels() throws {
         let registry = TaskRegistry.standard
         let names = registry.entries.map(\.descriptor.name)
-        #expect(names == ["faces", "objects", "labels", "embeddings", "rectangles", "barcodes", "text", "track", "segment", "pose"])
+        #expect(names == ["faces", "objects", "labels", "embeddings", "rectangles", "barcodes", "text", "track", "segment", "pose", "hands"])
         let listing = try #require(try JSONSerialization.jsonObject(with: registry.listing()) as? [[String: Any]])
         #expect(listing.count == names.count)
         let faces = try #require(listing.first { $0["name"] as? String == "faces" })

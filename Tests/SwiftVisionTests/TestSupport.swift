@@ -92,6 +92,15 @@ enum Fixtures {
         let start = y * buffer.bytesPerRow + x * buffer.format.channelCount
         return Array(buffer.bytes[start..<start + buffer.format.channelCount])
     }
+
+    /// The frames of a video as PNG files `frame000.png`, … in `folder`, for a reference script.
+    static func pngFiles(_ frames: [VisionImage], in folder: URL) throws -> [URL] {
+        try frames.enumerated().map { index, frame in
+            let file = folder.appendingPathComponent(String(format: "frame%03d.png", index))
+            try frame.write(to: file)
+            return file
+        }
+    }
 }
 
 extension ImageOrientation {

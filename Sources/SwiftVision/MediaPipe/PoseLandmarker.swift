@@ -63,11 +63,11 @@ public final class PoseLandmarker: Sendable {
             throw VisionTaskError.invalidOption("the landmarker is in image or video mode; a live-stream delegate should not be provided")
         }
         self.options = options
-        let reference = LandmarkerReference()
+        let reference = WeakReference<PoseLandmarker>()
         var handler: (@Sendable (LiveStreamResult<PoseTask.Output>) -> Void)?
         if let delegate = options.poseLandmarkerLiveStreamDelegate {
             handler = { [weak delegate] live in
-                guard let delegate, let owner = reference.landmarker else { return }
+                guard let delegate, let owner = reference.object else { return }
                 let timestamp = live.timestampInMilliseconds
                 switch live.result {
                 case .success(let output):
@@ -80,7 +80,7 @@ public final class PoseLandmarker: Sendable {
             }
         }
         runner = TaskRunner(task: try PoseTask(options: options.taskOptions), runningMode: options.runningMode, resultHandler: handler)
-        reference.landmarker = self
+        reference.object = self
     }
 
     /// The poses of one image, in `.image` mode.
@@ -143,10 +143,4 @@ public struct NormalizedLandmark: Sendable, Hashable {
     public let visibility: Float?
     /// How likely the landmark is inside the image, 0–1.
     public let presence: Float?
-}
-
-/// A weak reference to a landmarker, for its runner's result handler.
-private final class LandmarkerReference: @unchecked Sendable {
-    /// Set once, in the landmarker's initializer, before any frame can be sent.
-    weak var landmarker: PoseLandmarker?
 }

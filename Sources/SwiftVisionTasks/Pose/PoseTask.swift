@@ -24,10 +24,8 @@ public struct PoseTask: VisionTask {
         public init() {}
 
         func validate() throws {
-            guard maxPoses > 0 else { throw VisionTaskError.invalidOption("maxPoses must be at least 1, not \(maxPoses)") }
-            for (name, value) in [("minDetectionConfidence", minDetectionConfidence), ("minPresenceConfidence", minPresenceConfidence)] {
-                guard (0...1).contains(value) else { throw VisionTaskError.invalidOption("\(name) must lie in 0…1, not \(value)") }
-            }
+            try VisionTaskError.checkLandmarkOptions(
+                count: maxPoses, named: "maxPoses", minDetectionConfidence: minDetectionConfidence, minPresenceConfidence: minPresenceConfidence)
         }
     }
 

@@ -17,11 +17,13 @@ struct KeypointDetectionModel: Sendable {
     private let regressorsIndex: Int
     private let scoresIndex: Int
 
-    /// Loads the model `name`, which takes a `size`×`size` image letterboxed and normalised to −1…1
-    /// and outputs, per anchor, 4 box values and `keypointCount` (x, y) pairs, and one score logit.
+    /// Loads the model `name`, which takes a `size`×`size` image letterboxed and normalised by
+    /// `normalization` (−1…1 unless said otherwise) and outputs, per anchor, 4 box values and
+    /// `keypointCount` (x, y) pairs, and one score logit.
     init(
         name: String, size: Int, anchors: SSDAnchors, keypointCount: Int, minimumScore: Float,
-        options: LiteRT.CompilationOptions, store: ModelStore, cache: SwiftVisionCache = .current
+        normalization: Normalization = .signedUnit, options: LiteRT.CompilationOptions, store: ModelStore,
+        cache: SwiftVisionCache = .current
     ) throws {
         self.name = name
         self.anchors = anchors
@@ -40,7 +42,7 @@ struct KeypointDetectionModel: Sendable {
         regressorsIndex = regressors
         scoresIndex = scores
         format = try ImageTensorFormat(
-            tensor: interpreter.inputs[0], metadata: interpreter.model.metadata?.inputs.first, normalization: .signedUnit,
+            tensor: interpreter.inputs[0], metadata: interpreter.model.metadata?.inputs.first, normalization: normalization,
             resizeMode: .letterbox)
         guard format.width == size, format.height == size else {
             throw LiteRTError.incompatibleModel("\(name) should take a \(size)×\(size) image")

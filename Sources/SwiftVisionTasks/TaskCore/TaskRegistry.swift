@@ -18,7 +18,7 @@ public struct TaskRegistry: Sendable {
     /// The tasks SwiftVision ships.
     public static let standard = TaskRegistry([
         FaceTask.self, ObjectTask.self, LabelTask.self, EmbedTask.self, RectangleTask.self, BarcodeTask.self,
-        TextTask.self, TrackTask.self, SegmentTask.self, PoseTask.self,
+        TextTask.self, TrackTask.self, SegmentTask.self, PoseTask.self, HandTask.self,
     ])
 
     /// Every task, in the order given.

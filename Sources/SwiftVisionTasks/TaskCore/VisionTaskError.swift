@@ -40,3 +40,16 @@ public enum VisionTaskError: Error, Equatable, Sendable, CustomStringConvertible
     /// The same as ``description``.
     public var errorDescription: String? { description }
 }
+
+extension VisionTaskError {
+    /// Checks the options of a landmark task: at least one `count` of things to find (named `countName`),
+    /// and the detection and presence confidences in 0…1.
+    static func checkLandmarkOptions(
+        count: Int, named countName: String, minDetectionConfidence: Float, minPresenceConfidence: Float
+    ) throws {
+        guard count > 0 else { throw VisionTaskError.invalidOption("\(countName) must be at least 1, not \(count)") }
+        for (name, value) in [("minDetectionConfidence", minDetectionConfidence), ("minPresenceConfidence", minPresenceConfidence)] {
+            guard (0...1).contains(value) else { throw VisionTaskError.invalidOption("\(name) must lie in 0…1, not \(value)") }
+        }
+    }
+}

@@ -29,13 +29,16 @@
   const seedOnly = (key) => sv.task === 'track' && key === 'level';
   const TASK_TITLES = {
     faces: 'Faces', objects: 'Objects', labels: 'Labels', embeddings: 'Embeddings', rectangles: 'Rectangles',
-    barcodes: 'Barcodes', text: 'Text', track: 'Track', segment: 'Segment', pose: 'Pose',
+    barcodes: 'Barcodes', text: 'Text', track: 'Track', segment: 'Segment', pose: 'Pose', hands: 'Hands',
   };
   const MASK_TINT = [56, 132, 255];   // the person mask's colour; its opacity is 0.55 × the confidence
   // BlazePose's skeleton: pairs of landmark indices (MediaPipe's POSE_CONNECTIONS).
   const POSE_BONES = [[0, 1], [1, 2], [2, 3], [3, 7], [0, 4], [4, 5], [5, 6], [6, 8], [9, 10], [11, 12], [11, 13], [13, 15],
     [15, 17], [15, 19], [15, 21], [17, 19], [12, 14], [14, 16], [16, 18], [16, 20], [16, 22], [18, 20], [11, 23], [12, 24],
     [23, 24], [23, 25], [24, 26], [25, 27], [26, 28], [27, 29], [28, 30], [29, 31], [30, 32], [27, 31], [28, 32]];
+  // The hand's skeleton: pairs of landmark indices (MediaPipe's HAND_CONNECTIONS).
+  const HAND_BONES = [[0, 1], [1, 2], [2, 3], [3, 4], [0, 5], [5, 6], [6, 7], [7, 8], [5, 9], [9, 10], [10, 11], [11, 12],
+    [9, 13], [13, 14], [14, 15], [15, 16], [13, 17], [0, 17], [17, 18], [18, 19], [19, 20]];
   const CONTOUR_CLOSED = new Set(['face', 'leftEye', 'rightEye', 'upperLipTop', 'upperLipBottom', 'lowerLipTop', 'lowerLipBottom']);
 
   // ---------------------------------------------------------------- state exposed for automation
@@ -669,7 +672,8 @@
       if (Array.isArray(r.barcodes)) drawBarcodes(r.barcodes, m);
       if (Array.isArray(r.blocks)) drawText(r.blocks, m);
       if (Array.isArray(r.tracks)) drawTracks(r.tracks, m);
-      if (Array.isArray(r.poses)) drawPoses(r.poses, m);
+      if (Array.isArray(r.poses)) drawSkeletons(r.poses, POSE_BONES, (p) => (p.visibility ?? 0) >= 0.5, m);
+      if (Array.isArray(r.hands)) drawSkeletons(r.hands, HAND_BONES, () => true, m);
       if (Array.isArray(r.embedding)) drawEmbeddingBadge();
     }
     if (seedPreview) {
@@ -909,16 +913,16 @@
     }
   }
 
-  /** Each pose's bones between visible landmarks (visibility ≥ 0.5) and its landmarks. */
-  function drawPoses(poses, m) {
-    poses.forEach((pose, i) => {
-      const points = pose.landmarks || [];
-      const shown = points.map((p) => (p.visibility ?? 0) >= 0.5);
+  /** Each pose's or hand's bones between shown landmarks (`isShown`, e.g. visibility ≥ 0.5) and its landmarks. */
+  function drawSkeletons(items, bones, isShown, m) {
+    items.forEach((item, i) => {
+      const points = item.landmarks || [];
+      const shown = points.map(isShown);
       ctx.save();
       ctx.strokeStyle = colorFor(i + 1, 0.9);
       ctx.lineWidth = 3;
       ctx.lineCap = 'round';
-      for (const [a, b] of POSE_BONES) {
+      for (const [a, b] of bones) {
         if (!shown[a] || !shown[b]) continue;
         const p = m.pt(points[a]), q = m.pt(points[b]);
         ctx.beginPath(); ctx.moveTo(p.x, p.y); ctx.lineTo(q.x, q.y); ctx.stroke();
@@ -1054,6 +1058,10 @@
     if (Array.isArray(r.poses)) {
       return r.poses.map((p, i) => row(colorFor(i + 1), `Pose ${i + 1}`, pct(p.score),
         `${(p.landmarks || []).filter((l) => (l.visibility ?? 0) >= 0.5).length} of 33 landmarks visible`)).join('');
+    }
+    if (Array.isArray(r.hands)) {
+      return r.hands.map((h, i) => row(colorFor(i + 1), `${escapeHTML(h.handedness)} hand`, pct(h.score),
+        `${(h.landmarks || []).length} landmarks`)).join('');
     }
     if (Array.isArray(r.objects)) {
       return r.objects.map((o, i) => {

@@ -1,0 +1,143 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// Finds hands and their 21 landmarks as MediaPipe's hand landmarker: the palm detector, then the full
+/// landmark model on a turned crop of each hand, with world landmarks in metres and handedness; in a
+/// stream, the landmarks of one frame place the next frame's crop.
+public struct HandTask: VisionTask {
+    /// The settings of the hand task, named as the `hands` command's options.
+    public struct Options: Codable, Hashable, Sendable {
+        /// Most hands to report (MediaPipe's `num_hands`).
+        public var maxHands = 2
+        /// Lowest palm detector score that starts a hand (MediaPipe's `min_hand_detection_confidence`), 0–1.
+        public var minDetectionConfidence: Float = 0.5
+        /// Lowest hand flag of the landmark model that keeps a hand (MediaPipe's `min_tracking_confidence`,
+        /// also `min_hand_presence_confidence`), 0–1.
+        public var minPresenceConfidence: Float = 0.5
+        /// Threads for each model's inference; nil for the default.
+        public var threads: Int?
+
+        /// The default settings.
+        public init() {}
+
+        func validate() throws {
+            try VisionTaskError.checkLandmarkOptions(
+                count: maxHands, named: "maxHands", minDetectionConfidence: minDetectionConfidence, minPresenceConfidence: minPresenceConfidence)
+        }
+    }
+
+    /// The hands of one image or frame.
+    public struct Output: Codable, Sendable {
+        /// The upright image's width in pixels.
+        public var width: Int
+        /// The upright image's height in pixels.
+        public var height: Int
+        /// The hands: newly detected ones first, then the tracked ones (MediaPipe's order).
+        public var hands: [HandResult]
+
+        /// The hands of an image `width` × `height` pixels.
+        public init(width: Int, height: Int, hands: [HandResult]) {
+            self.width = width
+            self.height = height
+            self.hands = hands
+        }
+    }
+
+    /// The tracked hands of a stream.
+    public typealias StreamState = HandTracker
+
+    /// Named `hands`, with MediaPipe's full palm detector and hand landmark model.
+    public static let descriptor = TaskDescriptor(
+        name: "hands", summary: "Hands: 21 landmarks, world landmarks, handedness, tracking",
+        tracksAcrossFrames: true, models: ["palm_detection_full.tflite", "hand_landmark_full.tflite"])
+    /// The default settings.
+    public static var defaultOptions: Options { Options() }
+
+    /// The settings the task was made with.
+    public let options: Options
+    private let analyzer: HandAnalyzer
+
+    /// Checks the options and loads the models from `store`.
+    public init(options: Options, store: ModelStore) throws {
+        try options.validate()
+        self.options = options
+        analyzer = try HandAnalyzer(
+            configuration: HandAnalyzer.Configuration(
+                minimumDetectionConfidence: options.minDetectionConfidence, minimumPresence: options.minPresenceConfidence,
+                maximumHands: options.maxHands, threads: options.threads ?? LiteRT.CompilationOptions.default.threadCount),
+            store: store)
+    }
+
+    /// A stream with no hand tracked yet.
+    public func makeStreamState() -> HandTracker { HandTracker() }
+
+    /// The hands in one image on its own.
+    public func output(for image: VisionImage) throws -> Output {
+        report(try analyzer.analyze(image), in: image)
+    }
+
+    /// The hands in the next frame of a stream, following the previous frame's landmarks.
+    public func output(forFrame image: VisionImage, state: inout HandTracker) throws -> Output {
+        report(try state.hands(in: image, analyzer: analyzer), in: image)
+    }
+
+    private func report(_ hands: [HandAnalysis], in image: VisionImage) -> Output {
+        Output(width: image.width, height: image.height, hands: hands.map(HandResult.init))
+    }
+}
+
+/// One hand: the container the hand task reports and the API styles present.
+public struct HandResult: Codable, Sendable {
+    /// Which hand, as MediaPipe labels it (see ``Handedness``).
+    public var handedness: Handedness
+    /// The landmark model's confidence in ``handedness``, 0.5–1.
+    public var handednessScore: Float
+    /// The landmark model's confidence that the crop holds a hand (its hand flag), 0–1.
+    public var score: Float
+    /// The box around the 21 landmarks, in upright pixels.
+    public var boundingBox: PixelRect
+    /// The 21 landmarks in MediaPipe's order (``HandLandmarkType``): pixels of the upright image, `z`
+    /// depth on the scale of `x` relative to the wrist (smaller is nearer).
+    public var landmarks: [Landmark]
+    /// The 21 landmarks in metres, origin at the hand's centre (`x` right, `y` down, `z` away from the camera).
+    public var worldLandmarks: [Landmark]
+
+    init(_ hand: HandAnalysis) {
+        // TensorsToClassificationCalculator with `binary_classification` and `top_k: 1`: `Left` scores the
+        // model's value, `Right` one minus it; the higher wins.
+        handedness = hand.leftScore >= 0.5 ? .left : .right
+        handednessScore = max(hand.leftScore, 1 - hand.leftScore)
+        score = hand.presence
+        boundingBox = PixelRect(hand.boundingBox)
+        landmarks = hand.landmarks
+        worldLandmarks = hand.worldLandmarks
+    }
+
+    /// The landmark of `type`.
+    public func landmark(_ type: HandLandmarkType) -> Landmark { landmarks[type.index] }
+
+    enum CodingKeys: String, CodingKey { case handedness, handednessScore, score, boundingBox, landmarks, worldLandmarks }
+
+    /// Decodes a hand from its JSON object.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        handedness = try container.decode(Handedness.self, forKey: .handedness)
+        handednessScore = try container.decode(Float.self, forKey: .handednessScore)
+        score = try container.decode(Float.self, forKey: .score)
+        boundingBox = try container.decode(PixelRect.self, forKey: .boundingBox)
+        landmarks = try container.decode([Landmark].self, forKey: .landmarks)
+        worldLandmarks = try container.decode([Landmark].self, forKey: .worldLandmarks)
+    }
+
+    /// Encodes the hand, scores to three decimals.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(handedness, forKey: .handedness)
+        try container.encode(handednessScore.rounded(toPlaces: 3), forKey: .handednessScore)
+        try container.encode(score.rounded(toPlaces: 3), forKey: .score)
+        try container.encode(boundingBox, forKey: .boundingBox)
+        try container.encode(landmarks, forKey: .landmarks)
+        try container.encode(worldLandmarks, forKey: .worldLandmarks)
+    }
+}
