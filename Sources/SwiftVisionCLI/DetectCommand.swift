@@ -31,6 +31,9 @@ struct DetectCommand: ParsableCommand {
     @Option(help: "With --model: most labels per object.")
     var maxLabels = 10
 
+    @Flag(inversion: .prefixedNo, help: "In videos and streams, end every track at a cut between shots, so that the next shot gets new IDs.")
+    var sceneCuts = true
+
     @Flag(help: "Print JSON Lines.")
     var json = false
 
@@ -49,6 +52,7 @@ struct DetectCommand: ParsableCommand {
     func run() throws {
         var options = ObjectTask.Options()
         options.multiple = multiple
+        options.sceneCuts = sceneCuts
         options.classify = classify || model != nil
         options.model = model
         options.threshold = threshold

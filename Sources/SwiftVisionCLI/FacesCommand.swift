@@ -25,6 +25,9 @@ struct FacesCommand: ParsableCommand {
     @Flag(help: "Draw glasses on every face (implies --landmarks); needs --draw.")
     var glasses = false
 
+    @Flag(inversion: .prefixedNo, help: "In videos and streams, end every track at a cut between shots, so that the next shot gets new IDs.")
+    var sceneCuts = true
+
     @Flag(help: "Print JSON Lines.")
     var json = false
 
@@ -44,6 +47,7 @@ struct FacesCommand: ParsableCommand {
     func run() throws {
         var options = FaceTask.Options()
         options.fast = fast
+        options.sceneCuts = sceneCuts
         options.threshold = threshold
         options.landmarks = landmarks || glasses
         let task = try FaceTask(options: options)

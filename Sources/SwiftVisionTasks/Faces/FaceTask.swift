@@ -27,6 +27,9 @@ public struct FaceTask: VisionTask {
         /// In a stream, follow each face with its mesh and give it a tracking ID; false detects afresh
         /// in every frame, without IDs (as ML Kit with tracking disabled, or MediaPipe's FaceDetector).
         public var tracking = true
+        /// In a stream, end every track at a hard cut between shots, so that a face of the next shot that
+        /// appears where one was gets a new ID.
+        public var sceneCuts = true
 
         /// The default settings.
         public init() {}
@@ -101,7 +104,8 @@ public struct FaceTask: VisionTask {
     /// ``Options/tracking``; without it, as ``output(for:)``).
     public func output(forFrame image: VisionImage, state: inout FaceTracker) throws -> Output {
         guard options.tracking else { return try output(for: image) }
-        return report(try state.faces(in: image, analyzer: analyzer, landmarks: options.needsMesh), in: image)
+        return report(
+            try state.faces(in: image, analyzer: analyzer, landmarks: options.needsMesh, endsTracksAtCuts: options.sceneCuts), in: image)
     }
 
     private func report(_ faces: [FaceAnalysis], in image: VisionImage) -> Output {

@@ -18,13 +18,16 @@ public struct FaceTracker: Sendable {
     private var tracks: [Track] = []
     private var nextID = 1
     private var framesSinceDetection = 0
+    /// Finds the cuts at which every track ends.
+    private(set) var sceneCuts = SceneCutDetector()
 
-    /// The faces of the next frame.
-    mutating func faces(in image: VisionImage, analyzer: FaceAnalyzer, landmarks: Bool) throws -> [FaceAnalysis] {
+    /// The faces of the next frame; with `endsTracksAtCuts`, a hard cut before it ends every track.
+    mutating func faces(in image: VisionImage, analyzer: FaceAnalyzer, landmarks: Bool, endsTracksAtCuts: Bool = true) throws -> [FaceAnalysis] {
         if image.orientation.isMirrored {
-            return try faces(in: image.mirrored(), analyzer: analyzer, landmarks: landmarks)
+            return try faces(in: image.mirrored(), analyzer: analyzer, landmarks: landmarks, endsTracksAtCuts: endsTracksAtCuts)
                 .map { $0.mirrored(inWidth: Double(image.width)) }
         }
+        if endsTracksAtCuts, try sceneCuts.isCut(image) { tracks = [] }
         var found: [FaceAnalysis] = []
         var kept: [Track] = []
         for var track in tracks {

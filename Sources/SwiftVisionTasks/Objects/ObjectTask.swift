@@ -27,6 +27,9 @@ public struct ObjectTask: VisionTask {
         public var detector: String?
         /// Threads for inference; nil for the default.
         public var threads: Int?
+        /// In a stream, end every track at a hard cut between shots, so that the next shot's objects get
+        /// new IDs.
+        public var sceneCuts = true
 
         /// The default settings.
         public init() {}
@@ -103,6 +106,7 @@ public struct ObjectTask: VisionTask {
 
     /// The objects in the next frame of a stream, with tracking IDs kept from frame to frame.
     public func output(forFrame image: VisionImage, state: inout ByteTracker) throws -> Output {
+        if options.sceneCuts, try state.sceneCuts.isCut(image) { state.endTracks() }
         let floor = min(options.threshold ?? model.decoding.scoreThreshold, ByteTracker.Configuration().lowScore)
         let tracked = state.update(with: try model.detect(in: image, minimumScore: floor))
         return Output(objects: try select(tracked.map { ($0.detection, $0.id) }, in: image))

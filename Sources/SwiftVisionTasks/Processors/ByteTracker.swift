@@ -48,9 +48,16 @@ public struct ByteTracker: Sendable {
     let configuration: Configuration
     private var tracks: [Track] = []
     private var nextID = 1
+    /// Finds the cuts at which every track ends.
+    var sceneCuts = SceneCutDetector()
 
     init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
+    }
+
+    /// Ends every track: objects found from now on get new IDs.
+    mutating func endTracks() {
+        tracks = []
     }
 
     /// Associates the next frame's detections with the tracks; returns the detections that belong to a
