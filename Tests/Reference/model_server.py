@@ -10,6 +10,8 @@ Prints the port on its first line, then serves until it is terminated:
   /corrupt/model.tflite   FILE with one byte changed in the middle: same size, another checksum
   /slow/model.tflite      FILE in 256 KiB pieces, 20 ms apart
   /garbage.tflite         bytes that are not a model
+  /away/model.tflite      a redirect (302) to http://192.0.2.1/model.tflite, a documentation address off
+                          this machine that nothing answers
   /requests               the requests so far as JSON: [{"path", "range"}]
   anything else           404
 """
@@ -43,6 +45,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send_bytes(200, body, content_type="application/json")
         with Handler.lock:
             Handler.requests.append({"path": path, "range": self.headers.get("Range")})
+        if path == "/away/model.tflite":
+            return self.send_bytes(302, b"", headers=(("Location", "http://192.0.2.1/model.tflite"),))
         if path == "/garbage.tflite":
             return self.send_bytes(200, b"this is not a TFLite model\n" * 100)
         if path == "/model.tflite" or path == "/slow/model.tflite":

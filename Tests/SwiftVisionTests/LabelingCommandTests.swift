@@ -94,6 +94,25 @@ import Testing
             try Fixtures.run(Self.executable, arguments, environment: environment)
         }
         let checksum = try AssetInstaller.sha256(of: served)
+        // Two processes downloading the same model at once (a slow transfer, so that they overlap): the
+        // second waits for the first, both succeed, and one whole file is in place.
+        let slow = server.url("/slow/model.tflite").absoluteString
+        let both = try [0, 1].map { _ in
+            let process = Process()
+            process.executableURL = Self.executable
+            process.arguments = ["models", "download", "--json", "twin", slow, "--sha256", checksum]
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        for process in both { process.waitUntilExit() }
+        #expect(both.map(\.terminationStatus) == [0, 0])
+        let twin = cache.appendingPathComponent("models/downloaded/twin.tflite")
+        #expect(try AssetInstaller.sha256(of: twin) == checksum)
+        #expect(try !FileManager.default.contentsOfDirectory(atPath: twin.deletingLastPathComponent().path).contains { $0.hasSuffix(".partial") })
+        #expect(try swiftvision(["models", "remove", "twin"]).status == 0)
         let cut = try swiftvision(["models", "download", "--json", "cut", server.url("/cut/model.tflite").absoluteString])
         #expect(cut.status == 1 && (Self.lines(cut.output).first?["error"] as? String)?.contains("broke off") == true)
         let resumed = try swiftvision(["models", "download", "--json", "cut", server.url("/cut/model.tflite").absoluteString, "--sha256", checksum])

@@ -116,6 +116,21 @@ import Testing
         #expect(try !manager.isModelDownloaded(model) && filesInFolder().isEmpty)
     }
 
+    @Test func modelsComeOverHTTPSOrFromThisMachineOnly() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Refused before any connection: plain http to another machine, and other schemes.
+        for address in ["http://example.com/model.tflite", "ftp://127.0.0.1/model.tflite", "file:///etc/passwd"] {
+            let model = RemoteModel(name: "far", url: URL(string: address)!, sha256: nil)
+            let error = await #expect(throws: ModelManagerError.self) { try await download(model) }
+            #expect(error == .insecureURL(URL(string: address)!))
+        }
+        // A server on this machine that redirects to plain http elsewhere: the redirect is not followed.
+        let away = remote("/away/model.tflite", checked: false)
+        let error = await #expect(throws: ModelManagerError.self) { try await download(away) }
+        #expect(error == .insecureURL(URL(string: "http://192.0.2.1/model.tflite")!), "\(String(describing: error))")
+        #expect(try !manager.isModelDownloaded(away) && filesInFolder().isEmpty)
+    }
+
     @Test func aFileThatIsNotAModelIsRefused() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let model = remote("/garbage.tflite", checked: false)

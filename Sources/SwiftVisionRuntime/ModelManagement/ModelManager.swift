@@ -126,12 +126,22 @@ public struct ModelManager: Sendable, Hashable {
         onProgress: @escaping @Sendable (ModelDownloadProgress) -> Void
     ) async throws {
         guard model.hasValidName else { throw ModelManagerError.invalidName(model.name) }
+        guard ResumableTransfer.isAllowed(model.url) else { throw ModelManagerError.insecureURL(model.url) }
         let manager = FileManager.default
         do {
             try manager.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
             throw ModelManagerError.transferFailed(reason: "cannot create \(directory.path): \(error.localizedDescription)")
         }
+        // Other processes downloading the same model wait for this one: one partial file, one writer.
+        // The locks live beside the models folder, which holds only models and their records.
+        let locks = directory.appendingPathExtension("locks")
+        try? manager.createDirectory(at: locks, withIntermediateDirectories: true)
+        let lock = open(locks.appendingPathComponent(model.name + ".lock").path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw ModelManagerError.transferFailed(reason: "cannot lock \(model.name): \(String(cString: strerror(errno)))") }
+        defer { close(lock) }
+        while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
+        defer { flock(lock, LOCK_UN) }
         let partial = partialFile(model.name)
         try await ResumableTransfer(source: model.url, partial: partial, onProgress: onProgress).run(conditions: conditions)
         defer {

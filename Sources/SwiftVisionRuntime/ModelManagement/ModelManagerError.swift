@@ -17,6 +17,8 @@ public enum ModelManagerError: Error, Equatable, Sendable, CustomStringConvertib
     case checksumMismatch(expected: String, actual: String)
     /// The downloaded file is not a usable `.tflite` model; it was discarded.
     case invalidModel(reason: String)
+    /// The model's address, or one it redirects to, is neither `https` nor `http` on this machine.
+    case insecureURL(URL)
 
     /// A one-line explanation of the error, with what to do about it where that helps.
     public var description: String {
@@ -31,6 +33,8 @@ public enum ModelManagerError: Error, Equatable, Sendable, CustomStringConvertib
         case .checksumMismatch(let expected, let actual):
             "the downloaded model has SHA-256 \(actual), expected \(expected); it was discarded"
         case .invalidModel(let reason): "the downloaded file is not a usable model (\(reason)); it was discarded"
+        case .insecureURL(let url):
+            "models are downloaded over https (or http from this machine only), not from \(url.absoluteString)"
         }
     }
 

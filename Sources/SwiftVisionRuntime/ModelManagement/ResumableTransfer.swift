@@ -36,6 +36,18 @@ final class ResumableTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
     /// The file beside `partial` that remembers where its bytes came from.
     static func stateFile(for partial: URL) -> URL { partial.appendingPathExtension("json") }
 
+    /// The largest model a download accepts.
+    static let maximumBytes: Int64 = 1 << 30
+
+    /// Whether models may come from `url`: `https`, or `http` to this machine (tests, local mirrors).
+    static func isAllowed(_ url: URL) -> Bool {
+        switch url.scheme?.lowercased() {
+        case "https": true
+        case "http": ["127.0.0.1", "localhost", "::1", "[::1]"].contains(url.host?.lowercased() ?? "")
+        default: false
+        }
+    }
+
     /// Runs the transfer; returns when `partial` holds the whole file.
     func run(conditions: ModelDownloadConditions) async throws {
         var request = URLRequest(url: source)
@@ -75,6 +87,8 @@ final class ResumableTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
+        // A refused redirect delivers the redirect's own response: the refusal is the outcome.
+        guard failure == nil else { return completionHandler(.cancel) }
         do {
             try start(with: response)
             completionHandler(.allow)
@@ -84,8 +98,26 @@ final class ResumableTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
         }
     }
 
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        guard let target = request.url, Self.isAllowed(target) else {
+            failure = .insecureURL(request.url ?? source)
+            completionHandler(nil)
+            task.cancel()
+            return
+        }
+        completionHandler(request)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard failure == nil, let file else { return }
+        guard received + Int64(data.count) <= Self.maximumBytes else {
+            failure = .transferFailed(reason: "the file is larger than the \(Self.maximumBytes >> 20) MiB a model may be")
+            dataTask.cancel()
+            return
+        }
         do {
             try file.write(contentsOf: data)
             received += Int64(data.count)
