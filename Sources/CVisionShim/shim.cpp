@@ -30,6 +30,11 @@ static_assert(int(SV_ROTATE_90_CLOCKWISE) == int(cv::ROTATE_90_CLOCKWISE) && int
 
 using namespace shim;
 
+// OpenCV's own ceiling on the pixels it decodes (it reads the variable once, at its first decode): a
+// backstop just above ImageLimits' default, should a header ever hide an image's real size. A value
+// the user set is kept.
+[[maybe_unused]] static const bool openCVPixelCeiling = [] { return setenv("OPENCV_IO_MAX_IMAGE_PIXELS", "134217728", 0) == 0; }();
+
 extern "C" {
 
 const char *sv_last_error(void) { return lastError.c_str(); }

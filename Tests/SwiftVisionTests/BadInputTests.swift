@@ -63,6 +63,18 @@ import Testing
         #expect(throws: ImageError.tooLarge(width: 30000, height: 30000, maximumPixelCount: 100_000_000)) {
             try VisionImage(data: jpeg)
         }
+        // A restart marker (which stands alone) followed by stray bytes that hide a 30000×30000 frame
+        // header from a parser that reads a length after every marker: libjpeg skips the stray bytes,
+        // finds that header and would allocate for it, so the header parser must find it too.
+        let small = try Fixtures.image("coffee.png").resized(width: 10, height: 10).encoded(as: .jpeg(quality: 90))
+        var disguised = Data([0xFF, 0xD8, 0xFF, 0xD0, 0x00, 0x0F])
+        disguised += Data([0xFF, 0xC0, 0x00, 0x0B, 0x08, 0x75, 0x30, 0x75, 0x30, 0x01, 0x01, 0x11, 0x00])
+        disguised += small.dropFirst(2)
+        let header = try ImageHeader(data: disguised)
+        #expect((header.width, header.height) == (30000, 30000), "the frame header libjpeg reads first")
+        #expect(throws: ImageError.tooLarge(width: 30000, height: 30000, maximumPixelCount: 100_000_000)) {
+            try VisionImage(data: disguised)
+        }
         let tight = ImageDecodingOptions(limits: ImageLimits(maximumPixelCount: 1000))
         #expect(throws: ImageError.self) { try VisionImage(contentsOf: try Fixtures.sample("bus.jpg"), options: tight) }
         #expect(throws: ImageError.self) { try Fixtures.image("bus.jpg").resized(width: 40000, height: 40000) }

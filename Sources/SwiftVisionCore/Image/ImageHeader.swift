@@ -45,12 +45,18 @@ public struct ImageHeader: Sendable, Equatable {
     private static func parseJPEG(_ bytes: ByteReader) throws -> (Int, Int, ImageOrientation) {
         var offset = 2
         var orientation = ImageOrientation.up
+        // Read as libjpeg reads it, so that both find the same frame header: bytes between segments
+        // are skipped, and the markers that stand alone (TEM, RSTn, SOI) carry no length.
         while true {
-            guard let marker = bytes.uint8(at: offset + 1), bytes.uint8(at: offset) == 0xFF else {
+            guard let byte = bytes.uint8(at: offset), let marker = bytes.uint8(at: offset + 1) else {
                 throw ImageError.truncated(.jpeg)
             }
-            if marker == 0xFF {
+            if byte != 0xFF || marker == 0xFF {
                 offset += 1
+                continue
+            }
+            if marker == 0x01 || (0xD0...0xD8).contains(marker) {
+                offset += 2
                 continue
             }
             guard let length = bytes.uint16(at: offset + 2, bigEndian: true), length >= 2 else {

@@ -6,7 +6,8 @@ public struct ImageLimits: Sendable, Equatable {
     /// 100 megapixels: above any camera sensor sold today, below what would exhaust memory on a small machine.
     public static let `default` = ImageLimits(maximumPixelCount: 100_000_000)
 
-    /// Limits of at most `maximumPixelCount` pixels per image.
+    /// Limits of at most `maximumPixelCount` pixels per image. Decoding stops at 2²⁷ pixels whatever the
+    /// limit (OpenCV's `OPENCV_IO_MAX_IMAGE_PIXELS`, which SwiftVision sets unless it is already set).
     public init(maximumPixelCount: Int) {
         self.maximumPixelCount = maximumPixelCount
     }
