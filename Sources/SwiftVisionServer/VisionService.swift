@@ -19,7 +19,8 @@ public enum VisionService {
         return Application(
             router: router,
             server: .http1WebSocketUpgrade(
-                webSocketRouter: router, configuration: WebSocketServerConfiguration(maxFrameSize: configuration.maxFrameBytes)),
+                webSocketRouter: router,
+                configuration: HTTP1WebSocketUpgradeChannel.Configuration(ws: WebSocketServerConfiguration(maxFrameSize: configuration.maxFrameBytes))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "SwiftVision"),
             logger: logger)
