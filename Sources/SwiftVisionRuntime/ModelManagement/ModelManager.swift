@@ -167,10 +167,7 @@ public struct ModelManager: Sendable, Hashable {
             let actual = try AssetInstaller.sha256(of: file)
             guard actual == expected else { throw ModelManagerError.checksumMismatch(expected: expected, actual: actual) }
         }
-        let head = (try? Data(contentsOf: file, options: .mappedIfSafe).prefix(8)) ?? Data()
-        guard FlatBufferTable.hasIdentifier("TFL3", in: head) else {
-            throw ModelManagerError.invalidModel(reason: "no TFLite file identifier")
-        }
+        // Loading checks the file's identifier and structure (ModelFileCheck) before LiteRT reads it.
         do {
             _ = try LiteRT.Model(contentsOf: file)
         } catch {
