@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func malformedMetadataThrowsInsteadOfCrashing() {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SeededGenerator(seed: 1001)
         #expect(throws: MetadataError.self) { try ModelMetadata(flatBuffer: Data("nothing".utf8)) }
         for length in [8, 12, 16, 64, 512] {
             for _ in 0..<50 {
@@ -63,6 +63,95 @@ import Testing
                 _ = try? ModelMetadata(flatBuffer: Data(bytes))
             }
         }
+    }
+}
+
+/// Files made to take gigabytes from a few kilobytes or one megabyte are refused before they do.
+@Suite struct MetadataAmplificationTests {
+    /// A model with `labels.txt` packed as 100 MiB of zeros deflated to about 100 kB; with `claimedSize`, the
+    /// archive's headers claim that many bytes instead (the deflated stream still holds 100 MiB).
+    static func zipBomb(claimedSize: Int? = nil, in folder: URL) throws -> URL {
+        let bomb = folder.appendingPathComponent("bomb.tflite")
+        let script = """
+            import shutil, struct, sys, zipfile
+            shutil.copy(sys.argv[1], sys.argv[2])
+            with zipfile.ZipFile(sys.argv[2], "a", compression=zipfile.ZIP_DEFLATED) as archive:
+                archive.writestr("labels.txt", bytes(100 << 20))
+            if len(sys.argv) > 3:
+                data = bytearray(open(sys.argv[2], "rb").read())
+                claimed = int(sys.argv[3])
+                local = data.rindex(b"PK\\x03\\x04")
+                central = data.rindex(b"PK\\x01\\x02")
+                struct.pack_into("<I", data, local + 22, claimed)
+                struct.pack_into("<I", data, central + 24, claimed)
+                open(sys.argv[2], "wb").write(data)
+            """
+        let arguments = ["-c", script, try Fixtures.model("face_detection_short_range.tflite").path, bomb.path]
+            + (claimedSize.map { [String($0)] } ?? [])
+        let run = try Fixtures.run(Fixtures.cache.root.appendingPathComponent("venv/bin/python"), arguments)
+        try #require(run.status == 0, "\(run.errors)")
+        return bomb
+    }
+
+    @Test(arguments: [nil, 100])
+    func aPackedFileThatUnpacksToMoreThanTheLimitIsRefused(claimedSize: Int?) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = try LiteRT.Model(contentsOf: try Self.zipBomb(claimedSize: claimedSize, in: folder))
+        #expect(try model.packedFileNames() == ["labels.txt"])
+        #expect(throws: MetadataError.packedFileTooLarge(name: "labels.txt", model: "bomb.tflite", limit: LiteRT.Model.maximumPackedFileSize)) {
+            try model.packedFile(named: "labels.txt")
+        }
+    }
+
+    /// TFLite metadata whose `files` associated files all point at one table named by one 1 MiB string:
+    /// with 2000 of them, read naively, 2 GB of names.
+    static func repeatingMetadata(files count: Int) -> Data {
+        var bytes = [UInt8]()
+        func append(_ value: Int, size: Int) {
+            for index in 0..<size { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * index))) }
+        }
+        func patch(_ value: Int, at position: Int) {
+            for index in 0..<4 { bytes[position + index] = UInt8(truncatingIfNeeded: value >> (8 * index)) }
+        }
+        append(0, size: 4)  // the root offset, patched below
+        bytes += Array("M001".utf8)
+        let rootVTable = bytes.count  // field 6, associated_files, at offset 4 of an 8-byte table
+        for value in [18, 8, 0, 0, 0, 0, 0, 0, 4] { append(value, size: 2) }
+        bytes += [0, 0]
+        let fileVTable = bytes.count  // field 0, name, at offset 4 of an 8-byte table
+        for value in [6, 8, 4] { append(value, size: 2) }
+        bytes += [0, 0]
+        let root = bytes.count
+        patch(root, at: 0)
+        append(root - rootVTable, size: 4)
+        let filesField = bytes.count
+        append(0, size: 4)
+        let vector = bytes.count
+        patch(vector - filesField, at: filesField)
+        append(count, size: 4)
+        let file = vector + 4 + 4 * count
+        for index in 0..<count { append(file - (vector + 4 + 4 * index), size: 4) }
+        append(file - fileVTable, size: 4)
+        append(4, size: 4)  // the name follows right after this offset
+        let length = 1 << 20
+        append(length, size: 4)
+        bytes += [UInt8](repeating: UInt8(ascii: "a"), count: length)
+        bytes.append(0)
+        return Data(bytes)
+    }
+
+    @Test func metadataWhoseOffsetsRepeatOneLongStringIsRefused() throws {
+        let metadata = Self.repeatingMetadata(files: 2000)
+        #expect(metadata.count < (1 << 20) + 10_000)
+        #expect(throws: MetadataError.self) { try ModelMetadata(flatBuffer: metadata) }
+    }
+
+    @Test func theSameLayoutWithOneFileIsRead() throws {
+        // The builder makes valid metadata: with one file, the long name is read once and accepted.
+        let read = try ModelMetadata(flatBuffer: Self.repeatingMetadata(files: 1))
+        #expect(read.associatedFiles.count == 1)
+        #expect(read.associatedFiles.first?.name == String(repeating: "a", count: 1 << 20))
     }
 }
 

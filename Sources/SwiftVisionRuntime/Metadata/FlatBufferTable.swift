@@ -4,20 +4,33 @@ import SwiftVisionCore
 /// A read-only, bounds-checked view of one table in a FlatBuffers buffer.
 ///
 /// Only what TFLite metadata needs: scalars, strings, tables, vectors of those, unions.
+///
+/// Offsets may point at the same string, vector or table again and again, so a small buffer could
+/// make a reader produce gigabytes (a thousand names that are all one 1 MB string) or walk the same
+/// tables for ever. Every table view, vector element and string read from one root is therefore
+/// charged its size in the buffer against one ``ReadAllowance`` of twice the buffer's size: a reader
+/// that reads each part once, or twice, stays well inside it; a buffer built to repeat itself does not.
 struct FlatBufferTable {
     let buffer: Data
     let position: Int
+    private let allowance: ReadAllowance
+
+    /// What reading one table is charged: at least its offset to the vtable and one vtable entry.
+    private static let tableCharge = 8
 
     /// The root table of `buffer`.
     init(root buffer: Data) throws {
         self.buffer = buffer
+        allowance = ReadAllowance(bytes: 2 * buffer.count + ReadAllowance.slack)
         position = try Self.offset(buffer, at: 0)
         _ = try vtable()
     }
 
-    private init(buffer: Data, position: Int) {
+    private init(buffer: Data, position: Int, allowance: ReadAllowance) throws {
+        try allowance.charge(Self.tableCharge)
         self.buffer = buffer
         self.position = position
+        self.allowance = allowance
     }
 
     /// Whether bytes 4–7 hold `identifier`.
@@ -27,19 +40,21 @@ struct FlatBufferTable {
 
     func string(_ field: Int) throws -> String? {
         guard let location = try indirect(field) else { return nil }
-        return try Self.string(buffer, at: location)
+        return try string(at: location)
     }
 
     func table(_ field: Int) throws -> FlatBufferTable? {
-        try indirect(field).map { FlatBufferTable(buffer: buffer, position: $0) }
+        try indirect(field).map { try FlatBufferTable(buffer: buffer, position: $0, allowance: allowance) }
     }
 
     func tables(_ field: Int) throws -> [FlatBufferTable] {
-        try vectorElements(field, size: 4).map { FlatBufferTable(buffer: buffer, position: try Self.offset(buffer, at: $0)) }
+        try vectorElements(field, size: 4).map {
+            try FlatBufferTable(buffer: buffer, position: try Self.offset(buffer, at: $0), allowance: allowance)
+        }
     }
 
     func strings(_ field: Int) throws -> [String] {
-        try vectorElements(field, size: 4).map { try Self.string(buffer, at: try Self.offset(buffer, at: $0)) }
+        try vectorElements(field, size: 4).map { try string(at: try Self.offset(buffer, at: $0)) }
     }
 
     func floats(_ field: Int) throws -> [Float] {
@@ -80,7 +95,7 @@ struct FlatBufferTable {
     /// The element count of the vector in `field` after checking that its `elementSize`-byte elements
     /// lie inside the buffer; 0 when the field is absent.
     func checkedVectorCount(_ field: Int, elementSize: Int) throws -> Int {
-        try vectorElements(field, size: elementSize).count
+        try vector(field, size: elementSize)?.count ?? 0
     }
 
     /// Checks that the string in `field`, if any, lies inside the buffer.
@@ -110,24 +125,33 @@ struct FlatBufferTable {
         try fieldLocation(field).map { try Self.offset(buffer, at: $0) }
     }
 
-    private func vectorElements(_ field: Int, size: Int) throws -> [Int] {
-        guard let vector = try indirect(field) else { return [] }
+    /// Where the elements of the vector in `field` start and how many there are, after checking that its
+    /// `size`-byte elements lie inside the buffer and charging them to the allowance; nil when absent.
+    private func vector(_ field: Int, size: Int) throws -> (start: Int, count: Int)? {
+        guard let vector = try indirect(field) else { return nil }
         let count = try Self.scalar(buffer, at: vector, size: 4)
         guard vector + 4 + count * size <= buffer.count else { throw MetadataError.malformed("vector overruns the buffer") }
-        return (0..<count).map { vector + 4 + $0 * size }
+        try allowance.charge(4 + count * size)
+        return (vector + 4, count)
+    }
+
+    private func vectorElements(_ field: Int, size: Int) throws -> [Int] {
+        guard let (start, count) = try vector(field, size: size) else { return [] }
+        return (0..<count).map { start + $0 * size }
+    }
+
+    private func string(at location: Int) throws -> String {
+        let length = try Self.scalar(buffer, at: location, size: 4)
+        guard location + 4 + length <= buffer.count else { throw MetadataError.malformed("string overruns the buffer") }
+        try allowance.charge(4 + length)
+        let start = buffer.startIndex + location + 4
+        return String(decoding: buffer[start..<start + length], as: UTF8.self)
     }
 
     private static func offset(_ buffer: Data, at location: Int) throws -> Int {
         let target = location + (try scalar(buffer, at: location, size: 4))
         guard target < buffer.count else { throw MetadataError.malformed("offset points outside the buffer") }
         return target
-    }
-
-    private static func string(_ buffer: Data, at location: Int) throws -> String {
-        let length = try scalar(buffer, at: location, size: 4)
-        guard location + 4 + length <= buffer.count else { throw MetadataError.malformed("string overruns the buffer") }
-        let start = buffer.startIndex + location + 4
-        return String(decoding: buffer[start..<start + length], as: UTF8.self)
     }
 
     /// A little-endian unsigned integer of `size` bytes.
@@ -140,5 +164,25 @@ struct FlatBufferTable {
             value = value << 8 | Int(buffer[buffer.startIndex + location + index])
         }
         return value
+    }
+}
+
+/// What the readers of one FlatBuffers buffer may still read, in bytes of the buffer (see ``FlatBufferTable``).
+/// Used by one thread at a time, as its tables are.
+private final class ReadAllowance {
+    /// Room for the small fixed charges of a tiny buffer.
+    static let slack = 4096
+
+    private var remaining: Int
+
+    init(bytes: Int) {
+        remaining = bytes
+    }
+
+    func charge(_ bytes: Int) throws {
+        remaining -= bytes
+        guard remaining >= 0 else {
+            throw MetadataError.malformed("its offsets point at the same data again and again (more than twice its size read)")
+        }
     }
 }

@@ -3,19 +3,40 @@ import SwiftVisionCore
 import ZIPFoundation
 
 extension LiteRT.Model {
+    /// The most files a model may pack: label files, vocabularies and the like are a handful.
+    public static let maximumPackedFileCount = 4096
+    /// The most bytes one packed file may unpack to. A few kilobytes of compressed zeros can claim
+    /// gigabytes, so the limit holds for what the archive says and for what actually comes out.
+    public static let maximumPackedFileSize = 64 << 20
+
     /// The names of the files packed in the model (the zip archive appended by TFLite's metadata writer).
     public func packedFileNames() throws -> [String] {
-        try withPackedArchive { archive in archive.map(\.path) }
+        try withPackedArchive { archive in
+            var names: [String] = []
+            for entry in archive {
+                guard names.count < Self.maximumPackedFileCount else {
+                    throw MetadataError.packedFilesUnreadable(
+                        model: url.lastPathComponent, reason: "more than \(Self.maximumPackedFileCount) files")
+                }
+                names.append(entry.path)
+            }
+            return names
+        }
     }
 
-    /// The contents of the packed file `name`.
+    /// The contents of the packed file `name`, at most ``maximumPackedFileSize`` bytes.
     public func packedFile(named name: String) throws -> Data {
         try withPackedArchive { archive in
             guard let entry = archive[name] else {
                 throw MetadataError.packedFileNotFound(name: name, model: url.lastPathComponent)
             }
+            let tooLarge = MetadataError.packedFileTooLarge(name: name, model: url.lastPathComponent, limit: Self.maximumPackedFileSize)
+            guard entry.uncompressedSize <= UInt64(Self.maximumPackedFileSize) else { throw tooLarge }
             var contents = Data()
-            _ = try archive.extract(entry, skipCRC32: false) { contents.append($0) }
+            _ = try archive.extract(entry, skipCRC32: false) { chunk in
+                guard contents.count + chunk.count <= Self.maximumPackedFileSize else { throw tooLarge }
+                contents.append(chunk)
+            }
             return contents
         }
     }
