@@ -4,7 +4,7 @@ export SWIFTVISION_CACHE ?= $(HOME)/.cache/swiftvision
 SWIFT_BUILD_FLAGS ?= -j 2
 SAMPLES := $(SWIFTVISION_CACHE)/media
 
-.PHONY: run test bench serve system-packages
+.PHONY: run test bench fuzz serve system-packages
 
 run: system-packages
 	swift build -c release $(SWIFT_BUILD_FLAGS)
@@ -27,6 +27,16 @@ test: system-packages
 	scripts/setup-reference-env.sh
 	$(SWIFTVISION_CACHE)/tools-venv/bin/python -m pytest tests/python -q
 	swift test $(SWIFT_BUILD_FLAGS)
+
+# The fuzz suite of `make test` at length: FUZZ_ITERATIONS mutants per file from FUZZ_SEED (printed on failure).
+FUZZ_ITERATIONS ?= 20000
+FUZZ_SEED ?= 20261124
+fuzz: system-packages
+	swift build --build-tests $(SWIFT_BUILD_FLAGS)
+	.build/debug/swiftvision setup --samples
+	scripts/build-models.sh
+	scripts/setup-reference-env.sh
+	SWIFTVISION_FUZZ_ITERATIONS=$(FUZZ_ITERATIONS) SWIFTVISION_FUZZ_SEED=$(FUZZ_SEED) swift test --skip-build --filter FuzzTests
 
 bench: system-packages
 	scripts/install-system-packages.sh --bench
