@@ -8,7 +8,8 @@ public struct ImageHeader: Sendable, Equatable {
     public let width: Int
     /// Stored height, before orientation.
     public let height: Int
-    /// The EXIF orientation of a JPEG; `.up` for other formats or when absent.
+    /// The EXIF orientation: a JPEG's APP1 segment, a PNG's `eXIf` chunk, a WebP's `EXIF` chunk or a TIFF's
+    /// tag 274; `.up` for BMP, or when absent or malformed.
     public let orientation: ImageOrientation
 
     /// Parses the header of encoded image `data`.
@@ -20,20 +21,20 @@ public struct ImageHeader: Sendable, Equatable {
             format = .jpeg
         } else if bytes.matches([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], at: 0) {
             (width, height) = try Self.parsePNG(bytes)
-            (format, orientation) = (.png, .up)
+            (format, orientation) = (.png, Self.pngOrientation(bytes))
         } else if bytes.matches(Array("RIFF".utf8), at: 0), bytes.matches(Array("WEBP".utf8), at: 8) {
             (width, height) = try Self.parseWebP(bytes)
-            (format, orientation) = (.webp, .up)
+            (format, orientation) = (.webp, Self.webPOrientation(bytes))
         } else if bytes.matches(Array("BM".utf8), at: 0) {
             (width, height) = try Self.parseBMP(bytes)
             (format, orientation) = (.bmp, .up)
         } else if bytes.matches([0x49, 0x49, 0x2A, 0x00], at: 0) || bytes.matches([0x4D, 0x4D, 0x00, 0x2A], at: 0) {
-            let tags = try TIFFTags(bytes, tiffStart: 0, wanted: [256, 257])
+            let tags = try TIFFTags(bytes, tiffStart: 0, wanted: [256, 257, 274])
             guard let width = tags.values[256], let height = tags.values[257] else {
                 throw ImageError.corrupt(.tiff, reason: "no image width or length tag")
             }
             (self.width, self.height) = (width, height)
-            (format, orientation) = (.tiff, .up)
+            (format, orientation) = (.tiff, Self.orientation(tagValue: tags.values[274]))
         } else {
             throw ImageError.unknownFormat
         }
@@ -65,8 +66,7 @@ public struct ImageHeader: Sendable, Equatable {
             let segment = offset + 4
             switch marker {
             case 0xE1 where bytes.matches(Array("Exif".utf8) + [0, 0], at: segment):
-                let tags = try? TIFFTags(bytes, tiffStart: segment + 6, wanted: [274])
-                orientation = tags?.values[274].flatMap { ImageOrientation(rawValue: UInt8(clamping: $0)) } ?? .up
+                orientation = Self.orientation(inTIFF: bytes.slice(from: segment + 6, to: offset + 2 + Int(length)))
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
                 guard let height = bytes.uint16(at: segment + 1, bigEndian: true),
                     let width = bytes.uint16(at: segment + 3, bigEndian: true)
@@ -143,6 +143,13 @@ struct ByteReader {
         return data[data.startIndex + offset]
     }
 
+    /// The bytes from `start` up to `end`, clamped to these; offsets in the slice count from `start`.
+    func slice(from start: Int, to end: Int) -> ByteReader {
+        let lower = min(max(start, 0), data.count)
+        let upper = min(max(end, lower), data.count)
+        return ByteReader(data[data.startIndex + lower..<data.startIndex + upper])
+    }
+
     func matches(_ pattern: [UInt8], at offset: Int) -> Bool {
         pattern.indices.allSatisfy { uint8(at: offset + $0) == pattern[$0] }
     }
@@ -170,9 +177,12 @@ struct ByteReader {
 /// The integer values of chosen tags of a TIFF structure's first image directory (TIFF files and JPEG EXIF).
 struct TIFFTags {
     private(set) var values: [UInt16: Int] = [:]
+    /// Where each value read sits, from the start of `bytes`, and its size in bytes.
+    private(set) var fields: [UInt16: (offset: Int, size: Int)] = [:]
+    /// Whether the structure is big-endian ("MM").
+    let bigEndian: Bool
 
     init(_ bytes: ByteReader, tiffStart: Int, wanted: Set<UInt16>) throws {
-        let bigEndian: Bool
         if bytes.matches([0x4D, 0x4D], at: tiffStart) {
             bigEndian = true
         } else if bytes.matches([0x49, 0x49], at: tiffStart) {
@@ -197,6 +207,7 @@ struct TIFFTags {
                 default: nil
                 }
             values[tag] = value
+            if value != nil { fields[tag] = (entry + 8, type == 3 ? 2 : 4) }
         }
     }
 }

@@ -17,7 +17,8 @@ public struct ImageDecodingOptions: Sendable, Equatable {
 }
 
 extension VisionImage {
-    /// Decodes a JPEG, PNG, WebP, BMP or TIFF file; a JPEG's EXIF orientation becomes ``orientation``.
+    /// Decodes a JPEG, PNG, WebP, BMP or TIFF file; its EXIF orientation (see ``ImageHeader/orientation``)
+    /// becomes ``orientation``.
     public init(contentsOf url: URL, options: ImageDecodingOptions = .init()) throws {
         let data: Data
         do {
@@ -37,7 +38,7 @@ extension VisionImage {
     public init(data: Data, options: ImageDecodingOptions = .init()) throws {
         let header = try ImageHeader(data: data)
         try options.limits.check(width: header.width, height: header.height)
-        let data = header.format == .png ? PNGColorProfile.removed(from: data) ?? data : data
+        let data = DecoderMetadata.removed(from: data, format: header.format)
         let reduction = Self.reduction(for: header, minimumSize: options.minimumSize)
         var size = (width: (header.width + reduction - 1) / reduction, height: (header.height + reduction - 1) / reduction)
         var pixels: PixelBuffer?
