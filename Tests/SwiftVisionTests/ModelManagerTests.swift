@@ -17,9 +17,14 @@ import Testing
     let checksum: String
 
     init() throws {
+        try self.init(newer: nil)
+    }
+
+    /// A server that publishes `newer` on demand (see ``TestModelServer/publishNewer()``).
+    init(newer: URL?) throws {
         served = try Fixtures.model("efficientnet_lite0_classifier_fp16.tflite")
         checksum = try AssetInstaller.sha256(of: served)
-        server = try TestModelServer(serving: served)
+        server = try TestModelServer(serving: served, newer: newer)
         folder = try Fixtures.temporaryDirectory()
         manager = ModelManager(directory: folder.appendingPathComponent("models"))
     }
@@ -178,7 +183,8 @@ import Testing
         defer { observers.forEach(NotificationCenter.default.removeObserver) }
         let progress = manager.download(good, conditions: ModelDownloadConditions(allowsCellularAccess: false, allowsBackgroundDownloading: true))
         manager.download(bad)
-        for _ in 0..<500 where outcomes.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        // The downloads run on detached tasks, which a busy machine may start late: wait up to a minute.
+        for _ in 0..<6000 where outcomes.withLock({ $0.count }) < 2 { try await Task.sleep(for: .milliseconds(10)) }
         let seen = outcomes.withLock { $0 }
         #expect(seen[good.name] == "succeeded")
         #expect(seen[bad.name]?.hasPrefix("failed with the downloaded model has SHA-256") == true, "\(seen)")

@@ -10,14 +10,28 @@ import Testing
 @testable import SwiftVisionRuntime
 @testable import SwiftVisionTasks
 
-/// The HTTP server of `Tests/Reference/model_server.py` on 127.0.0.1, serving one file; stopped on deinit.
+/// The HTTP server of `Tests/Reference/model_server.py` on 127.0.0.1, serving one file (and, once
+/// published, a newer one); stopped on deinit.
 final class TestModelServer {
+    /// One request the server answered.
+    struct Request {
+        let path: String
+        let range: String?
+        let ifNoneMatch: String?
+        let ifModifiedSince: String?
+        /// The response's status.
+        let status: Int
+        /// The body bytes sent.
+        let bytes: Int
+    }
+
     private let process = Process()
     let port: Int
 
-    init(serving file: URL) throws {
+    init(serving file: URL, newer: URL? = nil) throws {
         process.executableURL = Fixtures.cache.root.appendingPathComponent("venv/bin/python")
         process.arguments = [Fixtures.packageRoot.appendingPathComponent("Tests/Reference/model_server.py").path, file.path]
+            + (newer.map { [$0.path] } ?? [])
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -43,10 +57,19 @@ final class TestModelServer {
 
     func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
 
-    /// The requests the server received so far: path and Range header.
-    func requests() async throws -> [(path: String, range: String?)] {
+    /// The requests the server received so far.
+    func requests() async throws -> [Request] {
         let (data, _) = try await URLSession.shared.data(from: url("/requests"))
         let list = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
-        return list.map { ($0["path"] as? String ?? "", $0["range"] as? String) }
+        return list.map {
+            Request(
+                path: $0["path"] as? String ?? "", range: $0["range"] as? String, ifNoneMatch: $0["ifNoneMatch"] as? String,
+                ifModifiedSince: $0["ifModifiedSince"] as? String, status: $0["status"] as? Int ?? 0, bytes: $0["bytes"] as? Int ?? 0)
+        }
+    }
+
+    /// Makes the server serve the newer file from now on.
+    func publishNewer() async throws {
+        _ = try await URLSession.shared.data(from: url("/publish"))
     }
 }

@@ -5,6 +5,8 @@ import SwiftVisionTasks
 
 /// A barcode read by ``DetectBarcodesRequest`` (Vision's `VNBarcodeObservation`).
 public struct BarcodeObservation: QuadrilateralObservation, Equatable {
+    /// Identifies the observation (Vision's `uuid`): new for each observation made, kept by its copies.
+    public let uuid: UUID
     /// Corners named in the symbol's own orientation (see ``Barcode/corners``).
     public var imageCorners: Quadrilateral
     /// The upright size of the image the barcode was read in, in pixels.
@@ -22,6 +24,7 @@ public struct BarcodeObservation: QuadrilateralObservation, Equatable {
 
     /// An observation of `barcode`, read in an image of `imageSize` upright pixels.
     public init(barcode: Barcode, imageSize: CGSize) {
+        uuid = UUID()
         imageCorners = barcode.corners
         self.imageSize = imageSize
         symbology = barcode.format

@@ -8,6 +8,9 @@ import SwiftVisionTasks
 public struct ClassifyImageRequest: VisionRequest {
     /// A custom classifier; nil for the model zoo's ImageNet classifier.
     public var model: LocalModel?
+    /// Called with the request's results or error each time a handler performs it (Vision's
+    /// `completionHandler`); nil for none.
+    public var completionHandler: CompletionHandler?
 
     /// A request that runs `model`, or the model zoo's ImageNet classifier when nil.
     public init(model: LocalModel? = nil) {
@@ -25,7 +28,9 @@ public struct ClassifyImageRequest: VisionRequest {
 }
 
 /// One class of an image, as Vision's `ClassificationObservation`: a view of the shared ``Label``.
-public struct ClassificationObservation: Sendable, Hashable {
+public struct ClassificationObservation: VisionObservation, Hashable {
+    /// Identifies the observation (Vision's `uuid`): new for each observation made, kept by its copies.
+    public let uuid: UUID
     /// The label behind the observation.
     public let label: Label
 
@@ -37,6 +42,7 @@ public struct ClassificationObservation: Sendable, Hashable {
     public var index: Int { label.index }
 
     init(_ label: Label) {
+        uuid = UUID()
         self.label = label
     }
 }

@@ -9,6 +9,9 @@ public struct DetectBarcodesRequest: VisionRequest {
     public var symbologies: BarcodeFormat = .all
     /// The part of the image searched, normalised with the origin at the lower left.
     public var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
+    /// Called with the request's results or error each time a handler performs it (Vision's
+    /// `completionHandler`); nil for none.
+    public var completionHandler: CompletionHandler?
 
     /// A request for every format over the whole image.
     public init() {}

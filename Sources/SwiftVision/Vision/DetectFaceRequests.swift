@@ -10,6 +10,9 @@ public struct DetectFaceRectanglesRequest: FaceRequest {
     public var performanceMode: FaceDetectorOptions.PerformanceMode = .accurate
     /// Most faces to report, the most confident first.
     public var maximumObservations = 20
+    /// Called with the request's results or error each time a handler performs it (Vision's
+    /// `completionHandler`); nil for none.
+    public var completionHandler: CompletionHandler?
     /// False: rectangles only, without landmark regions or mesh.
     public static let includesLandmarks = false
 
@@ -24,6 +27,9 @@ public struct DetectFaceLandmarksRequest: FaceRequest {
     public var performanceMode: FaceDetectorOptions.PerformanceMode = .accurate
     /// Most faces to report, the most confident first.
     public var maximumObservations = 20
+    /// Called with the request's results or error each time a handler performs it (Vision's
+    /// `completionHandler`); nil for none.
+    public var completionHandler: CompletionHandler?
     /// True: landmark regions, pupils and the face mesh as well as rectangles.
     public static let includesLandmarks = true
 

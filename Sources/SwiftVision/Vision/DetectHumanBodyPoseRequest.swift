@@ -8,6 +8,9 @@ import SwiftVisionTasks
 public struct DetectHumanBodyPoseRequest: SequenceVisionRequest {
     /// Most bodies to report; 1 by default, as MediaPipe's pose graph.
     public var maximumObservations = 1
+    /// Called with the request's results or error each time a handler performs it (Vision's
+    /// `completionHandler`); nil for none.
+    public var completionHandler: CompletionHandler?
 
     /// A request for one body.
     public init() {}
@@ -43,7 +46,7 @@ public struct DetectHumanBodyPoseRequest: SequenceVisionRequest {
 
 /// A body found by ``DetectHumanBodyPoseRequest`` (Vision's `HumanBodyPoseObservation`): Vision's 19
 /// joints, in Vision's normalised coordinates (lower-left origin).
-public struct HumanBodyPoseObservation: Sendable, Equatable, Identifiable {
+public struct HumanBodyPoseObservation: VisionObservation, Equatable {
     /// Vision's joints; left and right are the subject's.
     public enum JointName: String, Sendable, CaseIterable, Hashable {
         /// The head.
@@ -73,8 +76,8 @@ public struct HumanBodyPoseObservation: Sendable, Equatable, Identifiable {
         public let confidence: Float
     }
 
-    /// Identifies the observation: new for each observation made (Vision's `uuid`).
-    public let id: UUID
+    /// Identifies the observation (Vision's `uuid`): new for each observation made, kept by its copies.
+    public let uuid: UUID
     /// The landmark model's confidence that the body is there, 0–1.
     public let confidence: Float
     /// The box around the body's landmarks in 0…1 of the image, origin at the lower left.
@@ -83,7 +86,7 @@ public struct HumanBodyPoseObservation: Sendable, Equatable, Identifiable {
     public let joints: [JointName: Joint]
 
     init(_ pose: PoseResult, imageSize: CGSize) {
-        id = UUID()
+        uuid = UUID()
         confidence = pose.score
         boundingBox = pose.boundingBox.rect.converted(from: .pixels, to: .normalizedLowerLeft, imageSize: imageSize)
         joints = Dictionary(uniqueKeysWithValues: JointName.allCases.map { name in

@@ -9,6 +9,9 @@ import SwiftVisionTasks
 public struct DetectHumanHandPoseRequest: SequenceVisionRequest {
     /// Most hands to report; 2 by default, as Vision.
     public var maximumHandCount = 2
+    /// Called with the request's results or error each time a handler performs it (Vision's
+    /// `completionHandler`); nil for none.
+    public var completionHandler: CompletionHandler?
 
     /// A request for up to two hands.
     public init() {}
@@ -44,7 +47,7 @@ public struct DetectHumanHandPoseRequest: SequenceVisionRequest {
 
 /// A hand found by ``DetectHumanHandPoseRequest`` (Vision's `HumanHandPoseObservation`): Vision's 21
 /// joints, in Vision's normalised coordinates (lower-left origin).
-public struct HumanHandPoseObservation: Sendable, Equatable, Identifiable {
+public struct HumanHandPoseObservation: VisionObservation, Equatable {
     /// Vision's hand joints: the wrist, then the thumb and each finger from the palm to the tip (MediaPipe's
     /// 21 landmarks, in its order).
     public enum JointName: String, Sendable, CaseIterable, Hashable {
@@ -83,8 +86,8 @@ public struct HumanHandPoseObservation: Sendable, Equatable, Identifiable {
         public let confidence: Float
     }
 
-    /// Identifies the observation: new for each observation made (Vision's `uuid`).
-    public let id: UUID
+    /// Identifies the observation (Vision's `uuid`): new for each observation made, kept by its copies.
+    public let uuid: UUID
     /// The landmark model's confidence that the hand is there, 0–1.
     public let confidence: Float
     /// The subject's hand, taking the image as a back camera's (unmirrored): MediaPipe labels hands as
@@ -96,7 +99,7 @@ public struct HumanHandPoseObservation: Sendable, Equatable, Identifiable {
     public let joints: [JointName: Joint]
 
     init(_ hand: HandResult, imageSize: CGSize) {
-        id = UUID()
+        uuid = UUID()
         confidence = hand.score
         chirality = hand.handedness == .left ? .right : .left
         boundingBox = hand.boundingBox.rect.converted(from: .pixels, to: .normalizedLowerLeft, imageSize: imageSize)

@@ -19,6 +19,9 @@ public struct DetectRectanglesRequest: VisionRequest {
     public var maximumObservations = 1
     /// The part of the image searched, normalised with the origin at the lower left.
     public var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
+    /// Called with the request's results or error each time a handler performs it (Vision's
+    /// `completionHandler`); nil for none.
+    public var completionHandler: CompletionHandler?
 
     /// A request with Vision's defaults.
     public init() {}

@@ -5,9 +5,10 @@ import SwiftVisionTasks
 
 /// An object's box in one frame, as Vision's `DetectedObjectObservation`: the seed of a
 /// ``TrackObjectRequest`` and its result.
-public struct DetectedObjectObservation: Sendable, Equatable, Identifiable {
-    /// Stays the same along a track; a new observation starts a new track.
-    public let id: UUID
+public struct DetectedObjectObservation: VisionObservation, Equatable {
+    /// Identifies the observation (Vision's `uuid`): new for each seed, and, as in Vision, kept by the
+    /// results of tracking it, so it stays the same along a track; a new observation starts a new track.
+    public let uuid: UUID
     /// The box in 0…1 of the image, origin at the lower left (Vision's convention).
     public let boundingBox: CGRect
     /// 0–1; 0 once the object is lost.
@@ -17,7 +18,7 @@ public struct DetectedObjectObservation: Sendable, Equatable, Identifiable {
 
     /// A seed from a box in Vision's normalised lower-left coordinates.
     public init(boundingBox: CGRect) {
-        self.init(id: UUID(), boundingBox: boundingBox, confidence: 1, isLost: false)
+        self.init(uuid: UUID(), boundingBox: boundingBox, confidence: 1, isLost: false)
     }
 
     /// A seed from a box in pixels of an upright image of `imageSize`.
@@ -25,8 +26,8 @@ public struct DetectedObjectObservation: Sendable, Equatable, Identifiable {
         self.init(boundingBox: imageRect.converted(from: .pixels, to: .normalizedLowerLeft, imageSize: imageSize))
     }
 
-    init(id: UUID, boundingBox: CGRect, confidence: Float, isLost: Bool) {
-        self.id = id
+    init(uuid: UUID, boundingBox: CGRect, confidence: Float, isLost: Bool) {
+        self.uuid = uuid
         self.boundingBox = boundingBox
         self.confidence = confidence
         self.isLost = isLost

@@ -4,9 +4,9 @@ import SwiftVisionRuntime
 import SwiftVisionTasks
 
 /// A face found by a Vision-style request; the box is in Vision's normalised coordinates (lower-left origin).
-public struct FaceObservation: Sendable, Equatable, Identifiable {
-    /// Identifies the observation: new for each observation made (Vision's `uuid`).
-    public let id: UUID
+public struct FaceObservation: VisionObservation, Equatable {
+    /// Identifies the observation (Vision's `uuid`): new for each observation made, kept by its copies.
+    public let uuid: UUID
     /// The face's box in 0…1 of the image, origin at the lower left.
     public let boundingBox: CGRect
     /// Detection confidence (in tracking, the face mesh's confidence), 0–1.
@@ -30,7 +30,7 @@ public struct FaceObservation: Sendable, Equatable, Identifiable {
     }
 
     init(_ face: FaceResult, imageSize: CGSize) {
-        id = UUID()
+        uuid = UUID()
         boundingBox = face.boundingBox.rect.converted(from: .pixels, to: .normalizedLowerLeft, imageSize: imageSize)
         confidence = face.confidence
         roll = face.roll * .pi / 180

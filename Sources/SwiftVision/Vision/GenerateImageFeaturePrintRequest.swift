@@ -9,6 +9,9 @@ import SwiftVisionTasks
 public struct GenerateImageFeaturePrintRequest: VisionRequest {
     /// How the image meets the model's square input.
     public var imageCropAndScaleOption: ImageCropAndScaleOption = .scaleFill
+    /// Called with the request's results or error each time a handler performs it (Vision's
+    /// `completionHandler`); nil for none.
+    public var completionHandler: CompletionHandler?
 
     /// A request that scales the image to fill the model's input (`.scaleFill`).
     public init() {}
@@ -23,16 +26,19 @@ public struct GenerateImageFeaturePrintRequest: VisionRequest {
 }
 
 /// An image's feature print, as Vision's `FeaturePrintObservation`: a unit-length vector.
-public struct FeaturePrintObservation: Sendable, Hashable, Identifiable {
-    /// Identifies the observation: new for each observation made (Vision's `uuid`).
-    public let id: UUID
+public struct FeaturePrintObservation: VisionObservation, Hashable {
+    /// Identifies the observation (Vision's `uuid`): new for each observation made, kept by its copies.
+    public let uuid: UUID
     /// The vector.
     public let data: [Float]
 
     init(data: [Float]) {
-        id = UUID()
+        uuid = UUID()
         self.data = data
     }
+
+    /// 1: a feature print has no score (Vision's value for such observations).
+    public var confidence: Float { 1 }
 
     /// The number of values.
     public var elementCount: Int { data.count }

@@ -24,6 +24,9 @@ public struct GeneratePersonSegmentationRequest: SequenceVisionRequest {
 
     /// Speed against detail; Vision's default is `.accurate`.
     public var qualityLevel: QualityLevel = .accurate
+    /// Called with the request's results or error each time a handler performs it (Vision's
+    /// `completionHandler`); nil for none.
+    public var completionHandler: CompletionHandler?
 
     /// A request at `.accurate` quality.
     public init() {}
@@ -76,19 +79,22 @@ public struct GeneratePersonSegmentationRequest: SequenceVisionRequest {
 /// An image produced by a request, as Vision's `PixelBufferObservation`: here a person mask, as
 /// 8-bit gray pixels (Vision's default `kCVPixelFormatType_OneComponent8`, 255 = person) and as
 /// float confidences (`kCVPixelFormatType_OneComponent32Float`).
-public struct PixelBufferObservation: Sendable, Identifiable {
-    /// Identifies the observation: new for each observation made (Vision's `uuid`).
-    public let id: UUID
+public struct PixelBufferObservation: VisionObservation {
+    /// Identifies the observation (Vision's `uuid`): new for each observation made, kept by its copies.
+    public let uuid: UUID
     /// The mask as 8-bit gray pixels, upright: round(confidence × 255), 255 = person.
     public let pixelBuffer: PixelBuffer
     /// The mask's float confidences.
     public let mask: SegmentationMask
 
     init(mask: SegmentationMask) throws {
-        id = UUID()
+        uuid = UUID()
         self.mask = mask
         pixelBuffer = try mask.plane.grayBuffer()
     }
+
+    /// 1: the mask holds a confidence per pixel instead (Vision's value for such observations).
+    public var confidence: Float { 1 }
 
     /// The mask's width in pixels.
     public var width: Int { mask.width }

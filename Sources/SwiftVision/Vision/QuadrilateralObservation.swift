@@ -9,13 +9,11 @@ import SwiftVisionTasks
 ///
 /// Unlike Vision, coordinates are normalised to the whole image even when a request has a region
 /// of interest.
-public protocol QuadrilateralObservation: Sendable {
+public protocol QuadrilateralObservation: VisionObservation {
     /// The corners in upright pixels, origin at the top left.
     var imageCorners: Quadrilateral { get }
     /// The upright size of the image the observation was made in.
     var imageSize: CGSize { get }
-    /// How sure the observation is, 0–1.
-    var confidence: Float { get }
 }
 
 extension QuadrilateralObservation {

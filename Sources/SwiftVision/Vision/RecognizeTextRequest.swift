@@ -16,6 +16,9 @@ public struct RecognizeTextRequest: VisionRequest {
     public var usesLanguageCorrection = true
     /// The part of the image read, normalised with the origin at the lower left.
     public var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
+    /// Called with the request's results or error each time a handler performs it (Vision's
+    /// `completionHandler`); nil for none.
+    public var completionHandler: CompletionHandler?
 
     /// A request for accurate recognition of US English over the whole image.
     public init() {}

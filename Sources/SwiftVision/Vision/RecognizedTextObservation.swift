@@ -13,6 +13,8 @@ public struct RecognizedText: Sendable, Equatable {
 
 /// A line of text read by ``RecognizeTextRequest`` (Vision's `VNRecognizedTextObservation`).
 public struct RecognizedTextObservation: QuadrilateralObservation, Equatable {
+    /// Identifies the observation (Vision's `uuid`): new for each observation made, kept by its copies.
+    public let uuid: UUID
     /// The corners of the line's box in upright pixels, origin at the top left.
     public var imageCorners: Quadrilateral
     /// The upright size of the image the line was read in, in pixels.
@@ -24,6 +26,7 @@ public struct RecognizedTextObservation: QuadrilateralObservation, Equatable {
 
     /// An observation of `line`, read in an image of `imageSize` upright pixels.
     public init(line: TextLine, imageSize: CGSize) {
+        uuid = UUID()
         imageCorners = Quadrilateral(rect: line.frame)
         self.imageSize = imageSize
         self.line = line

@@ -5,6 +5,8 @@ import SwiftVisionTasks
 
 /// A rectangle found by ``DetectRectanglesRequest`` (Vision's `VNRectangleObservation`).
 public struct RectangleObservation: QuadrilateralObservation, Equatable {
+    /// Identifies the observation (Vision's `uuid`): new for each observation made, kept by its copies.
+    public let uuid: UUID
     /// The rectangle's corners in upright pixels, origin at the top left.
     public var imageCorners: Quadrilateral
     /// The upright size of the image the rectangle was found in, in pixels.
@@ -14,6 +16,7 @@ public struct RectangleObservation: QuadrilateralObservation, Equatable {
 
     /// A rectangle with `imageCorners` found in an image of `imageSize` upright pixels.
     public init(imageCorners: Quadrilateral, imageSize: CGSize, confidence: Float) {
+        uuid = UUID()
         self.imageCorners = imageCorners
         self.imageSize = imageSize
         self.confidence = confidence

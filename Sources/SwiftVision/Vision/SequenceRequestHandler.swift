@@ -14,19 +14,23 @@ public final class SequenceRequestHandler: @unchecked Sendable {
     /// A handler with no sequence started.
     public init() {}
 
-    /// Performs a stateless `request` on `frame`.
+    /// Performs a stateless `request` on `frame`; its completion handler gets the outcome.
     public func perform<Request: VisionRequest>(_ request: Request, on frame: VisionImage) throws -> Request.Result {
-        try request.perform(on: frame)
+        try request.report(Result { try request.perform(on: frame) }).get()
     }
 
-    /// Performs `request` on the next `frame`, continuing its sequence.
+    /// Performs `request` on the next `frame`, continuing its sequence; its completion handler gets the
+    /// outcome, after the handler has let go of its lock.
     public func perform<Request: SequenceVisionRequest>(_ request: Request, on frame: VisionImage) throws -> Request.Result {
-        try lock.withLock {
-            var state = try (states[request.sequenceKey] as? Request.SequenceState) ?? request.makeSequenceState()
-            let result = try request.perform(on: frame, state: &state)
-            states[request.sequenceKey] = request.endsSequence ? nil : state
-            return result
+        let outcome = lock.withLock {
+            Result {
+                var state = try (states[request.sequenceKey] as? Request.SequenceState) ?? request.makeSequenceState()
+                let result = try request.perform(on: frame, state: &state)
+                states[request.sequenceKey] = request.endsSequence ? nil : state
+                return result
+            }
         }
+        return try request.report(outcome).get()
     }
 
     /// Forgets the state of requests with `key`, or of all requests.

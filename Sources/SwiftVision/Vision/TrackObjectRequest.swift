@@ -5,7 +5,7 @@ import SwiftVisionTasks
 
 /// Follows one object from a seed box frame after frame, as Vision's `TrackObjectRequest`, performed by a
 /// ``SequenceRequestHandler``. The first frame performed must be the frame the seed box belongs to.
-/// Feeding a result back (same ``DetectedObjectObservation/id``) continues the track; a new observation
+/// Feeding a result back (same ``DetectedObjectObservation/uuid``) continues the track; a new observation
 /// starts another. Several requests with different seeds track several objects at once.
 public struct TrackObjectRequest: SequenceVisionRequest {
     /// Speed against precision of the tracker: `.fast` is OpenCV's KCF, `.accurate` its CSRT.
@@ -17,6 +17,9 @@ public struct TrackObjectRequest: SequenceVisionRequest {
     public var trackingLevel: TrackingLevel = .accurate
     /// Releases the tracker after this frame.
     public var isLastFrame = false
+    /// Called with the request's results or error each time a handler performs it (Vision's
+    /// `completionHandler`); nil for none.
+    public var completionHandler: CompletionHandler?
 
     /// A request to follow `detectedObjectObservation`.
     public init(detectedObjectObservation: DetectedObjectObservation) {
@@ -29,7 +32,7 @@ public struct TrackObjectRequest: SequenceVisionRequest {
     }
 
     /// Requests continuing the same observation share one tracker.
-    public var sequenceKey: AnyHashable { inputObservation.id }
+    public var sequenceKey: AnyHashable { inputObservation.uuid }
     /// Whether the handler forgets the tracker after this frame.
     public var endsSequence: Bool { isLastFrame }
 
@@ -49,7 +52,7 @@ public struct TrackObjectRequest: SequenceVisionRequest {
         let track = try runner.run(videoFrame: image).tracks[0]
         if isFirst { return inputObservation }
         return DetectedObjectObservation(
-            id: inputObservation.id,
+            uuid: inputObservation.uuid,
             boundingBox: track.boundingBox.rect.converted(from: .pixels, to: .normalizedLowerLeft, imageSize: image.size),
             confidence: track.confidence, isLost: track.lost)
     }

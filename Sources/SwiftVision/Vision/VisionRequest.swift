@@ -4,12 +4,27 @@ import SwiftVisionRuntime
 import SwiftVisionTasks
 
 /// An analysis performed on one image, as Apple Vision's requests: configure it, then perform it
-/// with an ``ImageRequestHandler`` (or a ``SequenceRequestHandler`` for video).
+/// with an ``ImageRequestHandler`` (or a ``SequenceRequestHandler`` for video). The handler returns
+/// its results, and hands them (or its error) to its ``completionHandler`` as well, as Vision's
+/// `VNRequest` does.
 public protocol VisionRequest: Sendable {
     /// What the request produces for one image, such as an array of observations.
     associatedtype Result: Sendable
+    /// What a request's completion handler is called with: its results, or the error it failed with.
+    typealias CompletionHandler = @Sendable (Swift.Result<Result, any Error>) -> Void
+    /// Called with the request's results or error each time a handler performs it (Vision's
+    /// `completionHandler`); nil for none.
+    var completionHandler: CompletionHandler? { get set }
     /// Runs the request on `image`.
     func perform(on image: VisionImage) throws -> Result
+}
+
+extension VisionRequest {
+    /// Hands `outcome`, the request's results or error, to its completion handler and returns it.
+    func report(_ outcome: Swift.Result<Result, any Error>) -> Swift.Result<Result, any Error> {
+        completionHandler?(outcome)
+        return outcome
+    }
 }
 
 /// A request that carries state from one video frame to the next (tracking).

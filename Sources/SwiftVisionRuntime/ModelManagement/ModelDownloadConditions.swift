@@ -2,9 +2,12 @@ import SwiftVisionCore
 
 /// When a model may be downloaded, as ML Kit's `ModelDownloadConditions`.
 ///
-/// On Linux there is no cellular or background state: `allowsCellularAccess` is handed to
-/// URLSession, which ignores it there, and a download runs while the process runs whatever
-/// `allowsBackgroundDownloading` says. Both are kept so that ML Kit code compiles unchanged.
+/// Linux honours neither condition; both are kept so that ML Kit code compiles unchanged:
+/// - `allowsCellularAccess`: Linux has no notion of a cellular connection. The value is handed to
+///   URLSession, which ignores it there, so a download uses whatever connection the machine has.
+/// - `allowsBackgroundDownloading`: a process has no background state and there is no system
+///   download service to hand the transfer to. A download runs while the process runs, whatever the
+///   value, and stops with it; the next download resumes it.
 public struct ModelDownloadConditions: Sendable, Hashable {
     /// Whether the download may use a cellular connection.
     public var allowsCellularAccess: Bool

@@ -8,6 +8,12 @@ import Synchronization
 /// download of the same model. The finished file is checked (the SHA-256 when the model has one,
 /// then that LiteRT loads it) and only then renamed to `NAME.tflite`, so a half-written or corrupt
 /// model is never used. Concurrent downloads of one model share a single transfer.
+///
+/// As ML Kit, a model already downloaded is transferred again only when its server publishes a newer
+/// file: the record beside the model keeps the file's validators (`ETag`, `Last-Modified`), and
+/// the next download asks with a conditional request (`If-None-Match`, `If-Modified-Since`). A
+/// `304 Not Modified` leaves the model as it is; a new file is downloaded beside the old one, checked,
+/// and replaces it in one rename. A server that sends no validators gets the whole file every time.
 public struct ModelManager: Sendable, Hashable {
     /// The folder holding the downloaded models.
     public let directory: URL
@@ -61,7 +67,9 @@ public struct ModelManager: Sendable, Hashable {
     }
 
     /// Starts downloading `model`, or joins its download in flight, and returns ML Kit's `Progress`.
-    /// The outcome is posted as ``Foundation/Notification/Name/modelDownloadDidSucceed`` or
+    /// A model in place is kept unless its server has a newer file; either way the progress ends at
+    /// the file's size and success is posted. The outcome is posted as
+    /// ``Foundation/Notification/Name/modelDownloadDidSucceed`` or
     /// ``Foundation/Notification/Name/modelDownloadDidFail``, with the model (and error) in `userInfo`.
     @discardableResult
     public func download(_ model: RemoteModel, conditions: ModelDownloadConditions = ModelDownloadConditions()) -> Progress {
@@ -69,7 +77,8 @@ public struct ModelManager: Sendable, Hashable {
     }
 
     /// Starts downloading `model`, or joins its download in flight, and yields its progress; the
-    /// stream finishes once the model is in place, or throws a ``ModelManagerError``.
+    /// stream finishes once the model is in place, or throws a ``ModelManagerError``. A model in place
+    /// whose server has no newer file yields one update, complete, without a transfer.
     public func downloadUpdates(
         _ model: RemoteModel, conditions: ModelDownloadConditions = ModelDownloadConditions()
     ) -> AsyncThrowingStream<ModelDownloadProgress, any Error> {
@@ -143,22 +152,58 @@ public struct ModelManager: Sendable, Hashable {
         while flock(lock, LOCK_EX) != 0 && errno == EINTR {}
         defer { flock(lock, LOCK_UN) }
         let partial = partialFile(model.name)
-        try await ResumableTransfer(source: model.url, partial: partial, onProgress: onProgress).run(conditions: conditions)
+        func transfer(unlessMatching installed: ModelValidators?) async throws -> ResumableTransfer.Outcome {
+            try await ResumableTransfer(source: model.url, partial: partial, onProgress: onProgress)
+                .run(conditions: conditions, unlessMatching: installed)
+        }
+        var outcome = try await transfer(unlessMatching: installedValidators(of: model))
         defer {
             try? manager.removeItem(at: partial)
             try? manager.removeItem(at: ResumableTransfer.stateFile(for: partial))
         }
+        if outcome == .notModified {
+            if let size = fileSize(modelFile(model.name)) {
+                onProgress(ModelDownloadProgress(completedBytes: size, totalBytes: size))
+                return
+            }
+            // The model was deleted while the server was asked: download it whole.
+            outcome = try await transfer(unlessMatching: nil)
+        }
+        guard case .downloaded(let validators) = outcome else {
+            throw ModelManagerError.transferFailed(reason: "the server answered 304 to a request that was not conditional")
+        }
         try check(partial, of: model)
         do {
-            try JSONEncoder().encode(model).write(to: recordFile(model.name), options: .atomic)
+            // The record loses its validators before the file is replaced and gets the new ones after:
+            // a download stopped in between finds no validators and transfers the file again, rather
+            // than taking the old file for the new one.
+            try store(ModelRecord(model: model, validators: nil))
             guard rename(partial.path, modelFile(model.name).path) == 0 else {
                 throw ModelManagerError.transferFailed(reason: String(cString: strerror(errno)))
             }
+            try store(ModelRecord(model: model, validators: validators))
         } catch let error as ModelManagerError {
             throw error
         } catch {
             throw ModelManagerError.transferFailed(reason: "cannot store the model: \(error.localizedDescription)")
         }
+    }
+
+    /// The validators of `model`'s file in place, when it is there and its record is of the same
+    /// model (name, address and checksum); nil otherwise, and the download is unconditional.
+    private func installedValidators(of model: RemoteModel) -> ModelValidators? {
+        guard fileSize(modelFile(model.name)) != nil, let data = try? Data(contentsOf: recordFile(model.name)),
+            let record = try? JSONDecoder().decode(ModelRecord.self, from: data), record.model == model
+        else { return nil }
+        return record.validators
+    }
+
+    private func fileSize(_ file: URL) -> Int64? {
+        (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int64
+    }
+
+    private func store(_ record: ModelRecord) throws {
+        try JSONEncoder().encode(record).write(to: recordFile(record.model.name), options: .atomic)
     }
 
     /// Throws unless `file` has the model's checksum and loads as a TFLite model.

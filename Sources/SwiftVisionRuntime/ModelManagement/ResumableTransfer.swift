@@ -8,12 +8,22 @@ import SwiftVisionCore
 /// One HTTP download into a `.partial` file that survives interruptions: the bytes received are
 /// kept, with the server's validator (ETag or Last-Modified) beside them, and the next transfer of
 /// the same URL asks only for the rest (`Range` with `If-Range`). A server that ignores the range,
-/// or whose file changed, sends the whole file again and the partial file starts over.
+/// or whose file changed, sends the whole file again and the partial file starts over. Given the
+/// validators of a file already in place, the request is conditional, and a `304 Not Modified`
+/// ends the transfer without a byte.
 final class ResumableTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     /// What is known about a partial file, stored beside it.
     private struct PartialState: Codable {
         var url: URL
-        var validator: String
+        var validators: ModelValidators
+    }
+
+    /// How a transfer ended.
+    enum Outcome: Equatable {
+        /// The server's file is the one in place (`304 Not Modified`); nothing was transferred.
+        case notModified
+        /// `partial` holds the whole file, which has these validators (nil when the server sent none).
+        case downloaded(ModelValidators?)
     }
 
     private let source: URL
@@ -24,7 +34,10 @@ final class ResumableTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
     private var received: Int64 = 0
     private var expected: Int64?
     private var failure: ModelManagerError?
-    private var continuation: CheckedContinuation<Void, any Error>?
+    private var isConditional = false
+    private var notModified = false
+    private var validators: ModelValidators?
+    private var continuation: CheckedContinuation<Outcome, any Error>?
 
     /// Downloads `source` into `partial`, reporting progress through `onProgress`.
     init(source: URL, partial: URL, onProgress: @escaping @Sendable (ModelDownloadProgress) -> Void) {
@@ -48,14 +61,17 @@ final class ResumableTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
         }
     }
 
-    /// Runs the transfer; returns when `partial` holds the whole file.
-    func run(conditions: ModelDownloadConditions) async throws {
+    /// Runs the transfer; returns when `partial` holds the whole file, or, when `installed` (the
+    /// validators of the file in place) still match the server's file, at once with `.notModified`.
+    func run(conditions: ModelDownloadConditions, unlessMatching installed: ModelValidators? = nil) async throws -> Outcome {
         var request = URLRequest(url: source)
         let kept = resumableBytes()
         if let kept {
             request.setValue("bytes=\(kept.count)-", forHTTPHeaderField: "Range")
-            request.setValue(kept.validator, forHTTPHeaderField: "If-Range")
+            request.setValue(kept.validators.fileIdentity, forHTTPHeaderField: "If-Range")
         }
+        installed?.makeConditional(&request)
+        isConditional = installed != nil
         let configuration = URLSessionConfiguration.ephemeral
         configuration.allowsCellularAccess = conditions.allowsCellularAccess
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -64,7 +80,7 @@ final class ResumableTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
         let session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
         defer { session.finishTasksAndInvalidate() }
         let task = session.dataTask(with: request)
-        try await withCheckedThrowingContinuation { continuation in
+        return try await withCheckedThrowingContinuation { continuation in
             queue.addOperation {
                 self.continuation = continuation
                 task.resume()
@@ -72,13 +88,13 @@ final class ResumableTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
         }
     }
 
-    /// The size and validator of a partial file of this URL that can be resumed, else nil.
-    private func resumableBytes() -> (count: Int64, validator: String)? {
+    /// The size and validators of a partial file of this URL that can be resumed, else nil.
+    private func resumableBytes() -> (count: Int64, validators: ModelValidators)? {
         guard let data = try? Data(contentsOf: Self.stateFile(for: partial)),
             let state = try? JSONDecoder().decode(PartialState.self, from: data), state.url == source,
             let size = (try? FileManager.default.attributesOfItem(atPath: partial.path))?[.size] as? Int64, size > 0
         else { return nil }
-        return (size, state.validator)
+        return (size, state.validators)
     }
 
     // MARK: URLSessionDataDelegate
@@ -141,18 +157,27 @@ final class ResumableTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
         } else {
             outcome = nil
         }
-        if let outcome { continuation?.resume(throwing: outcome) } else { continuation?.resume() }
+        if let outcome {
+            continuation?.resume(throwing: outcome)
+        } else {
+            continuation?.resume(returning: notModified ? .notModified : .downloaded(validators))
+        }
         continuation = nil
     }
 
-    /// Opens the partial file for the response: appends to it for a matching `206`, starts it over for a `200`.
+    /// Opens the partial file for the response: appends to it for a matching `206`, starts it over for
+    /// a `200`, leaves it alone for the `304` of a conditional request.
     private func start(with response: URLResponse) throws {
         guard let http = response as? HTTPURLResponse else {
             throw ModelManagerError.transferFailed(reason: "\(source.absoluteString) did not answer over HTTP")
         }
         let manager = FileManager.default
-        let kept = resumableBytes()?.count ?? 0
+        let resumable = resumableBytes()
+        let kept = resumable?.count ?? 0
         switch http.statusCode {
+        case 304 where isConditional:
+            notModified = true
+            return
         case 206:
             guard let range = http.value(forHTTPHeaderField: "Content-Range").flatMap(ContentRange.init),
                 range.start == kept
@@ -164,6 +189,7 @@ final class ResumableTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
             try file?.seekToEnd()
             received = kept
             expected = range.total
+            validators = ModelValidators(http) ?? resumable?.validators
         case 200:
             try? manager.removeItem(at: Self.stateFile(for: partial))
             guard manager.createFile(atPath: partial.path, contents: nil) else {
@@ -172,8 +198,9 @@ final class ResumableTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
             file = try FileHandle(forWritingTo: partial)
             received = 0
             expected = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
-            if let validator = http.value(forHTTPHeaderField: "ETag") ?? http.value(forHTTPHeaderField: "Last-Modified") {
-                let state = try JSONEncoder().encode(PartialState(url: source, validator: validator))
+            validators = ModelValidators(http)
+            if let validators {
+                let state = try JSONEncoder().encode(PartialState(url: source, validators: validators))
                 try state.write(to: Self.stateFile(for: partial), options: .atomic)
             }
         default:
