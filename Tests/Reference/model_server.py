@@ -10,14 +10,16 @@ Prints the port on its first line, then serves until it is terminated:
   /cut-then-full/model.tflite
                           the first request is cut as above; later ones ignore Range and send it all (200)
   /corrupt/model.tflite   FILE with one byte changed in the middle: same size, another checksum
-  /slow/model.tflite      FILE in 256 KiB pieces, 20 ms apart; a 304 after half a second
+  /slow/model.tflite      FILE in 256 KiB pieces, 20 ms apart
+  /held/model.tflite      /model.tflite, but a 304 waits for /release (30 s at most)
   /garbage.tflite         bytes that are not a model
   /away/model.tflite      a redirect (302) to http://192.0.2.1/model.tflite, a documentation address off
                           this machine that nothing answers
   /dated/model.tflite     /model.tflite with Last-Modified only, no ETag
   /plain/model.tflite     /model.tflite with no validators: every request gets the whole file (200)
   /publish                from now on FILE is NEWER (another ETag, Last-Modified the time of publishing)
-  /requests               the requests so far, these two left out, as JSON: [{"path", "range", "ifNoneMatch",
+  /release                lets the 304s of /held/model.tflite that wait, and later ones, go
+  /requests               the requests so far, these three left out, as JSON: [{"path", "range", "ifNoneMatch",
                           "ifModifiedSince", "status", "bytes"}], bytes being the body bytes sent
   anything else           404
 """
@@ -42,6 +44,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
     requests = []
     cut_once_served = set()
     lock = threading.Lock()
+    released = threading.Event()
 
     def log_message(self, *args):
         pass
@@ -57,6 +60,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with Handler.lock:
                 Handler.publish(Handler.newer, time.time())
             return self.send_bytes(200, b"published\n", content_type="text/plain")
+        if path == "/release":
+            Handler.released.set()
+            return self.send_bytes(200, b"released\n", content_type="text/plain")
         self.entry = {
             "path": path,
             "range": self.headers.get("Range"),
@@ -74,14 +80,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         validators = {
             "/model.tflite": (etag, last_modified),
             "/slow/model.tflite": (etag, last_modified),
+            "/held/model.tflite": (etag, last_modified),
             "/dated/model.tflite": (None, last_modified),
             "/plain/model.tflite": (None, None),
         }
         if path in validators:
             etag, last_modified = validators[path]
             if self.not_modified(etag, last_modified):
-                if path.startswith("/slow"):
-                    time.sleep(0.5)
+                if path.startswith("/held"):
+                    Handler.released.wait(timeout=30)
                 return self.send_bytes(304, b"", etag=etag, last_modified=last_modified)
             return self.send_ranged(model, etag, last_modified, slow=path.startswith("/slow"))
         if path == "/corrupt/model.tflite":

@@ -105,24 +105,25 @@ import Testing
         var requests = try await server.requests()
         #expect(requests.map(\.status) == [200, 200] && requests[1].ifNoneMatch == nil)
         #expect(try installedChecksum(model) == AssetInstaller.sha256(of: served))
-        // The model deleted while the server takes half a second over its 304: the file is downloaded whole.
-        let slow = fixture.remote("/slow/model.tflite")
-        _ = try await download(slow)
-        let (manager, model304) = (manager, slow)
+        // The model deleted while the server holds its 304 back: the file is downloaded whole.
+        let held = fixture.remote("/held/model.tflite")
+        _ = try await download(held)
+        let (manager, model304) = (manager, held)
         async let updating = ModelManagerTests.download(model304, by: manager)
         var waited = 0
         while try await server.requests().count < 4 && waited < 6000 {
             try await Task.sleep(for: .milliseconds(10))
             waited += 1
         }
-        try manager.deleteDownloadedModel(slow)
+        try manager.deleteDownloadedModel(held)
+        try await server.release()
         _ = try await updating
         requests = try await server.requests()
         #expect(requests.dropFirst(2).map(\.status) == [200, 304, 200])
         #expect(requests.dropFirst(2).map(\.bytes) == [try size(served), 0, try size(served)])
         #expect(requests.last?.ifNoneMatch == nil)
-        #expect(try installedChecksum(slow) == AssetInstaller.sha256(of: served))
-        #expect(try manager.downloadedModels().contains(slow))
+        #expect(try installedChecksum(held) == AssetInstaller.sha256(of: served))
+        #expect(try manager.downloadedModels().contains(held))
     }
 
     @Test func aNewerFileThatFailsItsChecksumLeavesTheModelInPlace() async throws {

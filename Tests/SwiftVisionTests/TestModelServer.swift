@@ -68,6 +68,11 @@ final class TestModelServer {
         }
     }
 
+    /// Lets the server answer the 304s of `/held/model.tflite`, which wait until this call.
+    func release() async throws {
+        _ = try await URLSession.shared.data(from: url("/release"))
+    }
+
     /// Makes the server serve the newer file from now on.
     func publishNewer() async throws {
         _ = try await URLSession.shared.data(from: url("/publish"))
