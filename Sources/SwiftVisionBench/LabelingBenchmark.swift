@@ -40,8 +40,9 @@ enum LabelingBenchmark {
         embedderOptions.threadCount = 1
         let embedder = try ImageEmbedder(options: embedderOptions)
         let interpreter = try Interpreter(contentsOf: embedderModel, options: .init(threadCount: 1))
-        let format = try ImageTensorFormat(
+        var format = try ImageTensorFormat(
             tensor: interpreter.inputs[0], metadata: interpreter.model.metadata?.inputs.first, resizeMode: .stretch)
+        format.extendsEdges = true
         let invoke = try medianMilliseconds(iterations: iterations) {
             try interpreter.invoke { _ in } readingOutputs: { _ in }
         }
@@ -51,7 +52,7 @@ enum LabelingBenchmark {
             let image = try VisionImage(contentsOfFile: path)
             let other = peer.photos[path]
             let convert = try medianMilliseconds(iterations: iterations) {
-                try tensor.withUnsafeMutableBytes { _ = try image.write(into: $0, format: format) }
+                try tensor.withUnsafeMutableBytes { _ = try image.writeAsMediaPipe(into: $0, format: format) }
             }
             print(BenchmarkRow(task: "image→tensor \(name) 224×224", swift: convert, peer: nil, peakMiB: peakResidentMiB()).line)
             let top = try labeler.results(in: image).first?.text ?? "-"

@@ -27,12 +27,12 @@ enum LabelingFixtures {
         try VisionImage(pixels: Data((0..<64).flatMap { _ in rgb }), width: 8, height: 8, format: .rgb)
     }
 
-    /// `left` and `right`, each scaled to `side`×`side`, side by side in one upright RGB image.
-    static func sideBySide(_ left: VisionImage, _ right: VisionImage, side: Int = 320) throws -> VisionImage {
-        let halves = try [left, right].map { try Fixtures.packed($0.resized(width: side, height: side).upright().buffer.converted(to: .rgb)) }
+    /// `images`, each scaled to `side`×`side`, side by side from left to right in one upright RGB image.
+    static func sideBySide(_ images: VisionImage..., side: Int = 320) throws -> VisionImage {
+        let parts = try images.map { try Fixtures.packed($0.resized(width: side, height: side).upright().buffer.converted(to: .rgb)) }
         let rowBytes = side * 3
-        let pixels = (0..<side).flatMap { row in halves.flatMap { $0[row * rowBytes..<(row + 1) * rowBytes] } }
-        return try VisionImage(pixels: Data(pixels), width: 2 * side, height: side, format: .rgb)
+        let pixels = (0..<side).flatMap { row in parts.flatMap { $0[row * rowBytes..<(row + 1) * rowBytes] } }
+        return try VisionImage(pixels: Data(pixels), width: images.count * side, height: side, format: .rgb)
     }
 
     /// `image` re-encoded as a JPEG of `quality` after scaling by `scale`.

@@ -116,6 +116,19 @@ extension VisionImage {
     }
 }
 
+extension VisionImage {
+    /// The part of `region` (upright pixels; the whole image when nil) inside the image; an error when
+    /// that does not cover a pixel.
+    package func pixelRegion(_ region: CGRect?) throws -> CGRect {
+        let bounds = CGRect(x: 0, y: 0, width: width, height: height)
+        let inside = (region ?? bounds).standardized.intersection(bounds)
+        guard !inside.isNull, inside.width >= 1, inside.height >= 1 else {
+            throw ImageError.invalidRegion("\(region ?? bounds) does not cover a pixel of the \(width)×\(height) image")
+        }
+        return inside
+    }
+}
+
 extension ImageTensorFormat.ChannelOrder {
     var pixelFormat: PixelFormat {
         switch self {
@@ -132,11 +145,7 @@ private struct TensorLayout {
     var contentX = 0, contentY = 0, contentWidth: Int, contentHeight: Int
 
     init(image: VisionImage, region requested: CGRect?, format: ImageTensorFormat) throws {
-        let bounds = CGRect(x: 0, y: 0, width: image.width, height: image.height)
-        var region = (requested ?? bounds).standardized.intersection(bounds)
-        guard !region.isNull, region.width >= 1, region.height >= 1 else {
-            throw ImageError.invalidRegion("\(requested ?? bounds) does not cover a pixel of the \(image.width)×\(image.height) image")
-        }
+        var region = try image.pixelRegion(requested)
         let (width, height) = (Double(format.width), Double(format.height))
         contentWidth = format.width
         contentHeight = format.height

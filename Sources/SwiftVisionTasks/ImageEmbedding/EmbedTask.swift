@@ -3,8 +3,9 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// Turns an image into feature vectors, one per output head of the model: the model zoo's
-/// EfficientNet-Lite0 embedder (1280 values) or any `.tflite` whose outputs are vectors. The image is
-/// scaled to the model's input as a whole, as MediaPipe does.
+/// EfficientNet-Lite0 embedder (1280 values) or any `.tflite` whose outputs are vectors. The image
+/// becomes the model's input as in MediaPipe's ImageEmbedder: stretched as a whole by one bilinear
+/// warp (see `ImageVectorModel`).
 public struct EmbedTask: VisionTask {
     /// The settings of the embedding task, named as the `embed` command's options.
     public struct Options: Codable, Hashable, Sendable {

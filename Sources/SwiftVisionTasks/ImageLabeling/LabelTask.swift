@@ -5,8 +5,9 @@ import SwiftVisionRuntime
 /// Labels what an image, or regions of it, show, with the model zoo's ImageNet classifier or any
 /// `.tflite` classifier whose labels and normalisation come from its TFLite metadata.
 ///
-/// The image (or region) is scaled to the model's input as a whole, as MediaPipe does: on the sample
-/// photos this beats the ImageNet evaluation crop (bus 0.91 against 0.50).
+/// The image (or region) becomes the model's input as in MediaPipe's ImageClassifier: stretched as a
+/// whole by one bilinear warp (see `ImageVectorModel`), which on the sample photos beats the ImageNet
+/// evaluation crop (bus 0.91 against 0.50).
 public struct LabelTask: VisionTask {
     /// The settings of the labeling task, named as the `label` command's options.
     public struct Options: Codable, Hashable, Sendable {

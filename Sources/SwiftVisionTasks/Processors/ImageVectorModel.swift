@@ -4,9 +4,25 @@ import SwiftVisionRuntime
 
 /// A model with one image input whose outputs are read as float vectors: the engine of image
 /// classifiers and embedders. Thread-safe; inferences on one model are served one at a time.
+///
+/// The image becomes the input as in MediaPipe 0.10.21's ImageClassifier and ImageEmbedder, whose
+/// `ImagePreprocessingGraph` runs `ImageToTensorCalculator` on the CPU with OpenCV:
+/// - `keep_aspect_ratio` is not set (false): the region is stretched to the input on each axis;
+/// - the region of interest is the task's `NORM_RECT` (the whole image without one, a region of
+///   interest otherwise) times the image size, and the warp (`cv::warpPerspective`, `INTER_LINEAR`,
+///   8-bit pixels in, 8-bit out) maps its corners onto the input's corners: input pixel i reads the
+///   image at left + i × width / input width, pixel indices as coordinates, without averaging when it
+///   shrinks;
+/// - `border_mode` is unset, so `BORDER_REPLICATE`: samples past the edge repeat it;
+/// - normalisation from the metadata's `NormalizationOptions` (one mean and std for every channel):
+///   the float range is (0 − mean) / std … (255 − mean) / std, applied to the warped bytes by
+///   `convertTo`; a uint8 input gets the warped bytes.
+///
+/// Vision's `imageCropAndScaleOption` keeps the same warp: `.centerCrop` shrinks the region to the
+/// input's aspect ratio, `.scaleFit` grows it (MediaPipe's `PadRoi`) and pads with zeros.
 struct ImageVectorModel: Sendable {
     let interpreter: Interpreter
-    /// The input format, stretching the image to the tensor unless a call asks otherwise.
+    /// The input format, stretching the image to the tensor and repeating its edges, unless a call asks otherwise.
     let format: ImageTensorFormat
 
     /// The model at `url` from `store`; it must take exactly one image tensor.
@@ -17,7 +33,9 @@ struct ImageVectorModel: Sendable {
             throw LiteRTError.incompatibleModel(
                 "\(url.lastPathComponent) takes \(interpreter.inputs.count) inputs, not one image")
         }
-        format = try ImageTensorFormat(tensor: interpreter.inputs[0], metadata: interpreter.model.metadata?.inputs.first)
+        var format = try ImageTensorFormat(tensor: interpreter.inputs[0], metadata: interpreter.model.metadata?.inputs.first)
+        format.extendsEdges = true
+        self.format = format
     }
 
     /// The length N of an output shaped as one vector: `[N]`, `[1, N]` or `[1, 1, 1, N]`; nil otherwise.
@@ -29,15 +47,17 @@ struct ImageVectorModel: Sendable {
         return shape.last
     }
 
-    /// Every output's values for `region` of `image` (the whole image when nil), scaled to the input by `resizeMode`.
+    /// Every output's values for `region` of `image` (the whole image when nil), fitted to the input by
+    /// `resizeMode` (`.letterbox` pads with zeros).
     func outputs(
         for image: VisionImage, region: CGRect? = nil, resizeMode: ImageTensorFormat.ResizeMode = .stretch
     ) throws -> [[Float]] {
         var format = format
         format.resizeMode = resizeMode
+        format.extendsEdges = resizeMode != .letterbox
         let infos = interpreter.outputs
         return try interpreter.invoke { inputs in
-            try image.write(into: inputs[0], format: format, region: region)
+            try image.writeAsMediaPipe(into: inputs[0], format: format, region: region)
         } readingOutputs: { outputs in
             try zip(infos, outputs).map { info, buffer in try info.floatValues(in: buffer) }
         }

@@ -62,14 +62,10 @@ struct KeypointDetectionModel: Sendable {
     /// `keep_aspect_ratio`: one bilinear warp of the square around the image (padding outside) into the
     /// input, as in MediaPipe's graphs; scores near the threshold depend on the sampling.
     func detectAsMediaPipe(in image: VisionImage) throws -> [Detection] {
-        let side = Double(max(image.width, image.height))
-        let square = RotatedRect(
-            center: CGPoint(x: Double(image.width) / 2, y: Double(image.height) / 2), size: CGSize(width: side, height: side),
-            rotation: 0)
+        var square: RotatedRect?
         return try detect { inputs in
-            try image.write(
-                into: inputs[0], format: format, region: square.sampledAsMediaPipe(tensorWidth: format.width, tensorHeight: format.height))
-        } imagePoint: { square.point(atNormalized: $0.x, $0.y) }
+            square = try image.writeAsMediaPipe(into: inputs[0], format: format)
+        } imagePoint: { square!.point(atNormalized: $0.x, $0.y) }
     }
 
     /// Runs the model on the input `write` fills and decodes its outputs; `imagePoint` maps a point in

@@ -49,27 +49,13 @@ struct SelfieSegmentationModel: Sendable {
 
     /// The model's mask of the whole upright `image`, at the model's output size, confidences 0–1.
     func mask(for image: VisionImage) throws -> FloatPlane {
-        let region = Self.inputRegion(imageWidth: image.width, imageHeight: image.height, format: format)
         let info = interpreter.outputs[0]
         let values = try interpreter.invoke { inputs in
-            try image.write(into: inputs[0], format: format, region: region)
+            try image.writeAsMediaPipe(into: inputs[0], format: format)
         } readingOutputs: { outputs in
             try info.floatValues(in: outputs[0])
         }
         return try FloatPlane(width: maskWidth, height: maskHeight, values: values)
-    }
-
-    /// The region whose bilinear sampling at tensor pixel centres reproduces MediaPipe's warp of the
-    /// whole image: input pixel i samples image pixel i × s (s = image size / input size). Sampling
-    /// the region at (i + ½) / n lands on i × s + ½ (s − 1) past its left edge, so the region is the
-    /// image moved by ½ − ½ s.
-    static func inputRegion(imageWidth: Int, imageHeight: Int, format: ImageTensorFormat) -> RotatedRect {
-        let (width, height) = (Double(imageWidth), Double(imageHeight))
-        let scaleX = width / Double(format.width)
-        let scaleY = height / Double(format.height)
-        return RotatedRect(
-            center: CGPoint(x: width / 2 + 0.5 - 0.5 * scaleX, y: height / 2 + 0.5 - 0.5 * scaleY),
-            size: CGSize(width: width, height: height), rotation: 0)
     }
 }
 
