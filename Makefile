@@ -10,6 +10,7 @@ run: system-packages
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	.build/release/swiftvision setup --samples
 	scripts/build-models.sh
+	scripts/build-general-labels.py
 	@echo "== Sample photos"
 	.build/release/swiftvision info $(SAMPLES)/*
 	@echo "== Faces (annotated copies in out/faces)"
@@ -24,6 +25,7 @@ test: system-packages
 	swift build $(SWIFT_BUILD_FLAGS)
 	.build/debug/swiftvision setup --samples
 	scripts/build-models.sh
+	scripts/build-general-labels.py
 	scripts/setup-reference-env.sh
 	$(SWIFTVISION_CACHE)/tools-venv/bin/python -m pytest tests/python -q
 	swift test $(SWIFT_BUILD_FLAGS)
@@ -43,6 +45,7 @@ bench: system-packages
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	.build/release/swiftvision setup --samples
 	scripts/build-models.sh
+	scripts/build-general-labels.py
 	scripts/setup-reference-env.sh
 	.build/release/swiftvision-bench
 
@@ -50,6 +53,7 @@ serve: system-packages
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	.build/release/swiftvision setup
 	scripts/build-models.sh
+	scripts/build-general-labels.py
 	.build/release/swiftvision serve $(SERVE_FLAGS)
 
 system-packages:

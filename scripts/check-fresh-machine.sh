@@ -8,7 +8,7 @@
 #   2. `python3 -m pip download ai-edge-litert==2.3.0 ...` with Debian's pip (as `swiftvision setup`);
 #   3. `apt-get download darknet` (set-up's sample photos), and a photo out of it with its pinned sum;
 #   4. `python3 -m venv` (build-models.sh and setup-reference-env.sh), with pip working inside it;
-#   5. with --full, build-models.sh and setup-reference-env.sh themselves.
+#   5. with --full, build-models.sh, build-general-labels.py and setup-reference-env.sh themselves.
 #
 # The chroot has no Swift toolchain, so it cannot build SwiftVision or run `make test`: this checks
 # the system half of a fresh machine, the Swift half is what `make test` checks on a real one.
@@ -203,6 +203,7 @@ step "python3 -m venv, and pip install in it" in_chroot '
     /tmp/venv/bin/python -c "import iniconfig"'
 if [ $full -eq 1 ]; then
     step "scripts/build-models.sh (tools venv, sources, six models)" in_chroot 'scripts/build-models.sh'
+    step "scripts/build-general-labels.py (timm's class order, WordNet)" in_chroot 'scripts/build-general-labels.py'
     step "scripts/setup-reference-env.sh" in_chroot '
         cp /tmp/x/ai_edge_litert-2.3.0-*.whl /root/.cache/swiftvision/downloads/
         scripts/setup-reference-env.sh'

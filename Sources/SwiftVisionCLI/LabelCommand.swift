@@ -18,6 +18,9 @@ struct LabelCommand: ParsableCommand {
     @Option(help: "A custom .tflite classifier; labels and normalisation come from its metadata.")
     var model: String?
 
+    @Flag(help: "General labels (Dog, Pet, Vehicle, …) from WordNet instead of ImageNet's classes; base model only.")
+    var general = false
+
     @Flag(help: "Print JSON Lines.")
     var json = false
 
@@ -28,6 +31,7 @@ struct LabelCommand: ParsableCommand {
         options.threshold = threshold
         options.max = max
         options.model = model
+        options.general = general
         let task: LabelTask
         do {
             task = try LabelTask(options: options)

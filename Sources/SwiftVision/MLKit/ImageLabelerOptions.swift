@@ -16,6 +16,10 @@ public struct ImageLabelerOptions: Sendable, Hashable {
     public var categoryDenylist: [String] = []
     /// Threads for each inference.
     public var threadCount = LiteRT.CompilationOptions.default.threadCount
+    /// General labels ("Dog", "Pet", "Vehicle"), as ML Kit's base labeler gives, instead of ImageNet's
+    /// fine classes ("German shepherd"); base model only. A general label's confidence is the sum of
+    /// the softmax probabilities of the ImageNet classes under it in WordNet (``GeneralLabels``).
+    public var shouldUseGeneralLabels = false
 
     let source: ModelSource
 
@@ -42,6 +46,7 @@ public struct ImageLabelerOptions: Sendable, Hashable {
         options.allow = categoryAllowlist
         options.deny = categoryDenylist
         options.threads = threadCount
+        options.general = shouldUseGeneralLabels
         if case .installed = source {} else { options.model = try source.fileURL().path }
         return options
     }

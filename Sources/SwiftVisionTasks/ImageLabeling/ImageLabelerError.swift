@@ -14,6 +14,12 @@ public enum ImageLabelerError: Error, Equatable, Sendable, CustomStringConvertib
     case categoryListsNeedLabels
     /// A category list names a class the model does not have.
     case unknownCategory(String)
+    /// General labels were asked for and their file is not in the cache.
+    case generalLabelsNotInstalled(path: String)
+    /// The general labels' file cannot be used.
+    case generalLabelsUnreadable(path: String, reason: String)
+    /// General labels were asked for with a custom model; they exist for the base model's ImageNet classes.
+    case generalLabelsNeedBaseModel
 
     /// A one-line explanation of what was refused.
     public var description: String {
@@ -23,6 +29,12 @@ public enum ImageLabelerError: Error, Equatable, Sendable, CustomStringConvertib
         case .conflictingCategoryLists: "give a category allowlist or a denylist, not both"
         case .categoryListsNeedLabels: "category allow- and denylists need a model with a label file in its metadata"
         case .unknownCategory(let name): "the model has no category named \"\(name)\""
+        case .generalLabelsNotInstalled(let path):
+            "the general labels are not installed (looked for \(path)); run `scripts/build-general-labels.py` "
+                + "in SwiftVision's checkout after `swiftvision setup` and `scripts/build-models.sh` (`make run` runs all three)"
+        case .generalLabelsUnreadable(let path, let reason):
+            "the general labels in \(path) cannot be used: \(reason); run `scripts/build-general-labels.py` to rewrite them"
+        case .generalLabelsNeedBaseModel: "general labels exist for the base model's ImageNet classes only, not a custom model"
         }
     }
 

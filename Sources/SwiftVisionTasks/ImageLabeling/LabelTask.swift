@@ -23,6 +23,10 @@ public struct LabelTask: VisionTask {
         public var deny: [String] = []
         /// Threads for each inference; nil for the default.
         public var threads: Int?
+        /// General labels ("Dog", "Pet", "Vehicle") instead of ImageNet's classes, for the base model
+        /// only: each one's confidence is the sum of its classes' probabilities (``GeneralLabels``).
+        /// `allow` and `deny` then name general labels.
+        public var general = false
 
         /// The default settings.
         public init() {}
@@ -54,6 +58,7 @@ public struct LabelTask: VisionTask {
     public let classNames: [String]?
     private let model: ImageVectorModel
     private let filter: ClassificationFilter
+    private let general: GeneralLabels?
 
     /// Loads the model. A model whose only output is not a `[1, N]` (or `[1, 1, 1, N]`) classification
     /// tensor is refused with ``LiteRTError/incompatibleModel(_:)``.
@@ -76,8 +81,9 @@ public struct LabelTask: VisionTask {
                 "\(url.lastPathComponent) has \(classCount) classes but \(names.count) labels in its metadata")
         }
         classNames = names
+        general = options.general ? try GeneralLabels.forClassifier(of: options, classCount: classCount) : nil
         filter = try ClassificationFilter(
-            names: names, threshold: options.threshold, maxResults: options.max, allowlist: options.allow,
+            names: general?.names ?? names, threshold: options.threshold, maxResults: options.max, allowlist: options.allow,
             denylist: options.deny)
     }
 
@@ -94,6 +100,7 @@ public struct LabelTask: VisionTask {
 
     private func labels(in image: VisionImage, region: CGRect?) throws -> [Label] {
         let scores = try model.outputs(for: image, region: region)[0]
-        return filter.labels(scores: scores, names: classNames)
+        guard let general else { return filter.labels(scores: scores, names: classNames) }
+        return filter.labels(scores: general.confidences(classProbabilities: scores), names: general.names)
     }
 }
