@@ -36,7 +36,7 @@ struct BarcodesCommand: ParsableCommand {
         var options = BarcodeTask.Options()
         options.formats = formats
         options.fast = fast
-        let task = try BarcodeTask(options: options)
+        let task = try CommandTask.load(options, json: json) as BarcodeTask
         try AnalysisOutput.forEachImage(images, json: json, label: "barcodes") { url, image in
             let found = try task.output(for: image)
             if let output = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {

@@ -58,7 +58,7 @@ struct DetectCommand: ParsableCommand {
         options.threshold = threshold
         options.classificationThreshold = classificationThreshold
         options.maxLabels = maxLabels
-        let task = try ObjectTask(options: options)
+        let task = try CommandTask.load(options, model: model, json: json) as ObjectTask
         MediaFiles.prepare(sources)
         defer { Interruption.flush() }
         try MediaFiles.process(sources, json: json) { url in

@@ -28,13 +28,7 @@ struct EmbedCommand: ParsableCommand {
         options.model = model
         options.l2Normalize = l2Normalize
         options.quantize = quantize
-        let task: EmbedTask
-        do {
-            task = try EmbedTask(options: options)
-        } catch {
-            try MediaFiles.reportFailure(of: model ?? "base model", error: error, json: json)
-            throw ExitCode(1)
-        }
+        let task: EmbedTask = try CommandTask.load(options, model: model ?? "base model", json: json)
         try AnalysisOutput.forEachImage(images, json: json, label: "embed") { url, image in
             let output = try task.output(for: image)
             try AnalysisOutput.print(TaskLine(file: url.relativePath, output: output), json: json) { line in

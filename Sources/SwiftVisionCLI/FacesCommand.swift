@@ -50,7 +50,7 @@ struct FacesCommand: ParsableCommand {
         options.sceneCuts = sceneCuts
         options.threshold = threshold
         options.landmarks = landmarks || glasses
-        let task = try FaceTask(options: options)
+        let task = try CommandTask.load(options, json: json) as FaceTask
         MediaFiles.prepare(sources)
         defer { Interruption.flush() }
         try MediaFiles.process(sources, json: json) { url in

@@ -21,7 +21,7 @@ struct HandsCommand: ParsableCommand {
         options.maxHands = maxHands
         options.minDetectionConfidence = common.minDetectionConfidence
         options.minPresenceConfidence = common.minPresenceConfidence
-        try common.run(try HandTask(options: options), report: report, annotate: skeletons)
+        try common.run(try CommandTask.load(options, json: common.json) as HandTask, report: report, annotate: skeletons)
     }
 
     private func report(_ line: TaskLine<HandTask.Output>) {

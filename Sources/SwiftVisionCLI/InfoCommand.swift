@@ -26,7 +26,7 @@ struct InfoCommand: ParsableCommand {
         for path in images {
             let report: Report
             do {
-                let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
+                let data = try ImageError.contents(of: URL(fileURLWithPath: path))
                 let header = try ImageHeader(data: data)
                 try ImageLimits.default.check(width: header.width, height: header.height)
                 let swaps = header.orientation.swapsDimensions

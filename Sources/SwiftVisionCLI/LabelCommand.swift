@@ -32,13 +32,7 @@ struct LabelCommand: ParsableCommand {
         options.max = max
         options.model = model
         options.general = general
-        let task: LabelTask
-        do {
-            task = try LabelTask(options: options)
-        } catch {
-            try MediaFiles.reportFailure(of: model ?? "base model", error: error, json: json)
-            throw ExitCode(1)
-        }
+        let task: LabelTask = try CommandTask.load(options, model: model ?? "base model", json: json)
         try AnalysisOutput.forEachImage(images, json: json, label: "label") { url, image in
             let output = try task.output(for: image)
             try AnalysisOutput.print(TaskLine(file: url.relativePath, output: output), json: json) { line in

@@ -35,9 +35,10 @@ enum MediaFiles {
         return try VideoReader(url: url)
     }
 
-    /// How an input is named in the output: a file by its path, a stream or camera by its URL.
+    /// How an input is named in the output: a file by its path as given (as its error line names it), a
+    /// stream or camera by its URL.
     static func name(of url: URL) -> String {
-        url.isFileURL ? url.path : url.absoluteString
+        url.isFileURL ? url.relativePath : url.absoluteString
     }
 
     /// Whether an input is read frame by frame: a video, a stream or a camera.

@@ -20,7 +20,7 @@ struct PoseCommand: ParsableCommand {
         options.maxPoses = maxPoses
         options.minDetectionConfidence = common.minDetectionConfidence
         options.minPresenceConfidence = common.minPresenceConfidence
-        try common.run(try PoseTask(options: options), report: report, annotate: skeletons)
+        try common.run(try CommandTask.load(options, json: common.json) as PoseTask, report: report, annotate: skeletons)
     }
 
     private func report(_ line: TaskLine<PoseTask.Output>) {

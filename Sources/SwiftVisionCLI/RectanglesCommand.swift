@@ -37,7 +37,7 @@ struct RectanglesCommand: ParsableCommand {
         options.minAspect = minAspect
         options.maxAspect = maxAspect
         options.minSize = minSize
-        let task = try RectangleTask(options: options)
+        let task = try CommandTask.load(options, json: json) as RectangleTask
         try AnalysisOutput.forEachImage(images, json: json, label: "rectangles") { url, image in
             let found = try task.output(for: image).rectangles
             if let output = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {

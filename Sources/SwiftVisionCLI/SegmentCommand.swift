@@ -46,7 +46,7 @@ struct SegmentCommand: ParsableCommand {
     func run() throws {
         var options = SegmentTask.Options()
         options.smoothing = smoothing
-        let task = try SegmentTask(options: options)
+        let task = try CommandTask.load(options, json: json) as SegmentTask
         let backdrop = try background.map(Backdrop.init)
         MediaFiles.prepare(sources)
         defer { Interruption.flush() }

@@ -27,7 +27,7 @@ struct TextCommand: ParsableCommand {
         var options = TextTask.Options()
         options.lang = lang
         options.level = level
-        let task = try TextTask(options: options)
+        let task = try CommandTask.load(options, json: json) as TextTask
         try AnalysisOutput.forEachImage(images, json: json, label: "text") { url, image in
             let text = try task.output(for: image)
             if let output = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {

@@ -48,7 +48,7 @@ struct TrackCommand: ParsableCommand {
         var options = TrackTask.Options()
         options.boxes = boxes.compactMap(Self.rect).map(PixelRect.init)
         options.level = level
-        let task = try TrackTask(options: options)
+        let task = try CommandTask.load(options, json: json) as TrackTask
         MediaFiles.prepare(sources)
         defer { Interruption.flush() }
         try MediaFiles.process(sources, json: json) { url in

@@ -36,8 +36,10 @@ enum Fixtures {
     }
 
     /// Runs `executable` (with `environment` added to this process's) and returns its exit status and output.
+    /// A child ended by a signal has status 128 + the signal, as in a shell; one still running after
+    /// `timeout` seconds is killed (137).
     static func run(
-        _ executable: URL, _ arguments: [String], environment: [String: String] = [:]
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval? = nil
     ) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = executable
@@ -48,6 +50,10 @@ enum Fixtures {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        let pid = process.processIdentifier
+        let killer = DispatchWorkItem { kill(pid, SIGKILL) }
+        if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer) }
+        defer { killer.cancel() }
         // Both pipes are read at once, so that a child filling one of them never blocks.
         nonisolated(unsafe) var errorData = Data()
         let errorsRead = DispatchGroup()
@@ -55,7 +61,8 @@ enum Fixtures {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         errorsRead.wait()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return (status, String(decoding: data, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
     }
 
     /// A JPEG of `image`'s stored pixels carrying an EXIF APP1 segment with `orientation`.

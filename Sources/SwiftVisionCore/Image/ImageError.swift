@@ -43,3 +43,29 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     /// The same as ``description``.
     public var errorDescription: String? { description }
 }
+
+extension ImageError {
+    /// The bytes of the file at `url`, or ``unreadableFile(path:reason:)`` saying why they cannot be read.
+    package static func contents(of url: URL) throws -> Data {
+        do {
+            return try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            throw ImageError.unreadableFile(path: url.path, reason: readFailureReason(at: url, error: error))
+        }
+    }
+
+    /// Why reading the file at `url` failed with `error`, in words: a folder, a missing file, or the
+    /// system's reason (Foundation on Linux names only "error 256" for most of them).
+    package static func readFailureReason(at url: URL, error: any Error) -> String {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { return "no such file" }
+        if isFolder.boolValue { return "it is a folder, not a file" }
+        // The system's reason, from reading the first byte again.
+        let descriptor = open(url.path, O_RDONLY)
+        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
+        defer { close(descriptor) }
+        var byte: UInt8 = 0
+        guard read(descriptor, &byte, 1) >= 0 else { return String(cString: strerror(errno)) }
+        return (error as NSError).localizedDescription
+    }
+}

@@ -20,13 +20,7 @@ extension VisionImage {
     /// Decodes a JPEG, PNG, WebP, BMP or TIFF file; its EXIF orientation (see ``ImageHeader/orientation``)
     /// becomes ``orientation``.
     public init(contentsOf url: URL, options: ImageDecodingOptions = .init()) throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url, options: .mappedIfSafe)
-        } catch {
-            throw ImageError.unreadableFile(path: url.path, reason: (error as NSError).localizedDescription)
-        }
-        try self.init(data: data, options: options)
+        try self.init(data: try ImageError.contents(of: url), options: options)
     }
 
     /// Decodes the file at `path`.

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftVisionCore
 
 /// Checks a `.tflite` file's FlatBuffers structure before LiteRT reads it: LiteRT follows the file's
 /// offsets without checking them, so a model cut short (a half-written download, a truncated copy)
@@ -14,7 +15,7 @@ enum ModelFileCheck {
         do {
             data = try Data(contentsOf: url, options: .alwaysMapped)
         } catch {
-            throw LiteRTError.incompatibleModel("\(url.lastPathComponent) cannot be read: \((error as NSError).localizedDescription)")
+            throw LiteRTError.incompatibleModel("\(url.lastPathComponent) cannot be read: \(ImageError.readFailureReason(at: url, error: error))")
         }
         do {
             try verify(data)

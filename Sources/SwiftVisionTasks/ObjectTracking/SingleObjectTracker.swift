@@ -21,7 +21,9 @@ package final class SingleObjectTracker: @unchecked Sendable {
         let frame = try Self.frame(image)
         let seed = box.integral.intersection(CGRect(x: 0, y: 0, width: frame.width, height: frame.height))
         guard !seed.isNull, seed.width >= 2, seed.height >= 2 else {
-            throw ImageError.invalidRegion("the box to track \(box) is not inside the \(frame.width)×\(frame.height) frame")
+            throw ImageError.invalidRegion(
+                "the box to track (x \(box.minX), y \(box.minY), width \(box.width), height \(box.height)) is not inside the "
+                    + "\(frame.width)×\(frame.height) frame")
         }
         tracker = try OpenCVTracker(kind: kind, frame: frame.buffer, box: seed)
         self.box = seed

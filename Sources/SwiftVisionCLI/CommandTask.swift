@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import SwiftVision
+
+/// How the commands load their task.
+enum CommandTask {
+    /// Loads `Task` with `options`. An option out of range is a usage error (exit status 64), as a
+    /// malformed one is. With `model` set (a custom model, or "base model"), any other failure is reported
+    /// for it as an input's failure is (an `{"error","file"}` line) and the command exits with status 1.
+    static func load<Task: VisionTask>(_ options: Task.Options, model: String? = nil, json: Bool) throws -> Task {
+        do {
+            return try Task(options: options)
+        } catch let error as VisionTaskError where error.isInvalidOption {
+            throw ValidationError(error.description)
+        } catch let error as ImageLabelerError where error.isInvalidOption {
+            throw ValidationError(error.description)
+        } catch {
+            guard let model else { throw error }
+            try MediaFiles.reportFailure(of: model, error: error, json: json)
+            throw ExitCode(1)
+        }
+    }
+}
+
+extension VisionTaskError {
+    fileprivate var isInvalidOption: Bool {
+        if case .invalidOption = self { return true }
+        return false
+    }
+}
+
+extension ImageLabelerError {
+    fileprivate var isInvalidOption: Bool {
+        switch self {
+        case .invalidConfidenceThreshold, .invalidMaxResultCount, .conflictingCategoryLists: true
+        default: false
+        }
+    }
+}

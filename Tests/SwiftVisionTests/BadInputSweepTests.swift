@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+
+@testable import SwiftVision
+@testable import SwiftVisionCore
+
+/// Every command over a batch "good photo, each bad input, good photo" (issue 17): one JSON line per
+/// input, an error line for each bad one, results for the good ones (the batch goes on), exit status 1,
+/// no crash and no stack trace. The bad inputs are made in a temporary folder with known faults.
+@Suite(.serialized) final class BadInputSweepTests {
+    let folder: URL
+    /// A small real photo, and a copy of it under an odd name (quotes, a newline, non-ASCII).
+    let good: String, oddlyNamed: String
+    /// Inputs that must each get an error line.
+    var bad: [String] = []
+    /// Valid images of extreme sizes (1×1, 20000×20): processed like any other.
+    var extreme: [String] = []
+
+    init() throws {
+        folder = try Fixtures.temporaryDirectory()
+        let photo = try Fixtures.image("dog.jpg").resized(width: 192, height: 144)
+        good = folder.appendingPathComponent("good.jpg").path
+        oddlyNamed = folder.appendingPathComponent("odd \"name\"\n\u{E9}\u{2713}.jpg").path
+        for path in [good, oddlyNamed] { try photo.write(to: URL(fileURLWithPath: path)) }
+        var random = SeededGenerator(seed: 17)
+        let jpeg = try Data(contentsOf: try Fixtures.sample("bus.jpg"))
+        let png = try Data(contentsOf: try Fixtures.sample("astronaut.png"))
+        let webp = try #require(try FuzzTests.smallImages(in: folder)["webp"])
+        let files: [(String, Data)] = [
+            ("empty.jpg", Data()), ("cut.jpg", jpeg.prefix(jpeg.count / 2)), ("cut.png", png.prefix(png.count / 2)),
+            ("cut.webp", webp.prefix(webp.count / 2)), ("text.png", Data("this is a text file, not a picture\n".utf8)),
+            ("random.mp4", Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) })),
+            ("bomb.png", BadInputTests.pngClaiming(width: 100_000, height: 100_000)),
+        ]
+        for (name, data) in files {
+            try data.write(to: folder.appendingPathComponent(name))
+            bad.append(folder.appendingPathComponent(name).path)
+        }
+        let directory = folder.appendingPathComponent("folder.jpg")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // Root reads any file whatever its mode: a link to /proc/self/mem, which fails to read (EIO), stands in.
+        let unreadable = folder.appendingPathComponent("unreadable.jpg")
+        if geteuid() == 0 {
+            try FileManager.default.createSymbolicLink(atPath: unreadable.path, withDestinationPath: "/proc/self/mem")
+        } else {
+            try photo.write(to: unreadable)
+            try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: unreadable.path)
+        }
+        bad += [directory.path, folder.appendingPathComponent("missing.png").path, unreadable.path]
+        for (name, width, height) in [("one.png", 1, 1), ("wide.png", 20000, 20)] {
+            let pixels = (0..<width * height * 3).map { _ in UInt8.random(in: 0...255, using: &random) }
+            let image = try VisionImage(buffer: PixelBuffer(format: .rgb, width: width, height: height, bytes: pixels))
+            extreme.append(folder.appendingPathComponent(name).path)
+            try image.write(to: URL(fileURLWithPath: extreme.last!))
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    /// Runs the command; checks the exit status, that it did not crash and that every line is JSON.
+    static func run(_ arguments: [String], status: Int32) throws -> (lines: [[String: Any]], errors: String) {
+        let run = try Fixtures.run(CommandLineTests.executable, arguments, timeout: 60)
+        #expect(run.status == status, "\(arguments.prefix(3)): \(run.errors.suffix(1500))")
+        #expect(!run.output.contains("\u{FFFD}") && !run.errors.contains("\u{FFFD}"), "output is valid UTF-8")
+        for marker in ["Fatal error", "Stack dump", "Backtrace", "Thread 0 crashed", "Segmentation fault"] {
+            #expect(!run.errors.contains(marker), "\(arguments.prefix(3)): \(run.errors.suffix(1500))")
+        }
+        let lines = try run.output.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "not JSON: \($0.prefix(200))")
+        }
+        return (lines, run.errors)
+    }
+
+    @Test(arguments: ["info", "faces", "detect", "pose", "hands", "segment", "rectangles", "barcodes", "text", "label", "embed"])
+    func everyImageCommandReportsEachBadInputAndGoesOn(command: String) throws {
+        let inputs = [good] + bad + extreme + [oddlyNamed]
+        let run = try Self.run([command, "--json"] + inputs, status: 1)
+        #expect(run.lines.map { $0["file"] as? String } == inputs, "one line per input, named as given")
+        try #require(run.lines.count == inputs.count)
+        for (input, line) in zip(inputs, run.lines) {
+            let message = line["error"] as? String
+            if bad.contains(input) {
+                #expect(message?.isEmpty == false, "\(command) \(input): \(line)")
+                #expect(message?.contains("NSCocoaErrorDomain") == false, "a reason in words: \(message ?? "")")
+            } else {
+                #expect(message == nil, "\(command) \(input): \(message ?? "")")
+                #expect(line.count > 1, "\(command) \(input) has results")
+            }
+        }
+    }
+
+    @Test func modelReportsEachBadModelAndGoesOn() throws {
+        let whole = try Data(contentsOf: try Fixtures.model("selfie_segmentation.tflite"))
+        let cut = folder.appendingPathComponent("cut.tflite")
+        try whole.prefix(whole.count / 2).write(to: cut)
+        var random = SeededGenerator(seed: 5)
+        let noise = folder.appendingPathComponent("random.tflite")
+        try Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) }).write(to: noise)
+        let models = [noise.path, cut.path] + bad.filter { !$0.hasSuffix("mem") }
+        let inputs = ["iris_landmark.tflite"] + models + ["face_detection_short_range.tflite"]
+        let run = try Self.run(["model", "--json"] + inputs, status: 1)
+        #expect(run.lines.map { $0["file"] as? String } == inputs)
+        #expect(run.lines.first?["inputs"] != nil && run.lines.last?["inputs"] != nil)
+        #expect(run.lines.dropFirst().dropLast().allSatisfy { ($0["error"] as? String)?.isEmpty == false }, "\(run.lines)")
+    }
+
+    @Test(arguments: ["label", "embed", "detect"])
+    func aModelWithTheWrongOutputsIsOneErrorLine(command: String) throws {
+        let wrong = try Fixtures.model("pose_detection.tflite").path
+        let run = try Self.run([command, "--json", "--model", wrong, good], status: 1)
+        #expect(run.lines.count == 1 && run.lines.first?["file"] as? String == wrong)
+        #expect((run.lines.first?["error"] as? String)?.contains("pose_detection.tflite") == true, "\(run.lines)")
+    }
+
+    @Test(arguments: [
+        ["faces", "--threshold", "5"], ["faces", "--threshold=-1"], ["faces", "--threshold", "nan"],
+        ["detect", "--threshold", "5"], ["detect", "--threshold=-1"], ["label", "--threshold", "5"],
+        ["label", "--threshold", "nan"], ["pose", "--min-detection-confidence", "5"],
+        ["hands", "--min-detection-confidence", "nan"], ["segment", "--smoothing", "2"],
+    ])
+    func outOfRangeOptionsAreUsageErrors(arguments: [String]) throws {
+        let run = try Self.run(arguments + ["--json", good], status: 64)
+        #expect(run.lines.isEmpty)
+        #expect(run.errors.contains("Error: ") && (run.errors.contains("0…1") || run.errors.contains("0–1")), "\(run.errors)")
+    }
+
+    @Test func badTrackingBoxesAreRefusedClearly() throws {
+        let video = folder.appendingPathComponent("clip.mp4")
+        let frame = try VisionImage(contentsOf: URL(fileURLWithPath: good))
+        let writer = try VideoWriter(url: video, width: frame.width, height: frame.height, framesPerSecond: 10)
+        for _ in 0..<4 { try writer.append(frame) }
+        writer.close()
+        for box in ["nan,0,10,10", "0,0,inf,10", "10,10,0,5", "1,2,3"] {
+            let run = try Self.run(["track", "--json", "--box=\(box)", video.path], status: 64)
+            #expect(run.lines.isEmpty && run.errors.contains("--box \(box) is not four finite numbers"), "\(run.errors)")
+        }
+        let offImage = try Self.run(["track", "--json", "--box", "1000,1000,20,20", video.path], status: 1)
+        let message = try #require(offImage.lines.first?["error"] as? String)
+        #expect(offImage.lines.count == 1 && message.contains("is not inside the 192×144 frame"), "\(message)")
+        // A box partly off the image is clipped to it, as Vision does.
+        let partly = try Self.run(["track", "--json", "--box=-5,-5,40,40", video.path], status: 0)
+        #expect(partly.lines.count == 4 && partly.lines.allSatisfy { $0["tracks"] != nil })
+        let noise = try Self.run(["track", "--json", "--box", "10,10,20,20", bad[5]], status: 1)
+        #expect(noise.lines.count == 1 && noise.lines.first?["error"] != nil)
+    }
+}
