@@ -6,8 +6,8 @@ import SwiftVisionTasks
 /// Recognises printed text with Tesseract 5, as ML Kit's `TextRecognizer`: blocks, lines and words
 /// with their boxes and confidences, in reading order.
 ///
-/// Safe to share between threads: recognitions are serialised on one Tesseract instance, which the
-/// process's ``ModelStore`` starts once per set of options.
+/// Safe to share between threads: recognitions run in parallel, each on a Tesseract instance of its
+/// own, which the process's ``ModelStore`` keeps per set of options (up to its `parallelInferences`).
 public final class TextRecognizer: Sendable {
     /// What the recogniser reads and how.
     public let options: TextRecognizerOptions

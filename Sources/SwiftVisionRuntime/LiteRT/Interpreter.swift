@@ -4,25 +4,42 @@ import SwiftVisionCore
 
 /// Runs a LiteRT model; safe to share between threads.
 ///
-/// Inferences are serialised: one compiled model and one set of tensor buffers serve all callers
-/// in turn. Create one interpreter per thread for parallel inference.
-public final class Interpreter: @unchecked Sendable {
+/// Inferences run in parallel, up to ``parallelInferences`` at once: the model is compiled once at
+/// first, and again (with its own tensor buffers) whenever every compiled instance is busy, until
+/// there are ``parallelInferences`` of them; past that an inference waits for one to be free.
+public final class Interpreter: Sendable {
     /// The model being run.
     public let model: LiteRT.Model
-    /// Used only while `lock` is held, which makes the class safe to share.
-    private let compiled: LiteRT.CompiledModel
-    private let lock = NSLock()
+    /// The most inferences run at once, each on its own compiled instance of the model.
+    public let parallelInferences: Int
+    private let compiled: InstancePool<LiteRT.CompiledModel>
 
-    /// Compiles `model` for the CPU.
-    public init(model: LiteRT.Model, options: LiteRT.CompilationOptions = .default) throws {
+    /// The number of processors: the most inferences an interpreter runs at once unless told otherwise.
+    public static let defaultParallelInferences = ProcessInfo.processInfo.activeProcessorCount
+
+    /// Compiles `model` for the CPU, to run up to `parallelInferences` inferences at once (at least 1).
+    public init(
+        model: LiteRT.Model, options: LiteRT.CompilationOptions = .default,
+        parallelInferences: Int = Interpreter.defaultParallelInferences
+    ) throws {
         self.model = model
-        compiled = try LiteRT.CompiledModel(model: model, options: options)
+        compiled = try InstancePool(limit: parallelInferences) { try LiteRT.CompiledModel(model: model, options: options) }
+        self.parallelInferences = compiled.limit
     }
 
-    /// Loads and compiles the model at `url`.
-    public convenience init(contentsOf url: URL, options: LiteRT.CompilationOptions = .default) throws {
-        try self.init(model: try LiteRT.Model(contentsOf: url), options: options)
+    /// Loads and compiles the model at `url`, to run up to `parallelInferences` inferences at once.
+    public convenience init(
+        contentsOf url: URL, options: LiteRT.CompilationOptions = .default,
+        parallelInferences: Int = Interpreter.defaultParallelInferences
+    ) throws {
+        try self.init(model: try LiteRT.Model(contentsOf: url), options: options, parallelInferences: parallelInferences)
     }
+
+    /// Instances of the model compiled so far: 1, plus one each time an inference found every other busy.
+    public var compiledInstances: Int { compiled.usage.instances }
+
+    /// The most inferences that ran at the same moment so far.
+    public var mostInferencesAtOnce: Int { compiled.usage.mostInUseAtOnce }
 
     /// The model's inputs, in order.
     public var inputs: [LiteRT.TensorInfo] { model.inputs }
@@ -35,7 +52,7 @@ public final class Interpreter: @unchecked Sendable {
         writingInputs write: ([UnsafeMutableRawBufferPointer]) throws -> Void,
         readingOutputs read: ([UnsafeRawBufferPointer]) throws -> Result
     ) throws -> Result {
-        try lock.withLock {
+        try compiled.withInstance { compiled in
             try Self.withLocked(compiled.inputBuffers, mode: kLiteRtTensorBufferLockModeWrite) { inputs in
                 try write(inputs)
             }

@@ -3,7 +3,7 @@ import SwiftVisionCore
 
 extension LiteRT {
     /// Host memory that holds one input or output tensor of a compiled model.
-    /// Not safe for concurrent use: ``Interpreter`` serialises access to its buffers.
+    /// Not safe for concurrent use: ``Interpreter`` gives each inference buffers of its own.
     public final class TensorBuffer {
         let library: LiteRTLibrary
         let handle: LiteRtTensorBuffer

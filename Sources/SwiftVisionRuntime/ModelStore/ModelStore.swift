@@ -2,7 +2,9 @@ import Foundation
 import Synchronization
 
 /// The one place a process loads models: each `.tflite` file is loaded once per file identity, and
-/// compiled once per (file identity, compilation options); every task and every API style shares them.
+/// compiled once per (file identity, compilation options) into one ``Interpreter``; every task and every
+/// API style shares them. Each interpreter runs up to ``parallelInferences`` inferences at once, compiling
+/// another instance of its model when all are busy (``Interpreter/compiledInstances``).
 ///
 /// Other resources read from files (Tesseract's trained data) are kept here too, once per file and
 /// variant. A file that changes on disk (another size, time or inode) is loaded again. Safe to share.
@@ -11,7 +13,8 @@ public final class ModelStore: Sendable {
     public struct Statistics: Sendable, Hashable, Codable {
         /// Distinct model files loaded.
         public var modelsLoaded: Int
-        /// Models compiled (one per file and compilation options) and other resources made from files.
+        /// Interpreters made (one per file and compilation options, however many instances each compiles
+        /// later for parallel inferences) and other resources made from files.
         public var compilations: Int
         /// The size of the files loaded, in bytes, counting each file once.
         public var bytesLoaded: Int
@@ -47,8 +50,14 @@ public final class ModelStore: Sendable {
     private let loading = Mutex(())
     private let environmentResult = Mutex<Result<LiteRT.Environment, any Error>?>(nil)
 
-    /// An empty store; tasks use ``shared`` unless given another.
-    public init() {}
+    /// The most inferences each interpreter of this store runs at once.
+    public let parallelInferences: Int
+
+    /// An empty store whose interpreters run up to `parallelInferences` inferences at once (at least 1);
+    /// tasks use ``shared`` unless given another.
+    public init(parallelInferences: Int = Interpreter.defaultParallelInferences) {
+        self.parallelInferences = max(1, parallelInferences)
+    }
 
     /// What has been loaded so far.
     public var statistics: Statistics {
@@ -73,11 +82,11 @@ public final class ModelStore: Sendable {
     }
 
     /// The model at `url` compiled with `options`, once per (file identity, options). The interpreter
-    /// serialises its inferences.
+    /// runs up to ``parallelInferences`` inferences at once.
     public func interpreter(contentsOf url: URL, options: LiteRT.CompilationOptions = .default) throws -> Interpreter {
         let model = try model(contentsOf: url)
         return try resource(kind: "interpreter", file: url, variant: options) { _ in
-            try Interpreter(model: model, options: options)
+            try Interpreter(model: model, options: options, parallelInferences: parallelInferences)
         }
     }
 

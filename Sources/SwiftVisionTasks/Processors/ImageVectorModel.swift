@@ -3,7 +3,7 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// A model with one image input whose outputs are read as float vectors: the engine of image
-/// classifiers and embedders. Thread-safe; inferences on one model are served one at a time.
+/// classifiers and embedders. Thread-safe; inferences run in parallel as the interpreter allows.
 ///
 /// The image becomes the input as in MediaPipe 0.10.21's ImageClassifier and ImageEmbedder, whose
 /// `ImagePreprocessingGraph` runs `ImageToTensorCalculator` on the CPU with OpenCV:

@@ -12,8 +12,8 @@ import SwiftVisionRuntime
 /// - the model's one output channel is already a probability (`activation: NONE`).
 ///
 /// Scaling the mask back to the image is ``SegmentTask``'s job (bilinear, as
-/// `TensorsToSegmentationCalculator` does with `cv::resize`). Safe to share; inferences on one model
-/// are served one at a time.
+/// `TensorsToSegmentationCalculator` does with `cv::resize`). Safe to share; inferences run in
+/// parallel as the interpreter allows.
 struct SelfieSegmentationModel: Sendable {
     /// The general model's file in the cache.
     static let modelName = "selfie_segmentation.tflite"

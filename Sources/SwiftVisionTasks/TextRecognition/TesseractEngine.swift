@@ -3,8 +3,8 @@ import Foundation
 import SwiftVisionCore
 import SwiftVisionRuntime
 
-/// One Tesseract instance (`TessBaseAPI`) through its C API. Not thread-safe: ``TextRecognizer``
-/// serialises its use.
+/// One Tesseract instance (`TessBaseAPI`) through its C API. Not thread-safe: ``TextEngine`` gives
+/// each instance to one recognition at a time.
 final class TesseractEngine {
     private let handle: OpaquePointer
     /// The language string Tesseract was started with, such as `eng+deu`.

@@ -5,17 +5,21 @@ import SwiftVisionRuntime
 /// Recognises printed text with Tesseract 5, as ML Kit's `TextRecognizer`: blocks, lines and
 /// words with their boxes and confidences, in reading order.
 ///
-/// Safe to share between threads: recognitions are serialised on one Tesseract instance. Create
-/// one recogniser per thread to recognise in parallel.
+/// Safe to share between threads: each recognition runs on a Tesseract instance of its own, started
+/// when every one is busy, up to `parallelRecognitions` of them; past that a recognition waits.
 package final class TextEngine: @unchecked Sendable {
     /// The options the recogniser was started with.
     package let options: TextRecognizerOptions
     /// The Tesseract data names in use, such as `["eng"]`.
     package let languages: [String]
-    /// Used only while `lock` is held, which makes the class safe to share.
-    private let engine: TesseractEngine
-    private let orientationEngine: TesseractEngine?
-    private let lock = NSLock()
+    /// Each instance serves one recognition at a time, which makes the class safe to share.
+    private let engines: InstancePool<Engines>
+
+    /// One Tesseract instance that reads text and, for accurate recognition, one that finds the page's orientation.
+    private struct Engines {
+        let text: TesseractEngine
+        let orientation: TesseractEngine?
+    }
 
     /// The resolution Tesseract is told the prepared page has.
     static let resolution = 300
@@ -26,8 +30,10 @@ package final class TextEngine: @unchecked Sendable {
     /// Orientation guesses below this confidence (Tesseract's scale) are ignored.
     static let minimumOrientationConfidence: Float = 2
 
-    /// Starts Tesseract with the options' languages.
-    package init(options: TextRecognizerOptions = .init()) throws {
+    /// Starts Tesseract with the options' languages, to run up to `parallelRecognitions` recognitions at once.
+    package init(
+        options: TextRecognizerOptions = .init(), parallelRecognitions: Int = Interpreter.defaultParallelInferences
+    ) throws {
         guard (0...1).contains(options.minimumTextHeight) else {
             throw VisionTaskError.invalidOption("minimumTextHeight must lie in 0…1")
         }
@@ -41,11 +47,14 @@ package final class TextEngine: @unchecked Sendable {
             return name
         }
         self.options = options
-        engine = try TesseractEngine(
-            languages: languages, directory: directory, usesLanguageCorrection: options.usesLanguageCorrection)
-        orientationEngine =
-            options.recognitionLevel == .accurate && installed.contains("osd")
-            ? try? TesseractEngine(languages: ["osd"], directory: directory, orientationOnly: true) : nil
+        let languages = languages
+        engines = try InstancePool(limit: parallelRecognitions) {
+            Engines(
+                text: try TesseractEngine(
+                    languages: languages, directory: directory, usesLanguageCorrection: options.usesLanguageCorrection),
+                orientation: options.recognitionLevel == .accurate && installed.contains("osd")
+                    ? try? TesseractEngine(languages: ["osd"], directory: directory, orientationOnly: true) : nil)
+        }
     }
 
     /// A recogniser for `options` kept by `store`, so that the process starts Tesseract once per set of
@@ -55,8 +64,13 @@ package final class TextEngine: @unchecked Sendable {
         let installed = TesseractLanguage.installed(in: directory)
         let main = options.languages.first.flatMap { TesseractLanguage.tesseractName(for: $0, installed: installed) } ?? "eng"
         let data = directory.appendingPathComponent("\(main).traineddata")
-        guard FileManager.default.fileExists(atPath: data.path) else { return try TextEngine(options: options) }
-        return try store.resource(kind: "tesseract", file: data, variant: options) { _ in try TextEngine(options: options) }
+        let parallel = store.parallelInferences
+        guard FileManager.default.fileExists(atPath: data.path) else {
+            return try TextEngine(options: options, parallelRecognitions: parallel)
+        }
+        return try store.resource(kind: "tesseract", file: data, variant: options) { _ in
+            try TextEngine(options: options, parallelRecognitions: parallel)
+        }
     }
 
     /// The languages with installed data, as Tesseract names them (without `osd`, which only finds orientation).
@@ -67,38 +81,38 @@ package final class TextEngine: @unchecked Sendable {
     /// The text in `image`, with boxes in its upright pixels.
     package func results(in image: VisionImage) throws -> Text {
         let upright = try image.uprightGray()
-        return try lock.withLock {
+        return try engines.withInstance { engines in
             var page = TextPage(upright: upright)
             var words: [TesseractEngine.Word]
             if options.recognitionLevel == .fast {
-                words = engine.words(in: page.gray, resolution: Self.resolution)
+                words = engines.text.words(in: page.gray, resolution: Self.resolution)
             } else {
                 page = try page.flattened()
-                page = try turnedUpright(page)
-                (page, words) = try readAtComfortableSize(page)
+                page = try turnedUpright(page, finder: engines.orientation)
+                (page, words) = try readAtComfortableSize(page, reader: engines.text)
             }
             return text(from: words, on: page)
         }
     }
 
     /// The page turned upright when Tesseract's orientation detection is sure it is not.
-    private func turnedUpright(_ page: TextPage) throws -> TextPage {
-        guard let orientationEngine else { return page }
+    private func turnedUpright(_ page: TextPage, finder: TesseractEngine?) throws -> TextPage {
+        guard let finder else { return page }
         let sample = try page.scaled(by: min(1, 2000 / Double(max(page.gray.width, page.gray.height))))
-        guard let found = orientationEngine.orientation(of: sample.gray, resolution: Self.resolution),
+        guard let found = finder.orientation(of: sample.gray, resolution: Self.resolution),
             found.confidence >= Self.minimumOrientationConfidence, found.degrees % 360 != 0
         else { return page }
         return try page.turned(by: -found.degrees / 90)
     }
 
     /// Reads the page, then once more rescaled if its lines are too small or too large for Tesseract.
-    private func readAtComfortableSize(_ page: TextPage) throws -> (TextPage, [TesseractEngine.Word]) {
+    private func readAtComfortableSize(_ page: TextPage, reader: TesseractEngine) throws -> (TextPage, [TesseractEngine.Word]) {
         var page = page
         // Tiny images hold tiny text: enlarge them before the first reading.
         if max(page.gray.width, page.gray.height) < 800 {
             page = try page.scaled(by: 2)
         }
-        let words = engine.words(in: page.gray, resolution: Self.resolution)
+        let words = reader.words(in: page.gray, resolution: Self.resolution)
         let heights = Self.lineHeights(of: words).sorted()
         guard !heights.isEmpty else { return (page, words) }
         let median = heights[heights.count / 2]
@@ -106,7 +120,7 @@ package final class TextEngine: @unchecked Sendable {
         let factor = min(4, Self.lineHeight / median)
         guard Double(page.gray.width * page.gray.height) * factor * factor <= 60_000_000 else { return (page, words) }
         let rescaled = try page.scaled(by: factor)
-        return (rescaled, engine.words(in: rescaled.gray, resolution: Self.resolution))
+        return (rescaled, reader.words(in: rescaled.gray, resolution: Self.resolution))
     }
 
     /// The height of each line of `words`.
