@@ -15,11 +15,15 @@ struct PoseCommand: ParsableCommand {
     @Option(help: "Most poses to find.")
     var maxPoses = 1
 
+    @Flag(help: "Segment each body too: its mask in --json (a base64 8-bit gray PNG the size of the image, 255 = body) and tinted under the skeleton in --draw.")
+    var segmentation = false
+
     func run() throws {
         var options = PoseTask.Options()
         options.maxPoses = maxPoses
         options.minDetectionConfidence = common.minDetectionConfidence
         options.minPresenceConfidence = common.minPresenceConfidence
+        options.segmentation = segmentation
         try common.run(try CommandTask.load(options, json: common.json) as PoseTask, report: report, annotate: skeletons)
     }
 
@@ -36,11 +40,15 @@ struct PoseCommand: ParsableCommand {
         }
     }
 
-    /// The image with each pose's skeleton: bones between visible landmarks, and the landmarks.
+    /// The image with each pose's skeleton (bones between visible landmarks, and the landmarks) over its
+    /// tinted mask, when there is one.
     private func skeletons(_ image: VisionImage, _ output: PoseTask.Output) throws -> VisionImage {
         var canvas = try ImageCanvas(image: image)
         for (index, pose) in output.poses.enumerated() {
             let color = DrawingColor.palette(index)
+            if let mask = pose.segmentationMask {
+                try canvas.drawMask(mask.plane(), color: color, opacity: 0.45)
+            }
             let shown = pose.landmarks.map { ($0.visibility ?? 0) >= 0.5 }
             for (start, end) in PoseLandmarkType.connections where shown[start] && shown[end] {
                 try canvas.drawPolyline([pose.landmarks[start].point, pose.landmarks[end].point], closed: false, color: color)

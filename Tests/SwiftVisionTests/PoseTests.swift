@@ -50,6 +50,20 @@ enum PoseReference {
         zip(landmarks, truth).map { hypot($0.x - ($1.x - offset.x), $0.y - ($1.y - offset.y)) }
     }
 
+    /// The intersection over union of `mask` above 0.5 and the reference's `grid`, and the union's size
+    /// in grid cells.
+    static func maskAgreement(_ grid: [[Int]], _ mask: (Int, Int) -> Float) -> (iou: Double, union: Int) {
+        var (both, either) = (0, 0)
+        for (row, values) in grid.enumerated() {
+            for (column, value) in values.enumerated() {
+                let ours = mask(column * 8 + 4, row * 8 + 4) > 0.5
+                if ours && value == 1 { both += 1 }
+                if ours || value == 1 { either += 1 }
+            }
+        }
+        return (Double(both) / Double(max(either, 1)), either)
+    }
+
     /// The size of the reference body: the longer side of the box around its landmarks.
     static func size(_ truth: [Point]) -> Double {
         let box = truth.map { CGPoint(x: $0.x, y: $0.y) }.boundingBox
@@ -169,15 +183,8 @@ func median(_ values: [Double]) -> Double {
         let mask = result.segmentationMasks[0]
         #expect(mask.width == 640 && mask.height == 424)
         let truth = try #require(try PoseReference.run([file]).images[0].pose).maskGrid
-        var (both, either) = (0, 0)
-        for (row, values) in truth.enumerated() {
-            for (column, value) in values.enumerated() {
-                let ours = mask[column * 8 + 4, row * 8 + 4] > 0.5
-                if ours && value == 1 { both += 1 }
-                if ours || value == 1 { either += 1 }
-            }
-        }
-        #expect(either > 100 && Double(both) / Double(either) >= 0.85, "mask IoU \(both)/\(either)")
+        let agreement = PoseReference.maskAgreement(truth) { mask[$0, $1] }
+        #expect(agreement.union > 100 && agreement.iou >= 0.85, "mask IoU \(agreement)")
     }
 
     /// A live stream: the delegate gets every result in timestamp order, with the pose found.
@@ -306,5 +313,35 @@ enum PanningPoseVideo {
         #expect(poses.count == 1 && (poses.first?["landmarks"] as? [[String: Any]])?.count == 33)
         let drawing = try VisionImage(contentsOf: drawn.appendingPathComponent("person.png"))
         #expect(drawing.width == 640 && drawing.height == 424)
+    }
+
+    /// `pose --segmentation`: each pose's mask is in the JSON at the photo's size and agrees with MediaPipe
+    /// Python's (intersection over union at least 0.85 on an 8-pixel grid, as the Swift API's); `--draw`
+    /// tints it, so the drawing departs from the photo more inside the mask than outside.
+    @Test func poseCommandWritesTheMaskWhenAsked() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = try Fixtures.sample("person.jpg")
+        let drawn = folder.appendingPathComponent("drawn.png")
+        let run = try Fixtures.run(CommandLineTests.executable, ["pose", "--segmentation", "--json", "--draw", drawn.path, photo.path])
+        try #require(run.status == 0, "\(run.errors)")
+        let output = try JSONDecoder().decode(PoseTask.Output.self, from: Data(run.output.utf8))
+        let mask = try #require(output.poses.first?.segmentationMask)
+        #expect(mask.width == 640 && mask.height == 424)
+        let truth = try #require(try PoseReference.run([photo]).images[0].pose).maskGrid
+        let agreement = PoseReference.maskAgreement(truth) { mask[$0, $1] }
+        #expect(agreement.union > 100 && agreement.iou >= 0.85, "mask IoU \(agreement)")
+
+        let original = try FloatPlane(gray: VisionImage(contentsOf: photo).upright().buffer)
+        let drawing = try FloatPlane(gray: VisionImage(contentsOf: drawn).upright().buffer)
+        var change: (inside: [Double], outside: [Double]) = ([], [])
+        for y in stride(from: 0, to: 424, by: 4) {
+            for x in stride(from: 0, to: 640, by: 4) {
+                let difference = 255 * abs(Double(original[x, y]) - Double(drawing[x, y]))
+                if mask[x, y] > 0.9 { change.inside.append(difference) } else if mask[x, y] < 0.1 { change.outside.append(difference) }
+            }
+        }
+        try #require(!change.inside.isEmpty && !change.outside.isEmpty)
+        #expect(median(change.inside) > median(change.outside) + 5, "median change inside \(median(change.inside)), outside \(median(change.outside))")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftVisionCore
 
 /// A per-pixel confidence map over the upright image (MediaPipe's confidence mask): one value 0–1 per
 /// pixel, row by row from the top left.
@@ -20,6 +21,11 @@ public struct ConfidenceMask: Sendable, Equatable {
 
     /// The confidence at pixel (`x`, `y`).
     public subscript(x: Int, y: Int) -> Float { values[y * width + x] }
+
+    /// The confidences as a plane of floats, for drawing and encoding.
+    public func plane() throws -> FloatPlane {
+        try FloatPlane(width: width, height: height, values: values)
+    }
 
     /// The same mask seen in a mirror: each row reversed.
     func mirrored() -> ConfidenceMask {

@@ -15,7 +15,8 @@ public struct PoseTask: VisionTask {
         /// Lowest pose flag of the landmark model that keeps a pose (MediaPipe's `min_tracking_confidence`,
         /// also `min_pose_presence_confidence`), 0–1.
         public var minPresenceConfidence: Float = 0.5
-        /// Compute each body's segmentation mask (for the Swift APIs, such as ``PoseResult/segmentationMask``; not part of the JSON).
+        /// Compute each body's segmentation mask (MediaPipe's `output_segmentation_masks`): in
+        /// ``PoseResult/segmentationMask`` and, in the JSON, as a ``SegmentationMask`` object per pose.
         public var segmentation = false
         /// Threads for each model's inference; nil for the default.
         public var threads: Int?
@@ -101,7 +102,7 @@ public struct PoseResult: Codable, Sendable {
     public var landmarks: [Landmark]
     /// The 33 landmarks in metres, origin between the hips (`x` right, `y` down, `z` away from the camera).
     public var worldLandmarks: [Landmark]
-    /// The body's segmentation over the whole image, when asked for; not part of the JSON.
+    /// The body's segmentation over the whole image, when asked for (``PoseTask/Options/segmentation``).
     public var segmentationMask: ConfidenceMask?
 
     init(_ pose: PoseAnalysis) {
@@ -115,7 +116,7 @@ public struct PoseResult: Codable, Sendable {
     /// The landmark of `type`.
     public func landmark(_ type: PoseLandmarkType) -> Landmark { landmarks[type.index] }
 
-    enum CodingKeys: String, CodingKey { case score, boundingBox, landmarks, worldLandmarks }
+    enum CodingKeys: String, CodingKey { case score, boundingBox, landmarks, worldLandmarks, segmentationMask }
 
     /// Decodes a pose from its JSON object.
     public init(from decoder: any Decoder) throws {
@@ -124,14 +125,21 @@ public struct PoseResult: Codable, Sendable {
         boundingBox = try container.decode(PixelRect.self, forKey: .boundingBox)
         landmarks = try container.decode([Landmark].self, forKey: .landmarks)
         worldLandmarks = try container.decode([Landmark].self, forKey: .worldLandmarks)
+        segmentationMask = try container.decodeIfPresent(SegmentationMask.self, forKey: .segmentationMask).map {
+            ConfidenceMask(width: $0.width, height: $0.height, values: $0.confidences)
+        }
     }
 
-    /// Encodes the pose: score to three decimals; the mask is left out.
+    /// Encodes the pose: score to three decimals; the mask, when there is one, as a ``SegmentationMask``
+    /// object (`{"width","height","personFraction","mask"}`, the mask an 8-bit gray PNG the size of the image).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(score.rounded(toPlaces: 3), forKey: .score)
         try container.encode(boundingBox, forKey: .boundingBox)
         try container.encode(landmarks, forKey: .landmarks)
         try container.encode(worldLandmarks, forKey: .worldLandmarks)
+        if let segmentationMask {
+            try container.encode(SegmentationMask(plane: segmentationMask.plane()), forKey: .segmentationMask)
+        }
     }
 }
