@@ -16,9 +16,13 @@ struct HandsCommand: ParsableCommand {
     @Option(help: "Most hands to find.")
     var maxHands = 2
 
+    @Option(help: "1: the full palm detector and landmark model; 0: the lite ones, about twice as fast (MediaPipe's model_complexity).")
+    var modelComplexity = 1
+
     func run() throws {
         var options = HandTask.Options()
         options.maxHands = maxHands
+        options.modelComplexity = modelComplexity
         options.minDetectionConfidence = common.minDetectionConfidence
         options.minPresenceConfidence = common.minPresenceConfidence
         try common.run(try CommandTask.load(options, json: common.json) as HandTask, report: report, annotate: skeletons)

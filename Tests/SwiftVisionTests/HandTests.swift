@@ -29,11 +29,13 @@ enum HandReference {
         var images: [Image]
     }
 
-    /// Runs the reference script on `files`; with `video`, as the frames of one video, tracking.
-    static func run(_ files: [URL], video: Bool = false) throws -> Run {
+    /// Runs the reference script on `files` with the models of `complexity` (MediaPipe's `model_complexity`);
+    /// with `video`, as the frames of one video, tracking.
+    static func run(_ files: [URL], video: Bool = false, complexity: Int = 1) throws -> Run {
         let python = Fixtures.cache.root.appendingPathComponent("tools-venv/bin/python")
         let script = Fixtures.packageRoot.appendingPathComponent("Tests/Reference/hand_reference.py")
-        let run = try Fixtures.run(python, [script.path] + (video ? ["--video"] : []) + files.map(\.path))
+        let arguments = [script.path, "--complexity", String(complexity)] + (video ? ["--video"] : []) + files.map(\.path)
+        let run = try Fixtures.run(python, arguments)
         try #require(run.status == 0, "hand_reference.py failed: \(run.errors)")
         return try JSONDecoder().decode(Run.self, from: Data(run.output.utf8))
     }
@@ -72,21 +74,26 @@ enum HandPhotos {
 }
 
 @Suite(.serialized) struct HandTests {
-    /// Hands as MediaPipe Python finds them: as many, the same handedness (score within 0.01), landmarks
-    /// within 0.5 % of the hand's size (median over the 21, x and y; also z) and 1 % (worst landmark),
-    /// world landmarks within 0.5 mm (median). Measured: medians 0.004–0.018 px, worst 0.05 px on hands
-    /// 32–40 px tall, handedness scores within 0.003, world within 0.1 mm.
-    @Test func matchesMediaPipePythonOnPhotosWithHands() throws {
+    /// Hands as MediaPipe Python finds them, with the full models and with the lite ones: as many, the same
+    /// handedness (score within 0.01), landmarks within 0.5 % of the hand's size (median over the 21, x and y;
+    /// also z) and 1 % (worst landmark), world landmarks within 0.5 mm (median). Measured (full): medians
+    /// 0.004–0.018 px, worst 0.05 px on hands 32–40 px tall, handedness scores within 0.003, world within
+    /// 0.1 mm. The lite models find one hand in the first photo and two in the second, in MediaPipe as here.
+    @Test(arguments: [(1, [2, 1]), (0, [1, 2])])
+    func matchesMediaPipePythonOnPhotosWithHands(complexity: Int, counts: [Int]) throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let files = try HandPhotos.files([HandPhotos.twoHands, HandPhotos.oneHand], in: folder)
-        let reference = try HandReference.run(files)
+        let reference = try HandReference.run(files, complexity: complexity)
+        try #require(reference.models.count == 2)
         for (name, path) in reference.models {
             let theirs = try Data(contentsOf: URL(fileURLWithPath: path))
             #expect(theirs == (try Data(contentsOf: Fixtures.model(name))), "MediaPipe Python runs another \(name)")
         }
-        #expect(reference.images.map(\.hands.count) == [2, 1], "the photos show what MediaPipe found when they were chosen")
-        let task = try HandTask()
+        #expect(reference.images.map(\.hands.count) == counts, "the photos show what MediaPipe found when they were chosen")
+        var options = HandTask.Options()
+        options.modelComplexity = complexity
+        let task = try HandTask(options: options)
         for (file, truth) in zip(files, reference.images) {
             let output = try task.output(for: VisionImage(contentsOf: file))
             #expect(output.width == truth.width && output.height == truth.height)
@@ -163,6 +170,9 @@ enum HandPhotos {
         #expect(throws: VisionTaskError.self) { try HandTask(options: options) }
         options = HandTask.Options()
         options.minPresenceConfidence = -1
+        #expect(throws: VisionTaskError.self) { try HandTask(options: options) }
+        options = HandTask.Options()
+        options.modelComplexity = 2
         #expect(throws: VisionTaskError.self) { try HandTask(options: options) }
     }
 }

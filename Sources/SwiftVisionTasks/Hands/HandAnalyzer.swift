@@ -40,7 +40,21 @@ final class HandAnalyzer: Sendable {
         /// The hand flag below which a crop holds no hand (the `ThresholdingCalculator`'s threshold).
         var minimumPresence: Float
         var maximumHands: Int
+        var models: Models
         var threads: Int
+    }
+
+    /// The two model files of one `model_complexity` of MediaPipe's hand tracking graph.
+    struct Models: Sendable, Hashable {
+        var palmDetector: String
+        var landmarks: String
+
+        /// The files of complexity 0 (lite) or 1 (full); nil for any other value.
+        init?(complexity: Int) {
+            guard let size = [0: "lite", 1: "full"][complexity] else { return nil }
+            palmDetector = "palm_detection_\(size).tflite"
+            landmarks = "hand_landmark_\(size).tflite"
+        }
     }
 
     let configuration: Configuration
@@ -53,11 +67,11 @@ final class HandAnalyzer: Sendable {
         // palm_detection_cpu.pbtxt: 192×192 letterboxed in 0…1 with zero borders; four anchor layers of
         // strides 8, 16, 16, 16 with aspect ratio 1 and the interpolated scale, 2016 anchors; 7 key points.
         detector = try KeypointDetectionModel(
-            name: "palm_detection_full.tflite", size: 192,
+            name: configuration.models.palmDetector, size: 192,
             anchors: SSDAnchors(inputWidth: 192, inputHeight: 192, strides: [8, 16, 16, 16], interpolatedScaleAspectRatio: 1),
             keypointCount: 7, minimumScore: configuration.minimumDetectionConfidence, normalization: .unit, options: options,
             store: store)
-        landmarkModel = try HandLandmarkModel(options: options, store: store)
+        landmarkModel = try HandLandmarkModel(name: configuration.models.landmarks, options: options, store: store)
     }
 
     /// The hands in `image` on its own: palm detection, then landmarks in each palm's crop.

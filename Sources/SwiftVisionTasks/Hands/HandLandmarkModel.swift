@@ -2,8 +2,8 @@ import Foundation
 import SwiftVisionCore
 import SwiftVisionRuntime
 
-/// MediaPipe's hand landmark model (`hand_landmark_full.tflite`) run on a turned square crop of one
-/// hand, decoded as `hand_landmark_cpu.pbtxt` does.
+/// MediaPipe's hand landmark model (`hand_landmark_full.tflite` or `hand_landmark_lite.tflite`) run on a
+/// turned square crop of one hand, decoded as `hand_landmark_cpu.pbtxt` does.
 struct HandLandmarkModel: Sendable {
     /// The landmarks of one crop, in upright pixels.
     struct Found: Sendable {
@@ -23,8 +23,8 @@ struct HandLandmarkModel: Sendable {
     private let interpreter: Interpreter
     private let format: ImageTensorFormat
 
-    init(options: LiteRT.CompilationOptions, store: ModelStore, cache: SwiftVisionCache = .current) throws {
-        interpreter = try store.interpreter(contentsOf: cache.model(named: "hand_landmark_full.tflite"), options: options)
+    init(name: String, options: LiteRT.CompilationOptions, store: ModelStore, cache: SwiftVisionCache = .current) throws {
+        interpreter = try store.interpreter(contentsOf: cache.model(named: name), options: options)
         // ImageToTensorCalculator in hand_landmark_cpu.pbtxt: 224×224, 0…1, edges repeated (its default border).
         var format = try ImageTensorFormat(tensor: interpreter.inputs[0], normalization: .unit)
         format.extendsEdges = true
@@ -34,7 +34,7 @@ struct HandLandmarkModel: Sendable {
         let counts = interpreter.outputs.map(\.elementCount)
         let expected = [Self.landmarkCount * 3, 1, 1, Self.landmarkCount * 3]
         guard counts == expected else {
-            throw LiteRTError.incompatibleModel("hand_landmark_full.tflite should output \(expected) values, has \(counts)")
+            throw LiteRTError.incompatibleModel("\(name) should output \(expected) values, has \(counts)")
         }
     }
 

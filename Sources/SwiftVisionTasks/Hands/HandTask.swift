@@ -2,8 +2,8 @@ import Foundation
 import SwiftVisionCore
 import SwiftVisionRuntime
 
-/// Finds hands and their 21 landmarks as MediaPipe's hand landmarker: the palm detector, then the full
-/// landmark model on a turned crop of each hand, with world landmarks in metres and handedness; in a
+/// Finds hands and their 21 landmarks as MediaPipe's hand landmarker: the palm detector, then the
+/// landmark model (full, or lite with ``Options/modelComplexity`` 0) on a turned crop of each hand, with world landmarks in metres and handedness; in a
 /// stream, the landmarks of one frame place the next frame's crop.
 public struct HandTask: VisionTask {
     /// The settings of the hand task, named as the `hands` command's options.
@@ -15,6 +15,10 @@ public struct HandTask: VisionTask {
         /// Lowest hand flag of the landmark model that keeps a hand (MediaPipe's `min_tracking_confidence`,
         /// also `min_hand_presence_confidence`), 0–1.
         public var minPresenceConfidence: Float = 0.5
+        /// Which models run, as MediaPipe Hands' `model_complexity`: 1, the full palm detector and landmark
+        /// model; 0, the lite ones (`palm_detection_lite.tflite`, `hand_landmark_lite.tflite`), which take
+        /// about half the time and are a little less precise.
+        public var modelComplexity = 1
         /// Threads for each model's inference; nil for the default.
         public var threads: Int?
 
@@ -24,6 +28,9 @@ public struct HandTask: VisionTask {
         func validate() throws {
             try VisionTaskError.checkLandmarkOptions(
                 count: maxHands, named: "maxHands", minDetectionConfidence: minDetectionConfidence, minPresenceConfidence: minPresenceConfidence)
+            guard HandAnalyzer.Models(complexity: modelComplexity) != nil else {
+                throw VisionTaskError.invalidOption("modelComplexity must be 0 (lite) or 1 (full), not \(modelComplexity)")
+            }
         }
     }
 
@@ -47,7 +54,8 @@ public struct HandTask: VisionTask {
     /// The tracked hands of a stream.
     public typealias StreamState = HandTracker
 
-    /// Named `hands`, with MediaPipe's full palm detector and hand landmark model.
+    /// Named `hands`, with MediaPipe's full palm detector and hand landmark model (the lite ones with
+    /// ``Options/modelComplexity`` 0).
     public static let descriptor = TaskDescriptor(
         name: "hands", summary: "Hands: 21 landmarks, world landmarks, handedness, tracking",
         tracksAcrossFrames: true, models: ["palm_detection_full.tflite", "hand_landmark_full.tflite"])
@@ -65,7 +73,8 @@ public struct HandTask: VisionTask {
         analyzer = try HandAnalyzer(
             configuration: HandAnalyzer.Configuration(
                 minimumDetectionConfidence: options.minDetectionConfidence, minimumPresence: options.minPresenceConfidence,
-                maximumHands: options.maxHands, threads: options.threads ?? LiteRT.CompilationOptions.default.threadCount),
+                maximumHands: options.maxHands, models: HandAnalyzer.Models(complexity: options.modelComplexity)!,
+                threads: options.threads ?? LiteRT.CompilationOptions.default.threadCount),
             store: store)
     }
 
