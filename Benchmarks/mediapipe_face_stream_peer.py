@@ -2,8 +2,7 @@
 Linux) on the frames of a video, sent at a fixed period, as swiftvision-bench does with its own live stream.
 
 The model is the wheel's face_detection_short_range.tflite with the image-input metadata the Tasks API
-needs (normalisation to [-1, 1], what the model was trained with) written by MediaPipe's own metadata
-writer; the weights are untouched.
+needs, written by Tests/Reference/mediapipe_face_model.py (shared with the face fidelity reference).
 
 Usage: mediapipe_face_stream_peer.py VIDEO SECONDS PERIOD_MS
     sends the video's frames in a loop (timestamps 1 ms apart) every PERIOD_MS for SECONDS; prints a
@@ -20,25 +19,11 @@ import time
 
 import mediapipe as mp
 from mediapipe.tasks.python import BaseOptions, vision
-from mediapipe.tasks.python.metadata.metadata_writers import metadata_writer
 
 from timing import live_stream, read_rgb_frames
 
-
-def detector_model(folder):
-    """The wheel's short-range BlazeFace with image-input metadata, written into `folder`."""
-    source = os.path.join(os.path.dirname(mp.__file__), "modules", "face_detection", "face_detection_short_range.tflite")
-    with open(source, "rb") as f:
-        writer = metadata_writer.MetadataWriter.create(f.read())
-    writer.add_general_info("face_detection_short_range", "BlazeFace short range, from the mediapipe wheel")
-    writer.add_image_input(norm_mean=[127.5], norm_std=[127.5])
-    writer.add_feature_output(name="regressors")
-    writer.add_feature_output(name="classificators")
-    model, _ = writer.populate()
-    path = os.path.join(folder, "face_detection_short_range_with_metadata.tflite")
-    with open(path, "wb") as f:
-        f.write(model)
-    return path
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Reference"))
+from mediapipe_face_model import short_range_detector  # noqa: E402
 
 
 def main(video, seconds, period_ms):
@@ -53,7 +38,7 @@ def main(video, seconds, period_ms):
 
     with tempfile.TemporaryDirectory() as folder:
         options = vision.FaceDetectorOptions(
-            base_options=BaseOptions(model_asset_path=detector_model(folder)),
+            base_options=BaseOptions(model_asset_path=short_range_detector(folder)),
             running_mode=vision.RunningMode.LIVE_STREAM, min_detection_confidence=0.5, result_callback=on_result)
         detector = vision.FaceDetector.create_from_options(options)
         live_stream(lambda index: detector.detect_async(frames[index % len(frames)], index),

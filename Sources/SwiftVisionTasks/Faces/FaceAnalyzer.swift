@@ -90,7 +90,7 @@ final class FaceAnalyzer: Sendable {
 
     /// Detections over the whole image and, when configured, tiles; suppressed, filtered and limited.
     func detections(in image: VisionImage) throws -> [Detection] {
-        var found = try detector.detect(in: image)
+        var found = try detector.detectAsMediaPipe(in: image)
         if configuration.scansTiles {
             for tile in Self.tiles(width: image.width, height: image.height) {
                 found += try detector.detect(in: image, region: tile)

@@ -30,4 +30,10 @@ struct FaceDetectionModel: Sendable {
     func detect(in image: VisionImage, region: CGRect? = nil) throws -> [Detection] {
         try model.detect(in: image, region: region)
     }
+
+    /// Faces in the whole image sampled as MediaPipe's FaceDetector samples it (one bilinear warp of the
+    /// letterboxed square), scoring at least `min_score_thresh`, before suppression.
+    func detectAsMediaPipe(in image: VisionImage) throws -> [Detection] {
+        try model.detectAsMediaPipe(in: image)
+    }
 }

@@ -78,7 +78,7 @@ public struct FaceTask: VisionTask {
 
     /// The settings the task was made with.
     public let options: Options
-    private let analyzer: FaceAnalyzer
+    let analyzer: FaceAnalyzer
 
     /// Checks the options and loads the models from `store`.
     public init(options: Options, store: ModelStore) throws {
