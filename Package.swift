@@ -33,7 +33,7 @@ let package = Package(
         .target(
             name: "CVisionShim",
             dependencies: ["COpenCV"],
-            linkerSettings: openCVLibraries.map { .linkedLibrary($0) }
+            linkerSettings: (openCVLibraries + ["png16", "jpeg"]).map { .linkedLibrary($0) }
         ),
         .target(name: "CLiteRt"),
         .systemLibrary(name: "CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
@@ -82,13 +82,18 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "SwiftVisionBench", dependencies: ["SwiftVision"]),
+        // Builders of test inputs shared by both test targets (seeded randomness, bad inputs).
+        .target(name: "SwiftVisionTestSupport", dependencies: ["SwiftVisionCore"], path: "Tests/SwiftVisionTestSupport"),
         .testTarget(
-            name: "SwiftVisionTests", dependencies: ["SwiftVision", "SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks"]
+            name: "SwiftVisionTests",
+            dependencies: ["SwiftVision", "SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks", "SwiftVisionTestSupport"]
         ),
         .testTarget(
             name: "SwiftVisionServerTests",
             dependencies: [
                 "SwiftVisionServer",
+                "SwiftVisionCore",
+                "SwiftVisionTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]

@@ -21,19 +21,3 @@ enum CommandTask {
         }
     }
 }
-
-extension VisionTaskError {
-    fileprivate var isInvalidOption: Bool {
-        if case .invalidOption = self { return true }
-        return false
-    }
-}
-
-extension ImageLabelerError {
-    fileprivate var isInvalidOption: Bool {
-        switch self {
-        case .invalidConfidenceThreshold, .invalidMaxResultCount, .conflictingCategoryLists: true
-        default: false
-        }
-    }
-}

@@ -50,14 +50,15 @@ extension TaskLine {
     var fileName: String { file ?? "-" }
 }
 
-/// `--verbose`, shared by the commands that run models: LiteRT's own log lines (INFO, WARNING) reach
-/// standard error only with it.
+/// `--verbose`, shared by the commands that run models: LiteRT's own log lines (INFO, WARNING) and the
+/// codecs' messages about corrupt files reach standard error only with it.
 struct LoggingOptions: ParsableArguments {
-    @Flag(help: "Show the runtime's own log lines (LiteRT's INFO and WARNING) and, for serve, debug logs.")
+    @Flag(help: "Show the runtime's own log lines (LiteRT's INFO and WARNING), the codecs' messages and, for serve, debug logs.")
     var verbose = false
 
     /// Applies the choice as the options are parsed, before the command runs.
     func validate() throws {
         LiteRT.logSeverity = verbose ? .verbose : .error
+        CodecMessages.show(verbose)
     }
 }

@@ -42,12 +42,15 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
             default: return APIError(.unprocessableContent, "undecodable_image", error.description)
             }
         case let error as VisionTaskError:
-            switch error {
-            case .invalidOption, .unsupportedLanguage: return .badOption(error.description)
-            case .nonIncreasingTimestamp: return APIError(.badRequest, "non_increasing_timestamp", error.description)
-            default: return APIError(.internalServerError, "task_failed", error.description)
+            if error.isInvalidOption { return .badOption(error.description) }
+            if case .nonIncreasingTimestamp = error {
+                return APIError(.badRequest, "non_increasing_timestamp", error.description)
             }
-        case let error as ImageLabelerError: return .badOption(error.description)
+            return APIError(.internalServerError, "task_failed", error.description)
+        case let error as ImageLabelerError:
+            // The rest are set-up problems: the general labels' file is missing or unreadable.
+            return error.isInvalidOption
+                ? .badOption(error.description) : APIError(.serviceUnavailable, "not_installed", error.description)
         case is NIOTooManyBytesError:
             return APIError(.contentTooLarge, "body_too_large", "the request body is larger than the service accepts")
         case let error as HTTPError where error.status == .contentTooLarge:

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftVisionTestSupport
 import Testing
 
 @testable import SwiftVision
@@ -22,16 +23,10 @@ import Testing
         good = folder.appendingPathComponent("good.jpg").path
         oddlyNamed = folder.appendingPathComponent("odd \"name\"\n\u{E9}\u{2713}.jpg").path
         for path in [good, oddlyNamed] { try photo.write(to: URL(fileURLWithPath: path)) }
-        var random = SeededGenerator(seed: 17)
         let jpeg = try Data(contentsOf: try Fixtures.sample("bus.jpg"))
         let png = try Data(contentsOf: try Fixtures.sample("astronaut.png"))
         let webp = try #require(try FuzzTests.smallImages(in: folder)["webp"])
-        let files: [(String, Data)] = [
-            ("empty.jpg", Data()), ("cut.jpg", jpeg.prefix(jpeg.count / 2)), ("cut.png", png.prefix(png.count / 2)),
-            ("cut.webp", webp.prefix(webp.count / 2)), ("text.png", Data("this is a text file, not a picture\n".utf8)),
-            ("random.mp4", Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &random) })),
-            ("bomb.png", BadInputTests.pngClaiming(width: 100_000, height: 100_000)),
-        ]
+        let files = BadInputs.corruptFiles(jpeg: jpeg, png: png, webp: webp, seed: 17)
         for (name, data) in files {
             try data.write(to: folder.appendingPathComponent(name))
             bad.append(folder.appendingPathComponent(name).path)
@@ -47,11 +42,9 @@ import Testing
             try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: unreadable.path)
         }
         bad += [directory.path, folder.appendingPathComponent("missing.png").path, unreadable.path]
-        for (name, width, height) in [("one.png", 1, 1), ("wide.png", 20000, 20)] {
-            let pixels = (0..<width * height * 3).map { _ in UInt8.random(in: 0...255, using: &random) }
-            let image = try VisionImage(buffer: PixelBuffer(format: .rgb, width: width, height: height, bytes: pixels))
+        for (name, data) in try BadInputs.extremeImages(seed: 17) {
             extreme.append(folder.appendingPathComponent(name).path)
-            try image.write(to: URL(fileURLWithPath: extreme.last!))
+            try data.write(to: URL(fileURLWithPath: extreme.last!))
         }
     }
 
@@ -89,6 +82,35 @@ import Testing
         }
     }
 
+    /// libpng, libjpeg and FFmpeg print nothing of their own on a cut or damaged PNG, a damaged JPEG, random
+    /// bytes named .mp4 and an MP4 cut before its index: standard error holds only the command's own line per
+    /// failed input. With `--verbose` their messages come back, which shows these inputs reach the codecs.
+    @Test func theCodecsStayQuietWithoutVerbose() throws {
+        let damagedPNG = folder.appendingPathComponent("damaged.png")
+        let damagedJPEG = folder.appendingPathComponent("damaged.jpg")
+        try BadInputs.damagedInTheMiddle(try Data(contentsOf: try Fixtures.sample("astronaut.png"))).write(to: damagedPNG)
+        try BadInputs.damagedInTheMiddle(try Data(contentsOf: try Fixtures.sample("bus.jpg"))).write(to: damagedJPEG)
+        let video = folder.appendingPathComponent("whole.mp4"), cutVideo = folder.appendingPathComponent("cut.mp4")
+        let frame = try VisionImage(contentsOf: URL(fileURLWithPath: good))
+        let writer = try VideoWriter(url: video, width: frame.width, height: frame.height, framesPerSecond: 10)
+        for _ in 0..<4 { try writer.append(frame) }
+        writer.close()
+        let whole = try Data(contentsOf: video)
+        try whole.prefix(whole.count / 2).write(to: cutVideo)
+        let cut = try #require(bad.first { $0.hasSuffix("/cut.png") }), noise = try #require(bad.first { $0.hasSuffix("/random.mp4") })
+        let failing = [cut, damagedPNG.path, noise, cutVideo.path]
+        let inputs = failing + [damagedJPEG.path]
+        let quiet = try Self.run(["faces", "--json"] + inputs, status: 1)
+        #expect(quiet.lines.map { $0["error"] != nil } == [true, true, true, true, false], "\(quiet.lines)")
+        let own = failing.map { path in "\(path): " }
+        let lines = quiet.errors.split(separator: "\n").map(String.init)
+        #expect(lines.count == own.count && zip(lines, own).allSatisfy { $0.hasPrefix($1) }, "\(quiet.errors)")
+        let verbose = try Self.run(["faces", "--json", "--verbose"] + inputs, status: 1)
+        for message in ["libpng error: IDAT: CRC error", "Corrupt JPEG data", "moov atom not found"] {
+            #expect(verbose.errors.contains(message), "\(verbose.errors.suffix(1500))")
+        }
+    }
+
     @Test func modelReportsEachBadModelAndGoesOn() throws {
         let whole = try Data(contentsOf: try Fixtures.model("selfie_segmentation.tflite"))
         let cut = folder.appendingPathComponent("cut.tflite")
@@ -122,6 +144,42 @@ import Testing
         let run = try Self.run(arguments + ["--json", good], status: 64)
         #expect(run.lines.isEmpty)
         #expect(run.errors.contains("Error: ") && (run.errors.contains("0…1") || run.errors.contains("0–1")), "\(run.errors)")
+    }
+
+    /// Every option error the labeler and the text recognizer can be given from the command line is a usage
+    /// error (64), as `ImageLabelerError.isInvalidOption` and `VisionTaskError.isInvalidOption` classify them.
+    @Test func labelerAndLanguageOptionErrorsAreUsageErrors() throws {
+        let custom = try Fixtures.model("efficientnet_lite0_classifier_fp16.tflite").path
+        let cases: [([String], String)] = [
+            (["label", "--max", "0"], ImageLabelerError.invalidMaxResultCount(0).description),
+            (["label", "--general", "--model", custom], ImageLabelerError.generalLabelsNeedBaseModel.description),
+            (["text", "--lang", "xyz"], "no Tesseract data for language xyz"),
+        ]
+        for (arguments, message) in cases {
+            let run = try Self.run(arguments + ["--json", good], status: 64)
+            #expect(run.lines.isEmpty && run.errors.contains(message), "\(arguments): \(run.errors)")
+        }
+    }
+
+    /// General labels asked for where set-up has not written them (a cache without the file, or with a
+    /// garbled one) are a failure of the installation, status 1 with the fix, not a usage error.
+    @Test func missingGeneralLabelsAreASetUpFailureNotAUsageError() throws {
+        let cache = folder.appendingPathComponent("cache")
+        try FileManager.default.createDirectory(at: cache.appendingPathComponent("labels"), withIntermediateDirectories: true)
+        for entry in try FileManager.default.contentsOfDirectory(atPath: Fixtures.cache.root.path) where entry != "labels" {
+            try FileManager.default.createSymbolicLink(
+                at: cache.appendingPathComponent(entry), withDestinationURL: Fixtures.cache.root.appendingPathComponent(entry))
+        }
+        let labels = cache.appendingPathComponent("labels/general_labels.json")
+        for (contents, message) in [(nil, "the general labels are not installed"), ("{}", "cannot be used")] {
+            try? FileManager.default.removeItem(at: labels)
+            if let contents { try Data(contents.utf8).write(to: labels) }
+            let run = try Fixtures.run(
+                CommandLineTests.executable, ["label", "--general", "--json", good], environment: ["SWIFTVISION_CACHE": cache.path],
+                timeout: 60)
+            #expect(run.status == 1, "\(run.errors)")
+            #expect((run.output + run.errors).contains(message) && (run.output + run.errors).contains("build-general-labels.py"))
+        }
     }
 
     @Test func badTrackingBoxesAreRefusedClearly() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftVisionTestSupport
 import Testing
 
 @testable import SwiftVision
@@ -43,17 +44,8 @@ import Testing
         }
     }
 
-    /// A header that claims `width`×`height` followed by a valid ending.
-    static func pngClaiming(width: UInt32, height: UInt32) -> Data {
-        var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8))
-        for value in [width, height] { data += withUnsafeBytes(of: value.bigEndian) { Data($0) } }
-        data += Data([8, 2, 0, 0, 0, 0, 0, 0, 0])
-        data += Data([0, 0, 0, 0] + Array("IEND".utf8) + [0xAE, 0x42, 0x60, 0x82])
-        return data
-    }
-
     @Test func giganticImagesAreRefusedBeforeAllocating() throws {
-        let huge = Self.pngClaiming(width: 30000, height: 30000)
+        let huge = BadInputs.pngClaiming(width: 30000, height: 30000)
         #expect(throws: ImageError.tooLarge(width: 30000, height: 30000, maximumPixelCount: 100_000_000)) {
             try VisionImage(data: huge)
         }
@@ -78,7 +70,7 @@ import Testing
         let tight = ImageDecodingOptions(limits: ImageLimits(maximumPixelCount: 1000))
         #expect(throws: ImageError.self) { try VisionImage(contentsOf: try Fixtures.sample("bus.jpg"), options: tight) }
         #expect(throws: ImageError.self) { try Fixtures.image("bus.jpg").resized(width: 40000, height: 40000) }
-        #expect(throws: ImageError.self) { try VisionImage(data: Self.pngClaiming(width: 0, height: 10)) }
+        #expect(throws: ImageError.self) { try VisionImage(data: BadInputs.pngClaiming(width: 0, height: 10)) }
     }
 
     @Test func badRegionsAreRefused() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftVisionTestSupport
 import Testing
 
 @testable import SwiftVision

@@ -71,6 +71,10 @@ typedef enum {
 /// Text of the last failure on this thread.
 const char *sv_last_error(void);
 
+/// Whether libpng's, libjpeg's and FFmpeg's own messages about corrupt data reach standard error
+/// (off at start; a user's OPENCV_FFMPEG_LOGLEVEL is kept).
+void sv_set_codec_messages(int shown);
+
 /// Decodes an encoded image into `destination` (8-bit BGR, or gray when `grayscale` is non-zero),
 /// shrinking by `reduction` (1, 2, 4 or 8) in the decoder. Returns 0 on success, 1 when the
 /// decoded size differs from the destination (the size is written to `width`/`height`), -1 on failure.

@@ -40,4 +40,17 @@ public enum ImageLabelerError: Error, Equatable, Sendable, CustomStringConvertib
 
     /// The same as ``description``.
     public var errorDescription: String? { description }
+
+    /// Whether the caller's options are at fault (a usage error: the command line's exit status 64, the
+    /// service's 400 `bad_option`), rather than the installation (the general labels' file missing or
+    /// unreadable: set-up has to run). Every case is listed, so a new one must be classified here.
+    public var isInvalidOption: Bool {
+        switch self {
+        case .invalidConfidenceThreshold, .invalidMaxResultCount, .conflictingCategoryLists, .categoryListsNeedLabels,
+            .unknownCategory, .generalLabelsNeedBaseModel:
+            true
+        case .generalLabelsNotInstalled, .generalLabelsUnreadable:
+            false
+        }
+    }
 }

@@ -39,6 +39,16 @@ public enum VisionTaskError: Error, Equatable, Sendable, CustomStringConvertible
 
     /// The same as ``description``.
     public var errorDescription: String? { description }
+
+    /// Whether the caller's options are at fault (a usage error: the command line's exit status 64, the
+    /// service's 400 `bad_option`): an option out of range, or a recognition language this installation
+    /// lacks (the message lists those it has). Every case is listed, so a new one must be classified here.
+    public var isInvalidOption: Bool {
+        switch self {
+        case .invalidOption, .unsupportedLanguage: true
+        case .engineFailed, .runningModeMismatch, .nonIncreasingTimestamp, .closed, .frameDropped: false
+        }
+    }
 }
 
 extension VisionTaskError {
