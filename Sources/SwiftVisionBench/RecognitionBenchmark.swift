@@ -68,8 +68,8 @@ enum RecognitionBenchmark {
             let words = peer.text[path]?.words ?? []
             let samples = (peer.text[path]?.samples ?? []) + (peerAfter.text[path]?.samples ?? [])
             for (level, reading) in zip(["fast", "accurate"], readings) {
-                let task = "text \(level) \(name) (\(reading.words.count) vs \(words.count) words, \(reading.agreement(with: words)))"
-                print(BenchmarkRow(task: task, swift: reading.time, peer: Timing(samples: samples), peakMiB: peakResidentMiB()).line)
+                let row = BenchmarkRow(task: "text \(level) \(name)", swift: reading.time, peer: Timing(samples: samples), peakMiB: peakResidentMiB())
+                print(row.line + " words \(reading.words.count) vs \(words.count), \(reading.agreement(with: words))")
             }
         }
     }
