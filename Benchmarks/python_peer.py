@@ -6,18 +6,18 @@ Usage: python_peer.py MODEL THREADS ITERATIONS PHOTO...
 """
 
 import json
-import statistics
 import sys
 
 import cv2
 import numpy as np
 from ai_edge_litert.interpreter import Interpreter
 
-from timing import median_ms, peak_mib
+from timing import median_ms, peak_mib, pin_threads
 
 
 def main(model, threads, iterations, photos):
     iterations = int(iterations)
+    pin_threads()
     decode = {}
     for photo in photos:
         data = np.frombuffer(open(photo, "rb").read(), dtype=np.uint8)

@@ -1,18 +1,46 @@
 """Timing shared by the Python peers of swiftvision-bench."""
 
-import statistics
 import time
 
 
-def median_ms(body, iterations):
-    """Median wall time of `iterations` calls of `body` in milliseconds, after one warm-up call."""
-    body()
+# The settings swiftvision-bench pins on both sides; the peers set them before their first call.
+WARM_UP = 1
+
+
+def pin_threads():
+    """One thread for OpenCV's parallel loops (OMP_THREAD_LIMIT=1 comes from the environment the bench
+    sets); returns OpenCV's thread count now in use."""
+    import cv2
+
+    cv2.setNumThreads(1)
+    return cv2.getNumThreads()
+
+
+def quantile(samples, fraction):
+    """The `fraction` quantile of `samples`, linearly interpolated between the closest ranks (NumPy's
+    default, R's type 7); swiftvision-bench's `Timing` uses the same definition."""
+    ordered = sorted(samples)
+    position = (len(ordered) - 1) * fraction
+    lower = int(position)
+    upper = min(lower + 1, len(ordered) - 1)
+    return ordered[lower] + (position - lower) * (ordered[upper] - ordered[lower])
+
+
+def samples_ms(body, iterations):
+    """Wall times of `iterations` calls of `body` in milliseconds, after WARM_UP calls left out."""
+    for _ in range(WARM_UP):
+        body()
     samples = []
     for _ in range(iterations):
         start = time.perf_counter()
         body()
         samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(samples)
+    return samples
+
+
+def median_ms(body, iterations):
+    """Median wall time of `iterations` calls of `body` in milliseconds, after WARM_UP calls."""
+    return quantile(samples_ms(body, iterations), 0.5)
 
 
 def peak_mib():
@@ -57,8 +85,8 @@ def live_stream(send, seconds, period, sent_at, delivered, extra=None):
     elapsed = time.perf_counter() - start
     time.sleep(0.5)
     summary = {"sent": len(calls), "delivered": len(delivered), "seconds": elapsed,
-               "call_ms_median": statistics.median(calls), "call_ms_max": max(calls),
-               "latency_ms_median": statistics.median(delivered), "latency_ms_max": max(delivered), "done": True}
+               "call_ms_median": quantile(calls, 0.5), "call_ms_max": max(calls),
+               "latency_ms_median": quantile(delivered, 0.5), "latency_ms_max": max(delivered), "done": True}
     summary.update(extra() if extra else {})
     print(json.dumps(summary), flush=True)
 
@@ -70,4 +98,4 @@ def stream_median_ms(process, frames, warm_up=5):
         start = time.perf_counter()
         process(frame)
         samples.append((time.perf_counter() - start) * 1000)
-    return statistics.median(samples[warm_up:])
+    return quantile(samples[warm_up:], 0.5)

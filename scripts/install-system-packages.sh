@@ -19,9 +19,9 @@ packages=(pkg-config libopencv-dev libopencv-contrib-dev libzxing-dev libtessera
           # setup-reference-env.sh run `python3 -m venv`. A plain Debian 12 has neither.
           python3-pip python3-venv)
 # `--tests` adds what only the tests use: a real browser for the web page's test; `--bench` adds the
-# HTTP load generator of the service's benchmark.
+# HTTP load generator of the service's benchmark and GNU time (each task's peak memory).
 [ "${1:-}" = --tests ] && packages+=(chromium)
-[ "${1:-}" = --bench ] && packages+=(wrk)
+[ "${1:-}" = --bench ] && packages+=(wrk time)
 missing=()
 for package in "${packages[@]}"; do
     [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" = "install ok installed" ] || missing+=("$package")

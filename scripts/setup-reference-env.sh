@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Creates the Python environment the tests and benchmarks compare against:
 # ai-edge-litert 2.3.0 (from the wheel `swiftvision setup` downloaded), numpy and OpenCV's Python binding;
-# zxing-cpp's Python binding (barcode fixtures and the barcode peer) and Pillow (rendered text fixtures).
+# zxing-cpp's Python binding (barcode fixtures and the barcode peer) and Pillow (rendered text fixtures);
+# tesserocr (the text peer), built from its sdist against Debian's libtesseract-dev, the Tesseract we use.
 set -euo pipefail
 
 cache="${SWIFTVISION_CACHE:-$HOME/.cache/swiftvision}"
@@ -16,4 +17,10 @@ fi
 if ! "$venv/bin/python" -c "from importlib.metadata import version as v; assert v('zxing-cpp') == '3.1.1' and v('pillow') == '11.1.0'" 2>/dev/null; then
     echo "Adding zxing-cpp and Pillow to $venv" >&2
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "zxing-cpp==3.1.1" "pillow==11.1.0"
+fi
+if ! "$venv/bin/python" -c "import tesserocr" 2>/dev/null; then
+    echo "Building tesserocr against the system Tesseract in $venv (log: $cache/logs/tesserocr.log)" >&2
+    mkdir -p "$cache/logs"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-binary tesserocr "tesserocr==2.8.0" \
+        >"$cache/logs/tesserocr.log" 2>&1
 fi

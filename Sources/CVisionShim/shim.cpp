@@ -39,6 +39,11 @@ extern "C" {
 
 const char *sv_last_error(void) { return lastError.c_str(); }
 
+int32_t sv_set_thread_count(int32_t count) {
+    cv::setNumThreads(count);
+    return cv::getNumThreads();
+}
+
 int sv_decode(const uint8_t *bytes, size_t length, int reduction, int grayscale, SVImageView destination,
               int32_t *width, int32_t *height) {
     return guarded([&] {

@@ -1,14 +1,46 @@
 import Foundation
 
-/// Median wall time of repeated runs, after one warm-up run.
-func medianMilliseconds(iterations: Int, _ body: () throws -> Void) rethrows -> Double {
-    try body()
-    let clock = ContinuousClock()
-    var samples: [Double] = []
-    for _ in 0..<iterations {
-        samples.append(milliseconds(try clock.measure(body)))
+/// Warm-up runs left out before timing, the same on our side and in the Python peers (`timing.py`).
+let warmUpRuns = 1
+
+/// The median and interquartile range of timing samples, with the quantile definition `timing.py`
+/// uses: linear interpolation between the closest ranks (NumPy's default, R's type 7).
+struct Timing {
+    var median: Double
+    var iqr: Double
+
+    init(samples: [Double]) {
+        let ordered = samples.sorted()
+        guard !ordered.isEmpty else {
+            (median, iqr) = (.nan, .nan)
+            return
+        }
+        func quantile(_ fraction: Double) -> Double {
+            let position = Double(ordered.count - 1) * fraction
+            let lower = Int(position)
+            let upper = min(lower + 1, ordered.count - 1)
+            return ordered[lower] + (position - Double(lower)) * (ordered[upper] - ordered[lower])
+        }
+        median = quantile(0.5)
+        iqr = quantile(0.75) - quantile(0.25)
     }
-    return samples.sorted()[samples.count / 2]
+}
+
+/// Wall times in milliseconds of `iterations` runs of `body`, after ``warmUpRuns`` runs left out.
+func sampleMilliseconds(iterations: Int, _ body: () throws -> Void) rethrows -> [Double] {
+    for _ in 0..<warmUpRuns { try body() }
+    let clock = ContinuousClock()
+    return try (0..<iterations).map { _ in milliseconds(try clock.measure(body)) }
+}
+
+/// Median and IQR of the wall time of repeated runs, after ``warmUpRuns`` runs left out.
+func timeMilliseconds(iterations: Int, _ body: () throws -> Void) rethrows -> Timing {
+    Timing(samples: try sampleMilliseconds(iterations: iterations, body))
+}
+
+/// Median wall time of repeated runs, after ``warmUpRuns`` runs left out.
+func medianMilliseconds(iterations: Int, _ body: () throws -> Void) rethrows -> Double {
+    try timeMilliseconds(iterations: iterations, body).median
 }
 
 /// A duration in milliseconds.
@@ -36,20 +68,35 @@ func resetPeakResidentMemory() {
     try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
 }
 
-/// One printed row of the benchmark table.
+/// One printed row of the benchmark table: medians, their IQRs when known, and the ratio of medians.
 struct BenchmarkRow {
     var task: String
     var swift: Double
     var peer: Double?
     var peakMiB: Double
+    var swiftIQR: Double?
+    var peerIQR: Double?
+
+    /// A row from our timing and the peer's.
+    init(task: String, swift: Timing, peer: Timing?, peakMiB: Double) {
+        self.init(task: task, swift: swift.median, peer: peer?.median, peakMiB: peakMiB, swiftIQR: swift.iqr, peerIQR: peer?.iqr)
+    }
+
+    /// A row from medians, with their IQRs when known.
+    init(task: String, swift: Double, peer: Double?, peakMiB: Double, swiftIQR: Double? = nil, peerIQR: Double? = nil) {
+        (self.task, self.swift, self.peer, self.peakMiB, self.swiftIQR, self.peerIQR) = (task, swift, peer, peakMiB, swiftIQR, peerIQR)
+    }
 
     static let header = "task".padding(toLength: 44, withPad: " ", startingAt: 0)
-        + "  swift ms   peer ms   ratio  peak MiB"
+        + "  swift ms    IQR   peer ms    IQR   ratio  peak MiB"
 
     var line: String {
-        let peerText = peer.map { String(format: "%8.3f", $0) } ?? "       -"
+        func column(_ value: Double?, _ format: String) -> String {
+            value.map { String(format: format, $0) } ?? String(repeating: " ", count: String(format: format, 0.0).count - 1) + "-"
+        }
         let ratio = peer.map { String(format: "%6.2f", swift / $0) } ?? "     -"
         return task.padding(toLength: 44, withPad: " ", startingAt: 0)
-            + String(format: "  %8.3f  ", swift) + peerText + "  " + ratio + String(format: "  %8.1f", peakMiB)
+            + String(format: "  %8.3f ", swift) + column(swiftIQR, "%6.2f") + "  " + column(peer, "%8.3f") + " "
+            + column(peerIQR, "%6.2f") + "  " + ratio + String(format: "  %8.1f", peakMiB)
     }
 }

@@ -50,8 +50,8 @@ struct LiveStreamComparison {
         Thread.sleep(forTimeInterval: 0.5)
         let latencies = deliveries.times.withLock { $0.map { milliseconds($0.value - sentAt[$0.key]) } }.sorted()
         return StreamReport(
-            sent: calls.count, delivered: latencies.count, seconds: elapsed, callMsMedian: calls.sorted()[calls.count / 2],
-            callMsMax: calls.max() ?? 0, latencyMsMedian: latencies.isEmpty ? nil : latencies[latencies.count / 2],
+            sent: calls.count, delivered: latencies.count, seconds: elapsed, callMsMedian: Timing(samples: calls).median,
+            callMsMax: calls.max() ?? 0, latencyMsMedian: latencies.isEmpty ? nil : Timing(samples: latencies).median,
             latencyMsMax: latencies.last, done: true)
     }
 }

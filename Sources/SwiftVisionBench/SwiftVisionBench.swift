@@ -4,9 +4,10 @@ import SwiftVision
 /// `make bench`: latency and memory of decoding, image→tensor and bare model invoke on real photos,
 /// then of each task, side by side with Python peers run on the same inputs.
 ///
-/// `swiftvision-bench [SECTION...]` runs only the named sections: core, faces, pose, hands, objects, recognition, labeling,
-/// segmentation, service.
-/// The peak memory column is this process's peak since its section began.
+/// `swiftvision-bench [SECTION...]` (or `BENCH_SECTIONS=soak,objects`) runs only the named sections: core, faces, pose,
+/// hands, objects, recognition, labeling, segmentation, service, soak, peaks.
+/// The peak memory column is this process's peak since its section began. Both sides run on one thread
+/// (LiteRT, OpenCV, and OpenMP through `OMP_THREAD_LIMIT=1`, which the Python peers inherit).
 @main
 struct SwiftVisionBench {
     static let photos = ["bus.jpg", "zidane.jpg", "astronaut.png", "dog.jpg", "kite.jpg"]
@@ -15,12 +16,22 @@ struct SwiftVisionBench {
 
     static func main() throws {
         let cache = SwiftVisionCache.current
-        let chosen = Set(CommandLine.arguments.dropFirst())
+        if ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] != "\(threads)" {
+            // OpenMP reads the limit when Tesseract's library loads, before main: start again with it set.
+            setenv("OMP_THREAD_LIMIT", "\(threads)", 1)
+            execv("/proc/self/exe", CommandLine.unsafeArgv)
+        }
+        let openCVThreads = OpenCVThreads.set(threads)
+        let listed = ProcessInfo.processInfo.environment["BENCH_SECTIONS"]?.split(separator: ",").map(String.init) ?? []
+        let chosen = Set(CommandLine.arguments.dropFirst() + listed)
         let sections: [(String, (SwiftVisionCache) throws -> Void)] = [
             ("core", runCore), ("faces", FaceBenchmark.run), ("pose", PoseBenchmark.run), ("hands", HandBenchmark.run), ("objects", ObjectBenchmark.run),
             ("recognition", RecognitionBenchmark.run), ("labeling", LabelingBenchmark.run),
-            ("segmentation", SegmentationBenchmark.run), ("service", ServiceBenchmark.run),
+            ("segmentation", SegmentationBenchmark.run), ("service", ServiceBenchmark.run), ("soak", SoakBenchmark.run),
+            ("peaks", PeakMemoryBenchmark.run),
         ]
+        print("threads, both sides: LiteRT/XNNPACK \(threads), OpenCV \(openCVThreads) (peers: cv2.setNumThreads(1)),"
+            + " OMP_THREAD_LIMIT=\(threads); \(warmUpRuns) warm-up run; median and IQR: linear quantiles (timing.py's)")
         for (name, run) in sections where chosen.isEmpty || chosen.contains(name) {
             resetPeakResidentMemory()
             try run(cache)

@@ -75,6 +75,9 @@ const char *sv_last_error(void);
 /// (off at start; a user's OPENCV_FFMPEG_LOGLEVEL is kept).
 void sv_set_codec_messages(int shown);
 
+/// Sets how many threads OpenCV's parallel loops use (cv::setNumThreads) and returns the count now in use.
+int32_t sv_set_thread_count(int32_t count);
+
 /// Decodes an encoded image into `destination` (8-bit BGR, or gray when `grayscale` is non-zero),
 /// shrinking by `reduction` (1, 2, 4 or 8) in the decoder. Returns 0 on success, 1 when the
 /// decoded size differs from the destination (the size is written to `width`/`height`), -1 on failure.
