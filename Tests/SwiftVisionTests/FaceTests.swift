@@ -26,6 +26,9 @@ import Testing
             ("zidane.jpg", [CGPoint(x: 990, y: 195), CGPoint(x: 615, y: 355)]),
             ("bus.jpg", [CGPoint(x: 137, y: 443), CGPoint(x: 290, y: 444)]),
             ("astronaut.png", [CGPoint(x: 225, y: 118)]),
+            ("facereg.jpg", [CGPoint(x: 50, y: 50), CGPoint(x: 150, y: 50), CGPoint(x: 50, y: 150), CGPoint(x: 150, y: 150)]),
+            ("face_swapped.jpg", [CGPoint(x: 160, y: 150)]),
+            ("messi5.jpg", [CGPoint(x: 240, y: 110)]),
         ]
         for (photo, centers) in truth {
             let faces = try detector.results(in: try Fixtures.image(photo))
@@ -37,11 +40,60 @@ import Testing
         }
     }
 
-    @Test func firesOnNoAnimalOrObject() throws {
-        let detector = try Self.detector()
-        for photo in ["chelsea.png", "coffee.png", "dog.jpg", "horses.jpg", "giraffe.jpg", "eagle.jpg"] {
+    @Test(arguments: FaceDetectorOptions.PerformanceMode.allCases)
+    func firesOnNoAnimalOrObject(mode: FaceDetectorOptions.PerformanceMode) throws {
+        let detector = try Self.detector(mode)
+        for photo in ["chelsea.png", "coffee.png", "dog.jpg", "horses.jpg", "giraffe.jpg", "eagle.jpg"] + Self.animalCloseUps.map(\.photo) {
             #expect(try detector.results(in: try Fixtures.image(photo)).isEmpty, "\(photo)")
         }
+    }
+
+    /// Close-ups of a mandrill, dogs, cats, a squirrel and a quokka, each with the square around the
+    /// animal's face read off the photo by eye.
+    static let animalCloseUps: [(photo: String, face: CGRect)] = [
+        ("baboon.jpg", CGRect(x: 0, y: 0, width: 512, height: 512)),
+        ("chicky_512.png", CGRect(x: 0, y: 0, width: 512, height: 512)),
+        ("cat_det.jpg", CGRect(x: 60, y: 20, width: 300, height: 300)),
+        ("chelsea.png", CGRect(x: 100, y: 0, width: 300, height: 300)),
+        ("squirrel_cls.jpg", CGRect(x: 150, y: 50, width: 250, height: 250)),
+        ("quokka.jpg", CGRect(x: 300, y: 0, width: 643, height: 643)),
+        ("dog.jpg", CGRect(x: 100, y: 200, width: 250, height: 250)),
+    ]
+
+    /// The animal faces alone and in collages of 2×2 and 3×3 (as the portrait collages users send), at
+    /// several sizes, in a seeded order: no face in either mode.
+    @Test(arguments: FaceDetectorOptions.PerformanceMode.allCases)
+    func findsNoFaceInCollagesOfAnimalFaces(mode: FaceDetectorOptions.PerformanceMode) throws {
+        let detector = try Self.detector(mode)
+        let faces = try Self.animalCloseUps.map { try Fixtures.image($0.photo).cropped(to: $0.face) }
+        var generator = SeededGenerator(seed: 13)
+        var collages = try faces.map { try Self.collage([$0], columns: 1, side: 400) }
+        for (columns, side) in [(2, 150), (2, 250), (2, 400), (3, 120), (3, 200), (3, 300)] {
+            for _ in 0..<3 {
+                let tiles = (0..<columns * columns).map { _ in faces[Int.random(in: 0..<faces.count, using: &generator)] }
+                collages.append(try Self.collage(tiles, columns: columns, side: side))
+            }
+        }
+        for (index, collage) in collages.enumerated() {
+            #expect(try detector.results(in: collage).isEmpty, "collage \(index)")
+        }
+    }
+
+    /// `tiles` resized to `side`×`side` and laid out row by row, `columns` to a row.
+    static func collage(_ tiles: [VisionImage], columns: Int, side: Int) throws -> VisionImage {
+        let rows = (tiles.count + columns - 1) / columns
+        let width = columns * side
+        var pixels = [UInt8](repeating: 0, count: width * rows * side * 3)
+        for (index, tile) in tiles.enumerated() {
+            let resized = try tile.resized(width: side, height: side).upright().buffer.converted(to: .rgb)
+            let packed = try Fixtures.packed(resized)
+            let (left, top) = ((index % columns) * side, (index / columns) * side)
+            for row in 0..<side {
+                let start = ((top + row) * width + left) * 3
+                pixels.replaceSubrange(start..<start + side * 3, with: packed[row * side * 3..<(row + 1) * side * 3])
+            }
+        }
+        return try VisionImage(pixels: Data(pixels), width: width, height: rows * side, format: .rgb)
     }
 
     @Test func landmarksArePlausible() throws {

@@ -10,7 +10,10 @@ public struct FaceDetectorOptions: Sendable, Equatable {
         /// The short-range model (faces within about 2 m) on the whole image, as MediaPipe runs it.
         case fast
         /// The full-range model (faces up to about 5 m) on the whole image and on overlapping tiles,
-        /// which finds the small faces of group photos; each face is confirmed by the face mesh.
+        /// which finds the small faces of group photos.
+        ///
+        /// In both modes each face is confirmed by the face mesh and by a second look of the short-range
+        /// model at the upright crop around the mesh, which drops animal faces.
         case accurate
     }
 
