@@ -45,7 +45,8 @@ enum FaceReference {
     }
 }
 
-/// The fast faces mode finds the faces MediaPipe Python's FaceDetector finds on the same model file: photos
+/// The fast faces mode's detector (before the face mesh confirms each face) finds the faces MediaPipe
+/// Python's FaceDetector finds on the same model file: photos
 /// that fill the square input, photos letterboxed into it (16:9, 8:9), crops with two faces, and a photo
 /// stored on its side with EXIF orientation 6.
 @Suite(.serialized) struct FaceFidelityTests {
@@ -82,7 +83,7 @@ enum FaceReference {
     }
 
     /// Pairs each reference face with the unpaired face of ours that overlaps it most (IoU above 0.5).
-    static func pairs(_ ours: [FaceAnalysis], _ reference: [FaceReference.Face]) -> [(FaceAnalysis, FaceReference.Face)] {
+    static func pairs(_ ours: [Detection], _ reference: [FaceReference.Face]) -> [(Detection, FaceReference.Face)] {
         var unpaired = ours
         return reference.compactMap { truth in
             let overlaps = unpaired.map { $0.boundingBox.intersectionOverUnion(with: truth.boundingBox) }
@@ -107,7 +108,7 @@ enum FaceReference {
         for (photo, truth) in zip(photos, reference.images) {
             let image = try VisionImage(contentsOf: photo.file)
             #expect(image.width == truth.width && image.height == truth.height, "\(photo.name): upright size")
-            let faces = try task.analyzer.analyze(image, landmarks: false)
+            let faces = try task.analyzer.detections(in: image)
             let pairs = Self.pairs(faces, truth.faces)
             #expect(faces.count == truth.faces.count && pairs.count == truth.faces.count, "\(photo.name): \(faces.count) faces, MediaPipe \(truth.faces.count)")
             let diagonal = hypot(Double(truth.width), Double(truth.height))
@@ -117,7 +118,7 @@ enum FaceReference {
                 #expect(corners.max()! <= Self.maximumPositionError * diagonal, "\(photo.name): box \(box) vs \(other)")
                 let keypoints = zip(face.keypoints, expected.keypoints).map { Double(hypot($0.x - $1[0], $0.y - $1[1])) }
                 #expect(keypoints.count == 6 && keypoints.max()! <= Self.maximumKeypointError * diagonal, "\(photo.name): key points off by \(keypoints)")
-                #expect(abs(face.confidence - expected.score) <= Self.maximumScoreDifference, "\(photo.name): score \(face.confidence) vs \(expected.score)")
+                #expect(abs(face.score - expected.score) <= Self.maximumScoreDifference, "\(photo.name): score \(face.score) vs \(expected.score)")
                 compared += 1
             }
         }

@@ -79,11 +79,10 @@ extension Asset {
         (.darknet, "./usr/share/darknet/data/horses.jpg", "c8f0a677a1356569e2ce71d2fa88c1030c0ae57ecf5e14170e02d9a86a20dcb4"),
         (.darknet, "./usr/share/darknet/data/kite.jpg", "87410f52f79cc256c3949b48a3548632c07c8e9943468ef8caa6250f6643be8e"),
         (.darknet, "./usr/share/darknet/data/person.jpg", "cdcbab947e46110fc2b77784ac54ddbbab2640f1e44cb5e91fc8984a9793a7d1"),
-        // Animal close-ups (mandrill, dogs, cats, squirrel, quokka) and portraits, for the faces' false positives and recall.
+        // Animal close-ups (mandrill, dogs, cats, quokka) and portraits, for the faces' false positives and recall.
         (.openCVDoc, "./usr/share/doc/opencv-doc/examples/data/baboon.jpg", "1a1dd18d78eec44420af3b0b7f08ee3d41c982916cae3ce203d7ff35d754cc0f"),
         (.openCVDoc, "./usr/share/doc/opencv-doc/opencv4/html/cat_det.jpg", "51c6923bd25a89906a310618a4a0d4d5057687674917ce8b20438247887a9870"),
         (.openCVDoc, "./usr/share/doc/opencv-doc/examples/data/chicky_512.png", "4d2cf040de084fd3f34d5e3f96f1251faaa4787c1ac3b548fec5809a0d01854e"),
-        (.openCVDoc, "./usr/share/doc/opencv-doc/examples/data/squirrel_cls.jpg", "20bb6e8ae96918a36c9886b6d48e54eedeb3948591e1485c206bc1dc60c8dc8b"),
         (.imgaug, "imgaug/quokka.jpg", "bf1059d0f925e7d0c712cadf07a04ba4cfc98957d7be65d3a7d8ae0c464cd76e"),
         (.openCVDoc, "./usr/share/doc/opencv-doc/opencv4/html/facereg.jpg", "4e09180bb023bb709aba4d2515813d326696236914f10bfdf23bb32f95c9c600"),
         (.openCVDoc, "./usr/share/doc/opencv-doc/opencv4/html/face_swapped.jpg", "302634120bc53f9327cb06c7cb265fc4741fef281514d8f3bd214749e53ce6cc"),
