@@ -49,12 +49,14 @@ checked-assets: system-packages
 	scripts/setup-reference-env.sh
 
 # The suites that share tasks between threads, under the thread sanitizer. The instrumented build (a full one)
-# goes to .build-tsan, starting from the dependencies .build resolved.
+# goes to .build-tsan, starting from the dependencies .build resolved. Skipped: the stream test that expects drops,
+# since the instrumented client sends frames slower than the uninstrumented runtime processes them.
 TSAN_SUITES ?= ParallelInferenceTests|TaskCoreTests|StreamTests
 sanitize: checked-assets
 	@[ -d .build-tsan/checkouts ] || { mkdir -p .build-tsan && cp -a .build/checkouts .build/repositories .build/workspace-state.json .build-tsan/; }
 	swift build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
-	swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_SUITES)'
+	swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_SUITES)' \
+		--skip aFastStreamKeepsTrackingIDsAndCountsItsDropsHonestly
 
 # Each task's command on one image N and 2N times under LeakSanitizer; fails when the leaked bytes grow with N.
 LEAKCHECK_ITERATIONS ?= 200
