@@ -4,7 +4,7 @@ export SWIFTVISION_CACHE ?= $(HOME)/.cache/swiftvision
 SWIFT_BUILD_FLAGS ?= -j 2
 SAMPLES := $(SWIFTVISION_CACHE)/media
 
-.PHONY: run test bench fuzz serve system-packages
+.PHONY: run test bench fuzz sanitize leakcheck checked-assets serve system-packages
 
 run: system-packages
 	swift build -c release $(SWIFT_BUILD_FLAGS)
@@ -39,6 +39,29 @@ fuzz: system-packages
 	scripts/build-models.sh
 	scripts/setup-reference-env.sh
 	SWIFTVISION_FUZZ_ITERATIONS=$(FUZZ_ITERATIONS) SWIFTVISION_FUZZ_SEED=$(FUZZ_SEED) swift test --skip-build --filter FuzzTests
+
+# The debug build, samples, models and reference environment that the checks below run on.
+checked-assets: system-packages
+	swift build $(SWIFT_BUILD_FLAGS)
+	.build/debug/swiftvision setup --samples
+	scripts/build-models.sh
+	scripts/build-general-labels.py
+	scripts/setup-reference-env.sh
+
+# The suites that share tasks between threads, under the thread sanitizer. The instrumented build (a full one)
+# goes to .build-tsan, starting from the dependencies .build resolved. Skipped: the stream test that expects drops,
+# since the instrumented client sends frames slower than the uninstrumented runtime processes them.
+TSAN_SUITES ?= ParallelInferenceTests|TaskCoreTests|StreamTests
+sanitize: checked-assets
+	@[ -d .build-tsan/checkouts ] || { mkdir -p .build-tsan && cp -a .build/checkouts .build/repositories .build/workspace-state.json .build-tsan/; }
+	swift build --build-tests --sanitize=thread --scratch-path .build-tsan $(SWIFT_BUILD_FLAGS)
+	swift test --skip-build --sanitize=thread --scratch-path .build-tsan --filter '$(TSAN_SUITES)' \
+		--skip aFastStreamKeepsTrackingIDsAndCountsItsDropsHonestly
+
+# Each task's command on one image N and 2N times under LeakSanitizer; fails when the leaked bytes grow with N.
+LEAKCHECK_ITERATIONS ?= 200
+leakcheck: checked-assets
+	LEAKCHECK_ITERATIONS=$(LEAKCHECK_ITERATIONS) scripts/leakcheck.sh
 
 bench: system-packages
 	scripts/install-system-packages.sh --bench

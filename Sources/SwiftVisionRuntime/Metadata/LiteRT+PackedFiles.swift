@@ -57,10 +57,12 @@ extension LiteRT.Model {
         return lines
     }
 
+    /// Opens the model's bytes as a ZIP archive. From memory (the file mapped), not from `url`: ZIPFoundation's
+    /// file-backed archive leaks the path's C string (about 60 bytes) on every open.
     private func withPackedArchive<Result>(_ body: (Archive) throws -> Result) throws -> Result {
         let archive: Archive
         do {
-            archive = try Archive(url: url, accessMode: .read)
+            archive = try Archive(data: Data(contentsOf: url, options: .alwaysMapped), accessMode: .read)
         } catch {
             throw MetadataError.packedFilesUnreadable(model: url.lastPathComponent, reason: "\(error)")
         }
