@@ -46,5 +46,17 @@ enum HandBenchmark {
         try peer.printTracking(frames, task: "video 640×480 per frame, tracking 2 hands") { index, frame in
             _ = try tracker.detect(videoFrame: frame, timestampInMilliseconds: index * 33)
         }
+        // One tracked hand (the issue's 100 frames/s goal), with the full and the lite models; ours only.
+        for complexity in [1, 0] {
+            var handOptions = HandTask.Options()
+            handOptions.maxHands = 1
+            handOptions.modelComplexity = complexity
+            handOptions.threads = 1
+            let task = try HandTask(options: handOptions)
+            var state = task.makeStreamState()
+            let median = try ObjectBenchmark.perFrame(frames) { _, frame in _ = try task.output(forFrame: frame, state: &state) }
+            let name = "video 640×480, tracking 1 hand, \(complexity == 0 ? "lite" : "full") models"
+            print(BenchmarkRow(task: name, swift: median, peer: nil, peakMiB: peakResidentMiB()).line + String(format: " = %.0f frames/s", 1000 / median))
+        }
     }
 }
