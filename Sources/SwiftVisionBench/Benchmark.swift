@@ -1,4 +1,5 @@
 import Foundation
+import SwiftVision
 
 /// Warm-up runs left out before timing, the same on our side and in the Python peers (`timing.py`).
 let warmUpRuns = 1
@@ -41,6 +42,15 @@ func timeMilliseconds(iterations: Int, _ body: () throws -> Void) rethrows -> Ti
 /// Median wall time of repeated runs, after ``warmUpRuns`` runs left out.
 func medianMilliseconds(iterations: Int, _ body: () throws -> Void) rethrows -> Double {
     try timeMilliseconds(iterations: iterations, body).median
+}
+
+/// The median time of one bare invoke of the installed model `name` on one thread, its input left as
+/// allocated: the floor under any call that runs the model once.
+func bareInvokeMilliseconds(of name: String, cache: SwiftVisionCache, iterations: Int) throws -> Double {
+    let interpreter = try Interpreter(contentsOf: cache.model(named: name), options: .init(threadCount: 1))
+    return try medianMilliseconds(iterations: iterations) {
+        try interpreter.invoke { _ in } readingOutputs: { _ in }
+    }
 }
 
 /// A duration in milliseconds.

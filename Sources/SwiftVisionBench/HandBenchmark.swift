@@ -41,6 +41,11 @@ enum HandBenchmark {
             print(BenchmarkRow(task: name, swift: time, peer: mediapipe?.ms, peakMiB: peakResidentMiB()).line
                 + " hands \(count) vs \(mediapipe.map { String($0.found) } ?? "-")")
         }
+        // The floor of the two-hand photo: the palm detector's bare invoke and two of the landmark model's,
+        // against MediaPipe's whole call on that photo (both run the models that often).
+        let floor = try bareInvokeMilliseconds(of: "palm_detection_full.tflite", cache: cache, iterations: iterations)
+            + 2 * bareInvokeMilliseconds(of: "hand_landmark_full.tflite", cache: cache, iterations: iterations)
+        print(BenchmarkRow(task: "bare invokes, palms + 2 × landmarks (floor)", swift: floor, peer: peer.photos[paths[0]]?.ms, peakMiB: peakResidentMiB()).line)
         options.runningMode = .video
         let tracker = try HandLandmarker(options: options)
         try peer.printTracking(frames, task: "video 640×480 per frame, tracking 2 hands") { index, frame in

@@ -30,6 +30,11 @@ enum PoseBenchmark {
             print(BenchmarkRow(task: "\(name) pose", swift: time, peer: mediapipe?.ms, peakMiB: peakResidentMiB()).line
                 + " poses \(count) vs \(mediapipe.map { String($0.found) } ?? "-")")
         }
+        // The floor of one pose in a photo: the detector's and the landmark model's bare invokes, against
+        // MediaPipe's whole call on person.jpg (both run these two models once).
+        let floor = try bareInvokeMilliseconds(of: "pose_detection.tflite", cache: cache, iterations: iterations)
+            + bareInvokeMilliseconds(of: "pose_landmark_full.tflite", cache: cache, iterations: iterations)
+        print(BenchmarkRow(task: "bare invokes, detector + landmarks (floor)", swift: floor, peer: peer.photos[paths[0]]?.ms, peakMiB: peakResidentMiB()).line)
         options.runningMode = .video
         let tracker = try PoseLandmarker(options: options)
         try peer.printTracking(frames, task: "video 640×480 per frame, tracking") { index, frame in

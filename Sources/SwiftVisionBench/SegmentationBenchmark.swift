@@ -27,10 +27,7 @@ enum SegmentationBenchmark {
         print("\nPerson segmentation — selfie_segmentation.tflite (256×256), 1 thread, median of \(iterations) runs")
         print("peer: MediaPipe 0.10.21 Python SelfieSegmentation (model_selection=0), same file, decoded photos")
         print(BenchmarkRow.header)
-        let interpreter = try Interpreter(contentsOf: cache.model(named: "selfie_segmentation.tflite"), options: .init(threadCount: 1))
-        let invoke = try medianMilliseconds(iterations: iterations) {
-            try interpreter.invoke { _ in } readingOutputs: { _ in }
-        }
+        let invoke = try bareInvokeMilliseconds(of: "selfie_segmentation.tflite", cache: cache, iterations: iterations)
         print(BenchmarkRow(task: "invoke selfie model, the floor", swift: invoke, peer: nil, peakMiB: peakResidentMiB()).line)
         var options = SegmentTask.Options()
         options.threads = 1
