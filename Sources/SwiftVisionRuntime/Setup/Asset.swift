@@ -87,6 +87,10 @@ extension Asset {
         (.openCVDoc, "./usr/share/doc/opencv-doc/opencv4/html/facereg.jpg", "4e09180bb023bb709aba4d2515813d326696236914f10bfdf23bb32f95c9c600"),
         (.openCVDoc, "./usr/share/doc/opencv-doc/opencv4/html/face_swapped.jpg", "302634120bc53f9327cb06c7cb265fc4741fef281514d8f3bd214749e53ce6cc"),
         (.openCVDoc, "./usr/share/doc/opencv-doc/examples/data/messi5.jpg", "1d570e49654e84c7a943918537bd9e5e1ef82920152e147c834006e235be97c9"),
+        // One dominant quadrilateral each: a curled newspaper sudoku, a box's front, a sheet on a table.
+        (.openCVDoc, "./usr/share/doc/opencv-doc/examples/data/sudoku.png", "000cf81b7ce795013ae02bc9dfb0952aa34153c8c0e7fc99c81918e0738d1f09"),
+        (.openCVDoc, "./usr/share/doc/opencv-doc/examples/data/box.png", "1094629c1e2ebbc8a9ae2c9c63e18c1dff0f5f1481146e02f3b11a3d30feb20a"),
+        (.openCVDoc, "./usr/share/doc/opencv-doc/opencv4/html/singlemarkersoriginal.jpg", "669cb5afa78a084e69baa472f5235d136179e409b6a3c5ccda6a457e723d4754"),
     ].map { source, member, sum in
         Asset(
             group: .samples, source: source, member: member,
