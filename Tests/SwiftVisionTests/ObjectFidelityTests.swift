@@ -36,12 +36,15 @@ enum YOLOReference {
 }
 
 /// The objects task finds what an independent Python YOLO pipeline finds on the same model file: the same
-/// objects (matched by IoU ≥ 0.9, box corners within 1 px), the same classes, scores within 0.01, on photos
-/// letterboxed on either axis. Measured on this machine: corners within 0.01 px, scores within 0.0001.
+/// objects (matched by IoU ≥ 0.9, box corners within 0.5 % of the image's diagonal), the same classes,
+/// scores within 0.04, on photos letterboxed on either axis. The bounds are wider than float rounding: the
+/// reference shrinks the photo with OpenCV's area resize in one pass, ours (`sv_resize`) first by a whole
+/// factor and then by the rest, which is about 1.8 times faster and rounds to 8 bits in between. Measured:
+/// scores within 0.031, corners within 4 px on 1280×720 (0.3 %); with one pass, 0.0001 and 0.01 px.
 @Suite(.serialized) struct ObjectFidelityTests {
     static let minimumOverlap = 0.9
-    static let maximumCornerError = 1.0
-    static let maximumScoreDifference: Float = 0.01
+    static let maximumCornerError = 0.005
+    static let maximumScoreDifference: Float = 0.04
 
     @Test func objectsMatchThePythonYOLOPipeline() throws {
         let photos = ["bus.jpg", "zidane.jpg", "dog.jpg", "kite.jpg", "horses.jpg", "giraffe.jpg"]
@@ -54,7 +57,9 @@ enum YOLOReference {
         let task = try ObjectTask(options: options, store: .shared)
         var compared = 0
         for (photo, truth) in zip(photos, reference) {
-            let objects = try task.output(for: VisionImage(contentsOf: Fixtures.sample(photo))).objects
+            let image = try VisionImage(contentsOf: Fixtures.sample(photo))
+            let objects = try task.output(for: image).objects
+            let diagonal = hypot(Double(image.width), Double(image.height))
             #expect(objects.count == truth.objects.count, "\(photo): \(objects.count) objects, the pipeline \(truth.objects.count)")
             var unpaired = objects
             for expected in truth.objects {
@@ -66,7 +71,7 @@ enum YOLOReference {
                 let object = unpaired.remove(at: best)
                 let (box, other) = (object.frame, expected.boundingBox)
                 let corners = [box.minX - other.minX, box.minY - other.minY, box.maxX - other.maxX, box.maxY - other.maxY]
-                #expect(corners.allSatisfy { abs(Double($0)) <= Self.maximumCornerError }, "\(photo) \(expected.name): \(box) vs \(other)")
+                #expect(corners.allSatisfy { abs(Double($0)) <= Self.maximumCornerError * diagonal }, "\(photo) \(expected.name): \(box) vs \(other)")
                 let coco = try #require(object.labels.last)
                 #expect(coco.index == expected.class, "\(photo): \(coco.text) vs \(expected.name)")
                 #expect(abs(coco.confidence - expected.score) <= Self.maximumScoreDifference, "\(photo) \(expected.name): score \(coco.confidence) vs \(expected.score)")

@@ -12,8 +12,8 @@ public struct FaceDetectorOptions: Sendable, Equatable {
         /// The full-range model (faces up to about 5 m) on the whole image and on overlapping tiles,
         /// which finds the small faces of group photos.
         ///
-        /// In both modes each face is confirmed by the face mesh's presence score, which drops hands and
-        /// primate, cat and dog faces.
+        /// In both modes each face is confirmed by the face mesh and by a second look of the short-range
+        /// model at the upright crop around the mesh, which drops animal faces.
         case accurate
     }
 
