@@ -93,6 +93,11 @@ struct BenchmarkRow {
     }
 
     /// A row from medians, with their IQRs when known.
+    /// Our timing with its spread, beside a peer that reports its median only.
+    init(task: String, swift: Timing, peer: Double?, peakMiB: Double) {
+        self.init(task: task, swift: swift.median, peer: peer, peakMiB: peakMiB, swiftIQR: swift.iqr)
+    }
+
     init(task: String, swift: Double, peer: Double?, peakMiB: Double, swiftIQR: Double? = nil, peerIQR: Double? = nil) {
         (self.task, self.swift, self.peer, self.peakMiB, self.swiftIQR, self.peerIQR) = (task, swift, peer, peakMiB, swiftIQR, peerIQR)
     }

@@ -30,7 +30,7 @@ enum FaceBenchmark {
                 ("accurate + landmarks", landmarks, mediapipe?.meshMs, mediapipe?.meshFaces),
             ] {
                 let count = try detector.results(in: image).count
-                let time = try medianMilliseconds(iterations: iterations) { _ = try detector.results(in: image) }
+                let time = try timeMilliseconds(iterations: iterations) { _ = try detector.results(in: image) }
                 let faces = " faces \(count) vs \(peerFaces.map(String.init) ?? "-")"
                 print(BenchmarkRow(task: "\(name) \(label)", swift: time, peer: peerTime, peakMiB: peakResidentMiB()).line + faces)
             }

@@ -35,7 +35,7 @@ enum HandBenchmark {
         for path in paths {
             let image = try VisionImage(contentsOfFile: path)
             let count = try landmarker.detect(image: image).landmarks.count
-            let time = try medianMilliseconds(iterations: iterations) { _ = try landmarker.detect(image: image) }
+            let time = try timeMilliseconds(iterations: iterations) { _ = try landmarker.detect(image: image) }
             let mediapipe = peer.photos[path]
             let name = "\(URL(fileURLWithPath: path).lastPathComponent) \(image.width)×\(image.height) hands"
             print(BenchmarkRow(task: name, swift: time, peer: mediapipe?.ms, peakMiB: peakResidentMiB()).line

@@ -56,13 +56,13 @@ enum LabelingBenchmark {
             }
             print(BenchmarkRow(task: "image→tensor \(name) 224×224", swift: convert, peer: nil, peakMiB: peakResidentMiB()).line)
             let top = try labeler.results(in: image).first?.text ?? "-"
-            let label = try medianMilliseconds(iterations: iterations) { _ = try labeler.results(in: image) }
+            let label = try timeMilliseconds(iterations: iterations) { _ = try labeler.results(in: image) }
             print(BenchmarkRow(task: "label \(name)", swift: label, peer: other?.classifyMs, peakMiB: peakResidentMiB()).line
                 + " \(top) vs \(other?.topLabel ?? "-")")
-            let embed = try medianMilliseconds(iterations: iterations) { _ = try embedder.embed(image: image) }
+            let embed = try timeMilliseconds(iterations: iterations) { _ = try embedder.embed(image: image) }
             print(BenchmarkRow(task: "embed \(name)", swift: embed, peer: other?.embedMs, peakMiB: peakResidentMiB()).line)
         }
-        let cropTime = try medianMilliseconds(iterations: iterations) { _ = try labeler.results(in: bus, regions: regions) }
+        let cropTime = try timeMilliseconds(iterations: iterations) { _ = try labeler.results(in: bus, regions: regions) }
         print(BenchmarkRow(task: "label 5 crops of bus.jpg in one call", swift: cropTime, peer: peer.cropsMs, peakMiB: peakResidentMiB()).line
             + " (peer: 5 calls with a region of interest)")
         print(String(format: "peak memory: MediaPipe peer %.1f MiB", peer.peakMiB))

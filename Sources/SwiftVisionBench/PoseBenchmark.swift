@@ -25,7 +25,7 @@ enum PoseBenchmark {
         for (name, path) in zip(photos, paths) {
             let image = try VisionImage(contentsOfFile: path)
             let count = try landmarker.detect(image: image).landmarks.count
-            let time = try medianMilliseconds(iterations: iterations) { _ = try landmarker.detect(image: image) }
+            let time = try timeMilliseconds(iterations: iterations) { _ = try landmarker.detect(image: image) }
             let mediapipe = peer.photos[path]
             print(BenchmarkRow(task: "\(name) pose", swift: time, peer: mediapipe?.ms, peakMiB: peakResidentMiB()).line
                 + " poses \(count) vs \(mediapipe.map { String($0.found) } ?? "-")")

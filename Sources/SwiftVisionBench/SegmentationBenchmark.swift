@@ -38,7 +38,7 @@ enum SegmentationBenchmark {
             let image = try VisionImage(contentsOfFile: path)
             let other = peer.photos[path]
             let fraction = try task.output(for: image).personFraction
-            let full = try medianMilliseconds(iterations: iterations) { _ = try task.output(for: image) }
+            let full = try timeMilliseconds(iterations: iterations) { _ = try task.output(for: image) }
             print(BenchmarkRow(task: "segment \(name) \(image.width)×\(image.height)", swift: full, peer: other?.ms, peakMiB: peakResidentMiB()).line
                 + String(format: " person %.3f vs %.3f", fraction, other?.personFraction ?? .nan))
             let model = try medianMilliseconds(iterations: iterations) { _ = try raw.output(for: image) }

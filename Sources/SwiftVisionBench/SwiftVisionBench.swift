@@ -54,7 +54,7 @@ struct SwiftVisionBench {
         for (name, path) in zip(photos, paths) {
             let data = try Data(contentsOf: URL(fileURLWithPath: path))
             let image = try VisionImage(data: data)
-            let decode = try medianMilliseconds(iterations: iterations) { _ = try VisionImage(data: data) }
+            let decode = try timeMilliseconds(iterations: iterations) { _ = try VisionImage(data: data) }
             print(BenchmarkRow(task: "decode \(name) \(image.width)×\(image.height)", swift: decode, peer: peer.decode[path], peakMiB: peakResidentMiB()).line)
             let small = ImageDecodingOptions(minimumSize: CGSize(width: format.width, height: format.height))
             let reduced = try medianMilliseconds(iterations: iterations) { _ = try VisionImage(data: data, options: small) }
