@@ -1,9 +1,6 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-let openCVLibraries = [
-    "opencv_core", "opencv_imgproc", "opencv_imgcodecs", "opencv_videoio", "opencv_video", "opencv_tracking",
-]
 
 let package = Package(
     name: "SwiftVision",
@@ -12,6 +9,8 @@ let package = Package(
         .library(name: "SwiftVision", targets: ["SwiftVision"]),
         .executable(name: "swiftvision", targets: ["SwiftVisionCLI"]),
         .executable(name: "swiftvision-bench", targets: ["SwiftVisionBench"]),
+        // OpenCV's image codecs, video and trackers, loaded by the shim on first use (see CVisionMedia.h).
+        .library(name: "SwiftVisionMedia", type: .dynamic, targets: ["CVisionMedia"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -25,15 +24,23 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
+        // All of Debian's OpenCV, for libSwiftVisionMedia.so only.
         .systemLibrary(
             name: "COpenCV",
             pkgConfig: "opencv4",
             providers: [.apt(["libopencv-dev", "libopencv-contrib-dev"])]
         ),
+        // The C shim: OpenCV's core and imgproc (headers through the `opencv4` link to /usr/include/opencv4,
+        // so that pkg-config's list of every OpenCV module stays off the link), libjpeg, libpng and libwebp.
         .target(
             name: "CVisionShim",
+            cxxSettings: [.headerSearchPath("opencv4")],
+            linkerSettings: ["opencv_core", "opencv_imgproc", "png16", "jpeg", "webp"].map { .linkedLibrary($0) }
+        ),
+        .target(
+            name: "CVisionMedia",
             dependencies: ["COpenCV"],
-            linkerSettings: (openCVLibraries + ["png16", "jpeg"]).map { .linkedLibrary($0) }
+            linkerSettings: ["opencv_core", "opencv_imgcodecs", "opencv_videoio", "opencv_tracking"].map { .linkedLibrary($0) }
         ),
         .target(name: "CLiteRt"),
         .systemLibrary(name: "CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),

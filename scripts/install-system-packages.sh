@@ -11,8 +11,8 @@ set -euo pipefail
 
 packages=(pkg-config libopencv-dev libopencv-contrib-dev libzxing-dev libtesseract-dev tesseract-ocr-eng tesseract-ocr-osd
           tesseract-ocr
-          # The shim quiets libpng's and libjpeg's messages (codec_messages.cpp): their headers.
-          libpng-dev libjpeg-dev
+          # The shim decodes and encodes JPEG, PNG and WebP itself (codecs.cpp): their headers.
+          libpng-dev libjpeg-dev libwebp-dev
           # WordNet 3.0's noun hierarchy: build-general-labels.py derives the general labels from it.
           wordnet-base
           # `swiftvision setup` runs `python3 -m pip download`; build-models.sh and

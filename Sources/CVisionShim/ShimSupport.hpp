@@ -2,7 +2,7 @@
 #ifndef SWIFTVISION_SHIMSUPPORT_HPP
 #define SWIFTVISION_SHIMSUPPORT_HPP
 
-#include "CVisionShim.h"
+#include "include/CVisionShim.h"
 
 #include <opencv2/core.hpp>
 

@@ -1,45 +1,16 @@
-// The codecs' own messages on standard error. OpenCV leaves libpng's and libjpeg's default message
-// handlers in place, so a corrupt file prints "libpng error: IDAT: CRC error" or "Corrupt JPEG data: …"
-// on top of the error our API returns, and FFmpeg prints e.g. "moov atom not found". They stay quiet
-// unless sv_set_codec_messages(1) asks for them (`--verbose`).
-#include "CVisionShim.h"
+// The codecs' own messages on standard error. libpng and libjpeg print "libpng error: IDAT: CRC error"
+// or "Corrupt JPEG data: …" for a damaged file on top of the error our API returns, and FFmpeg prints
+// e.g. "moov atom not found". They stay quiet unless sv_set_codec_messages(1) asks for them (`--verbose`):
+// the shim's own decoders (codecs.cpp) print libpng's and libjpeg's messages only then, and FFmpeg's log
+// level is set for OpenCV's captures.
+#include "CodecMessages.hpp"
 
 #include <atomic>
-#include <cstdio>
 #include <cstdlib>
-#include <dlfcn.h>
-
-extern "C" {
-#include <jpeglib.h>
-}
-#include <png.h>
 
 namespace {
 
 std::atomic<bool> codecMessages{false};
-
-/// A libpng error: as libpng's default handler (which must not return) without the message.
-void pngError(png_structp png, png_const_charp message) {
-    if (codecMessages.load(std::memory_order_relaxed)) std::fprintf(stderr, "libpng error: %s\n", message);
-    png_longjmp(png, 1);
-}
-
-void pngWarning(png_structp, png_const_charp message) {
-    if (codecMessages.load(std::memory_order_relaxed)) std::fprintf(stderr, "libpng warning: %s\n", message);
-}
-
-std::atomic<void (*)(j_common_ptr)> defaultJPEGOutput{nullptr};
-
-/// libjpeg's warnings ("Corrupt JPEG data") and trace messages; OpenCV replaces error_exit itself.
-void jpegOutput(j_common_ptr info) {
-    auto output = defaultJPEGOutput.load(std::memory_order_relaxed);
-    if (codecMessages.load(std::memory_order_relaxed) && output != nullptr) output(info);
-}
-
-/// The next definition of `name` after this one: the library's own.
-template <typename Function> Function library(const char *name) {
-    return reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
-}
 
 /// Whether the user set FFmpeg's log level for OpenCV's captures; if so it is kept. A level inherited
 /// from a parent process that set it here (and marked it) is not the user's.
@@ -51,25 +22,7 @@ const bool ffmpegLevelIsUsers =
 
 } // namespace
 
-// These two stand in for the libraries' functions of the same names, which OpenCV's decoders call
-// (the executable's definitions come first in the dynamic linker's search): each calls the library's
-// own and installs the quiet handlers where OpenCV gave none.
-extern "C" png_structp png_create_read_struct(png_const_charp version, png_voidp errorPointer, png_error_ptr errorFunction,
-                                              png_error_ptr warningFunction) {
-    using Create = png_structp (*)(png_const_charp, png_voidp, png_error_ptr, png_error_ptr);
-    static const Create create = library<Create>("png_create_read_struct");
-    return create(version, errorPointer, errorFunction != nullptr ? errorFunction : pngError,
-                  warningFunction != nullptr ? warningFunction : pngWarning);
-}
-
-extern "C" struct jpeg_error_mgr *jpeg_std_error(struct jpeg_error_mgr *manager) {
-    using StandardError = struct jpeg_error_mgr *(*)(struct jpeg_error_mgr *);
-    static const StandardError standardError = library<StandardError>("jpeg_std_error");
-    struct jpeg_error_mgr *result = standardError(manager);
-    defaultJPEGOutput.store(result->output_message, std::memory_order_relaxed);
-    result->output_message = jpegOutput;
-    return result;
-}
+bool shim::codecMessagesShown() { return codecMessages.load(std::memory_order_relaxed); }
 
 extern "C" void sv_set_codec_messages(int shown) {
     codecMessages.store(shown != 0, std::memory_order_relaxed);

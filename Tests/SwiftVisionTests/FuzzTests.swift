@@ -109,11 +109,17 @@ import Testing
 
     /// A 64×48 photo as PNG, WebP (lossless), BMP and TIFF, written by OpenCV in the reference venv.
     static func smallImages(in folder: URL) throws -> [String: Data] {
+        // The PNG carries a text chunk before its pixels: an ancillary chunk, whose damage a decoder may
+        // survive (its critical chunks' checksums refuse any other change in the first 512 bytes).
         let script = """
             import cv2, sys
+            from PIL import Image, PngImagePlugin
             small = cv2.resize(cv2.imread(sys.argv[1]), (64, 48), interpolation=cv2.INTER_AREA)
-            for name in ("seed.png", "seed.webp", "seed.bmp", "seed.tiff"):
+            for name in ("seed.webp", "seed.bmp", "seed.tiff"):
                 cv2.imwrite(sys.argv[2] + "/" + name, small, [cv2.IMWRITE_WEBP_QUALITY, 101] if name.endswith("webp") else [])
+            text = PngImagePlugin.PngInfo()
+            text.add_text("Comment", "a seed for mutations " * 20)
+            Image.fromarray(small[:, :, ::-1]).save(sys.argv[2] + "/seed.png", pnginfo=text)
             """
         let python = Fixtures.cache.root.appendingPathComponent("tools-venv/bin/python")
         let run = try Fixtures.run(python, ["-c", script, try Fixtures.sample("bus.jpg").path, folder.path])

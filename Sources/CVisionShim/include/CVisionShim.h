@@ -78,13 +78,15 @@ void sv_set_codec_messages(int shown);
 /// Sets how many threads OpenCV's parallel loops use (cv::setNumThreads) and returns the count now in use.
 int32_t sv_set_thread_count(int32_t count);
 
-/// Decodes an encoded image into `destination` (8-bit BGR, or gray when `grayscale` is non-zero),
-/// shrinking by `reduction` (1, 2, 4 or 8) in the decoder. Returns 0 on success, 1 when the
-/// decoded size differs from the destination (the size is written to `width`/`height`), -1 on failure.
-int sv_decode(const uint8_t *bytes, size_t length, int reduction, int grayscale,
-              SVImageView destination, int32_t *width, int32_t *height);
+/// Decodes an encoded image into `destination` (8-bit BGR), shrinking a JPEG by `reduction` (1, 2, 4 or 8)
+/// in the decoder. JPEG, PNG and WebP are read by libjpeg-turbo, libpng and libwebp with OpenCV's settings;
+/// other formats by OpenCV's imgcodecs in libSwiftVisionMedia.so. Returns 0 on success, 1 when the decoded
+/// size differs from the destination (the size is written to `width`/`height`), -1 on failure.
+int sv_decode(const uint8_t *bytes, size_t length, int reduction, SVImageView destination, int32_t *width,
+              int32_t *height);
 
-/// Encodes an 8-bit BGR, BGRA or gray image; `extension` is ".png" or ".jpg".
+/// Encodes an 8-bit BGR, BGRA or gray image; `extension` is ".png", ".jpg" or ".webp" (lossless above
+/// quality 100), or another extension OpenCV's imgcodecs writes (".bmp", ".tiff").
 /// The encoded bytes are returned in `output`, to be released with sv_free.
 int sv_encode(SVImageView source, const char *extension, int quality, uint8_t **output, size_t *length);
 
@@ -120,6 +122,9 @@ int sv_draw_text(SVImageView image, const char *text, double x, double y, double
                  const double color[4], int thickness);
 /// Size of `text` as sv_draw_text draws it; `baseline` receives the descent below the origin.
 int sv_text_size(const char *text, double scale, int thickness, int32_t *width, int32_t *height, int32_t *baseline);
+
+// Video, cameras and trackers run in libSwiftVisionMedia.so, loaded on first use: when it cannot be
+// loaded, the functions below fail and sv_last_error says why.
 
 /// An open video file being read (cv::VideoCapture).
 typedef struct SVVideoReader SVVideoReader;

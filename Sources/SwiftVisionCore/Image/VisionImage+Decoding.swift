@@ -44,8 +44,8 @@ extension VisionImage {
                     var width: Int32 = 0
                     var height: Int32 = 0
                     let status = sv_decode(
-                        encoded.baseAddress!.assumingMemoryBound(to: UInt8.self), encoded.count, Int32(reduction), 0,
-                        view, &width, &height)
+                        encoded.baseAddress!.assumingMemoryBound(to: UInt8.self), encoded.count, Int32(reduction), view,
+                        &width, &height)
                     if status == 1 { size = (Int(width), Int(height)) }
                     return status
                 }
