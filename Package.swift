@@ -45,7 +45,8 @@ let package = Package(
         .target(name: "CLiteRt"),
         .systemLibrary(name: "CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
         .target(name: "CBarcodeShim", dependencies: ["CZXing"], linkerSettings: [.linkedLibrary("ZXing")]),
-        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
+        // Our own declarations of Tesseract's C API, bound with dlopen when text is first recognised.
+        .target(name: "CTesseract"),
         // Layer 1: images, geometry, video, drawing and image → tensor; the only importer of the OpenCV shim.
         .target(name: "SwiftVisionCore", dependencies: ["CVisionShim"]),
         // Layer 2: the LiteRT runtime, TFLite metadata, the model store, the cache and model downloads.
@@ -61,8 +62,7 @@ let package = Package(
         // Layer 3: the task core (runner, registry, containers), processors and the engines of every task.
         .target(
             name: "SwiftVisionTasks",
-            dependencies: ["SwiftVisionCore", "SwiftVisionRuntime", "CBarcodeShim", "CTesseract"],
-            linkerSettings: [.linkedLibrary("tesseract")]
+            dependencies: ["SwiftVisionCore", "SwiftVisionRuntime", "CBarcodeShim", "CTesseract"]
         ),
         // Layer 4: the public umbrella, with the ML Kit, MediaPipe and Apple Vision style adapters.
         .target(name: "SwiftVision", dependencies: ["SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks"]),

@@ -17,7 +17,7 @@ struct SwiftVisionBench {
     static func main() throws {
         let cache = SwiftVisionCache.current
         if ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] != "\(threads)" {
-            // OpenMP reads the limit when Tesseract's library loads, before main: start again with it set.
+            // OpenMP reads the limit when libgomp loads, before main (OpenCV's video I/O needs it): start again with it set.
             setenv("OMP_THREAD_LIMIT", "\(threads)", 1)
             execv("/proc/self/exe", CommandLine.unsafeArgv)
         }

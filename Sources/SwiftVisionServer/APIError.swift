@@ -46,6 +46,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
             if case .nonIncreasingTimestamp = error {
                 return APIError(.badRequest, "non_increasing_timestamp", error.description)
             }
+            if case .tesseractNotInstalled = error {
+                return APIError(.serviceUnavailable, "not_installed", error.description)
+            }
             return APIError(.internalServerError, "task_failed", error.description)
         case let error as ImageLabelerError:
             // The rest are set-up problems: the general labels' file is missing or unreadable.

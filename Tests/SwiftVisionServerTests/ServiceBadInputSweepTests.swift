@@ -157,4 +157,12 @@ import Testing
         }
         #expect(answer.message == error.description)
     }
+
+    /// Tesseract's library missing (it is loaded when text is first read) is the installation's fault too.
+    @Test func missingTesseractIsNotInstalled() {
+        let error = VisionTaskError.tesseractNotInstalled(library: "libtesseract.so.5", reason: "cannot open shared object file")
+        let answer = APIError.from(error)
+        #expect(answer.status == .serviceUnavailable && answer.code == "not_installed")
+        #expect(answer.message == error.description)
+    }
 }

@@ -8,6 +8,8 @@ public enum VisionTaskError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidOption(String)
     /// A recognition language has no installed data.
     case unsupportedLanguage(String, installed: [String], directory: String)
+    /// Tesseract's library (`library`, loaded when text is first recognised) is missing or lacks a function.
+    case tesseractNotInstalled(library: String, reason: String)
     /// The underlying engine (zxing-cpp, Tesseract) reported a failure.
     case engineFailed(String)
     /// The call belongs to another running mode than the runner's.
@@ -19,7 +21,7 @@ public enum VisionTaskError: Error, Equatable, Sendable, CustomStringConvertible
     /// A frame arrived while the previous one was processed and was dropped (late frames are discarded).
     case frameDropped
 
-    /// A one-line explanation of the error, with how to install a missing language.
+    /// A one-line explanation of the error, with how to install a missing language or library.
     public var description: String {
         switch self {
         case .invalidOption(let reason): "invalid option: \(reason)"
@@ -27,6 +29,9 @@ public enum VisionTaskError: Error, Equatable, Sendable, CustomStringConvertible
             "no Tesseract data for language \(language) in \(directory) (installed: "
                 + (installed.isEmpty ? "none" : installed.joined(separator: ", "))
                 + "); install tesseract-ocr-\(language) or set TESSDATA_PREFIX"
+        case .tesseractNotInstalled(let library, let reason):
+            "Tesseract 5 (\(library)) is not installed or not usable: \(reason); "
+                + "install it with `apt install libtesseract5 tesseract-ocr-eng`"
         case .engineFailed(let reason): reason
         case .runningModeMismatch(let required, let current):
             "the task is not initialized with the \(required.rawValue) mode; its running mode is \(current.rawValue)"
@@ -46,7 +51,7 @@ public enum VisionTaskError: Error, Equatable, Sendable, CustomStringConvertible
     public var isInvalidOption: Bool {
         switch self {
         case .invalidOption, .unsupportedLanguage: true
-        case .engineFailed, .runningModeMismatch, .nonIncreasingTimestamp, .closed, .frameDropped: false
+        case .tesseractNotInstalled, .engineFailed, .runningModeMismatch, .nonIncreasingTimestamp, .closed, .frameDropped: false
         }
     }
 }

@@ -6,6 +6,7 @@ import SwiftVisionRuntime
 /// One Tesseract instance (`TessBaseAPI`) through its C API. Not thread-safe: ``TextEngine`` gives
 /// each instance to one recognition at a time.
 final class TesseractEngine {
+    private let library: TesseractLibrary
     private let handle: OpaquePointer
     /// The language string Tesseract was started with, such as `eng+deu`.
     let languages: String
@@ -21,16 +22,19 @@ final class TesseractEngine {
     }
 
     /// Starts Tesseract with `languages` (joined with `+`) from `directory`, for recognition or,
-    /// with `orientationOnly`, for orientation detection with the `osd` data.
+    /// with `orientationOnly`, for orientation detection with the `osd` data. Loads Tesseract's library the
+    /// first time (``VisionTaskError/tesseractNotInstalled(library:reason:)`` when it is missing).
     init(languages: [String], directory: URL, usesLanguageCorrection: Bool = true, orientationOnly: Bool = false) throws {
-        guard let handle = TessBaseAPICreate() else { throw VisionTaskError.engineFailed("Tesseract could not start") }
+        let library = try TesseractLibrary.shared()
+        guard let handle = library.create() else { throw VisionTaskError.engineFailed("Tesseract could not start") }
+        self.library = library
         self.handle = handle
         self.languages = languages.joined(separator: "+")
         // Without word lists Tesseract reads what it sees instead of the likeliest dictionary word.
         let settings = usesLanguageCorrection ? [] : [("load_system_dawg", "0"), ("load_freq_dawg", "0")]
         let status = Self.withCStrings(settings.map(\.0)) { names in
             Self.withCStrings(settings.map(\.1)) { values in
-                TessBaseAPIInit4(
+                library.initialize(
                     handle, directory.path, self.languages, orientationOnly ? OEM_TESSERACT_ONLY : OEM_LSTM_ONLY, nil, 0,
                     names, values, settings.count, 0)
             }
@@ -40,40 +44,40 @@ final class TesseractEngine {
             throw VisionTaskError.engineFailed("Tesseract could not load \(self.languages) from \(directory.path)")
         }
         // Tesseract's warnings (resolution estimates, empty pages) would otherwise reach standard error.
-        TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
-        TessBaseAPISetPageSegMode(handle, orientationOnly ? PSM_OSD_ONLY : PSM_AUTO)
+        _ = library.setVariable(handle, "debug_file", "/dev/null")
+        library.setPageSegMode(handle, orientationOnly ? PSM_OSD_ONLY : PSM_AUTO)
     }
 
     deinit {
-        TessBaseAPIEnd(handle)
-        TessBaseAPIDelete(handle)
+        library.end(handle)
+        library.delete(handle)
     }
 
     /// The words in a gray buffer, in reading order.
     func words(in gray: PixelBuffer, resolution: Int) -> [Word] {
         setImage(gray, resolution: resolution)
-        defer { TessBaseAPIClear(handle) }
-        guard TessBaseAPIRecognize(handle, nil) == 0, let iterator = TessBaseAPIGetIterator(handle) else { return [] }
-        defer { TessResultIteratorDelete(iterator) }
-        let page = TessResultIteratorGetPageIterator(iterator)
+        defer { library.clear(handle) }
+        guard library.recognize(handle, nil) == 0, let iterator = library.iterator(handle) else { return [] }
+        defer { library.deleteIterator(iterator) }
+        let page = library.pageIterator(iterator)
         var words: [Word] = []
         repeat {
-            guard let raw = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
+            guard let raw = library.utf8Text(iterator, RIL_WORD) else { continue }
             let text = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
-            TessDeleteText(raw)
+            library.deleteText(raw)
             var (left, top, right, bottom): (Int32, Int32, Int32, Int32) = (0, 0, 0, 0)
-            guard !text.isEmpty, TessPageIteratorBoundingBox(page, RIL_WORD, &left, &top, &right, &bottom) != 0 else {
+            guard !text.isEmpty, library.boundingBox(page, RIL_WORD, &left, &top, &right, &bottom) != 0 else {
                 continue
             }
-            let language = TessResultIteratorWordRecognitionLanguage(iterator).map { String(cString: $0) } ?? ""
+            let language = library.wordRecognitionLanguage(iterator).map { String(cString: $0) } ?? ""
             words.append(
                 Word(
                     text: text,
                     box: CGRect(x: Int(left), y: Int(top), width: Int(right - left), height: Int(bottom - top)),
-                    confidence: max(0, min(1, TessResultIteratorConfidence(iterator, RIL_WORD) / 100)),
-                    language: language, startsBlock: TessPageIteratorIsAtBeginningOf(page, RIL_BLOCK) != 0,
-                    startsLine: TessPageIteratorIsAtBeginningOf(page, RIL_TEXTLINE) != 0))
-        } while TessResultIteratorNext(iterator, RIL_WORD) != 0
+                    confidence: max(0, min(1, library.confidence(iterator, RIL_WORD) / 100)),
+                    language: language, startsBlock: library.isAtBeginningOf(page, RIL_BLOCK) != 0,
+                    startsLine: library.isAtBeginningOf(page, RIL_TEXTLINE) != 0))
+        } while library.next(iterator, RIL_WORD) != 0
         return words
     }
 
@@ -81,11 +85,11 @@ final class TesseractEngine {
     /// Tesseract's confidence in it; nil when it cannot tell. Needs an engine started with `osd`.
     func orientation(of gray: PixelBuffer, resolution: Int) -> (degrees: Int, confidence: Float)? {
         setImage(gray, resolution: resolution)
-        defer { TessBaseAPIClear(handle) }
+        defer { library.clear(handle) }
         var degrees: Int32 = 0
         var confidence: Float = 0
         var scriptConfidence: Float = 0
-        guard TessBaseAPIDetectOrientationScript(handle, &degrees, &confidence, nil, &scriptConfidence) != 0 else {
+        guard library.detectOrientationScript(handle, &degrees, &confidence, nil, &scriptConfidence) != 0 else {
             return nil
         }
         return (Int(degrees), confidence)
@@ -93,9 +97,9 @@ final class TesseractEngine {
 
     private func setImage(_ gray: PixelBuffer, resolution: Int) {
         gray.bytes.withUnsafeBufferPointer { pixels in
-            TessBaseAPISetImage(handle, pixels.baseAddress, Int32(gray.width), Int32(gray.height), 1, Int32(gray.bytesPerRow))
+            library.setImage(handle, pixels.baseAddress, Int32(gray.width), Int32(gray.height), 1, Int32(gray.bytesPerRow))
         }
-        TessBaseAPISetSourceResolution(handle, Int32(resolution))
+        library.setSourceResolution(handle, Int32(resolution))
     }
 
     /// Calls `body` with a C array of C strings, valid only during the call.

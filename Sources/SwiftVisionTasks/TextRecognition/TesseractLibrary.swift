@@ -1,0 +1,67 @@
+import CTesseract
+import Foundation
+import SwiftVisionRuntime
+
+/// The functions of Tesseract 5's C API, bound with `dlopen` and `dlsym` when text is first recognised, so
+/// that a process that reads no text never loads Tesseract, Leptonica and their image libraries.
+/// Immutable after loading, so it is safe to share.
+final class TesseractLibrary: Sendable {
+    /// The file name the dynamic loader looks up: the library of the `libtesseract5` package.
+    static let defaultName = "libtesseract.so.5"
+
+    let deleteText: TessDeleteTextFunction
+    let create: TessBaseAPICreateFunction
+    let delete: TessBaseAPIDeleteFunction
+    let initialize: TessBaseAPIInit4Function
+    let setVariable: TessBaseAPISetVariableFunction
+    let setPageSegMode: TessBaseAPISetPageSegModeFunction
+    let setImage: TessBaseAPISetImageFunction
+    let setSourceResolution: TessBaseAPISetSourceResolutionFunction
+    let recognize: TessBaseAPIRecognizeFunction
+    let iterator: TessBaseAPIGetIteratorFunction
+    let detectOrientationScript: TessBaseAPIDetectOrientationScriptFunction
+    let clear: TessBaseAPIClearFunction
+    let end: TessBaseAPIEndFunction
+    let isAtBeginningOf: TessPageIteratorIsAtBeginningOfFunction
+    let boundingBox: TessPageIteratorBoundingBoxFunction
+    let deleteIterator: TessResultIteratorDeleteFunction
+    let pageIterator: TessResultIteratorGetPageIteratorFunction
+    let next: TessResultIteratorNextFunction
+    let utf8Text: TessResultIteratorGetUTF8TextFunction
+    let confidence: TessResultIteratorConfidenceFunction
+    let wordRecognitionLanguage: TessResultIteratorWordRecognitionLanguageFunction
+
+    /// The library of this process, loaded on first use.
+    static func shared() throws -> TesseractLibrary {
+        try loaded.get()
+    }
+
+    private static let loaded = Result { try TesseractLibrary(name: defaultName) }
+
+    /// Loads the library `name` (a file name the dynamic loader searches for, or a path) and binds its functions;
+    /// throws ``VisionTaskError/tesseractNotInstalled(library:reason:)`` when it is missing or lacks a function.
+    init(name: String) throws {
+        let library = try DynamicLibrary(path: name) { VisionTaskError.tesseractNotInstalled(library: name, reason: $0) }
+        deleteText = try library.function("TessDeleteText")
+        create = try library.function("TessBaseAPICreate")
+        delete = try library.function("TessBaseAPIDelete")
+        initialize = try library.function("TessBaseAPIInit4")
+        setVariable = try library.function("TessBaseAPISetVariable")
+        setPageSegMode = try library.function("TessBaseAPISetPageSegMode")
+        setImage = try library.function("TessBaseAPISetImage")
+        setSourceResolution = try library.function("TessBaseAPISetSourceResolution")
+        recognize = try library.function("TessBaseAPIRecognize")
+        iterator = try library.function("TessBaseAPIGetIterator")
+        detectOrientationScript = try library.function("TessBaseAPIDetectOrientationScript")
+        clear = try library.function("TessBaseAPIClear")
+        end = try library.function("TessBaseAPIEnd")
+        isAtBeginningOf = try library.function("TessPageIteratorIsAtBeginningOf")
+        boundingBox = try library.function("TessPageIteratorBoundingBox")
+        deleteIterator = try library.function("TessResultIteratorDelete")
+        pageIterator = try library.function("TessResultIteratorGetPageIterator")
+        next = try library.function("TessResultIteratorNext")
+        utf8Text = try library.function("TessResultIteratorGetUTF8Text")
+        confidence = try library.function("TessResultIteratorConfidence")
+        wordRecognitionLanguage = try library.function("TessResultIteratorWordRecognitionLanguage")
+    }
+}
