@@ -171,5 +171,6 @@ int sv_correlation(SVImageView first, SVImageView second, double *score);
 #endif
 
 #include "CVisionShimAnalysis.h"
+#include "CVisionShimAppearance.h"
 
 #endif

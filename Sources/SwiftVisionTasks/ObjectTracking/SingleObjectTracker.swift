@@ -2,19 +2,30 @@ import Foundation
 import SwiftVisionCore
 import SwiftVisionRuntime
 
-/// One of OpenCV contrib's single-object trackers following a box from frame to frame. The object is
-/// lost when the tracker finds no match or most of the box leaves the frame; the confidence is the
-/// normalised cross-correlation of the box's content with the first frame's (it falls as the object
-/// turns, deforms or is covered).
+/// One of OpenCV contrib's single-object trackers following a box from frame to frame, checked against
+/// the object's appearance at the seed (``ObjectAppearance``). Each frame the tracker's box is judged by
+/// how much its content looks like the seed; when the object moved faster than the tracker follows,
+/// a search around the last box finds it and restarts the tracker there. When neither finds it, the
+/// object is lost: the box stays where it was last seen, the confidence is 0, and each later frame
+/// searches a wider region (soon the whole frame) until the object looks like its seed again.
 /// Not safe for concurrent use: the task runner serialises the frames of a stream.
 package final class SingleObjectTracker: @unchecked Sendable {
-    private let tracker: OpenCVTracker
-    private let template: PixelBuffer
+    /// The similarity to the seed below which a tracked box is not trusted: the object counts as lost
+    /// unless a search finds it. Reported confidences of tracked objects are at least this, except for an
+    /// object leaving the frame, which the tracker alone follows (with its lower similarity).
+    package static let confidenceThreshold: Float = 0.5
+    /// The similarity a searched box needs to take over from the tracker or to find a lost object again.
+    static let reacquisitionThreshold = 0.65
+    /// How much more alike a searched box must look than the tracker's to replace it.
+    static let searchMargin = 0.1
+
+    private let kind: OpenCVTracker.Kind
+    private let appearance: ObjectAppearance
+    private var tracker: OpenCVTracker
     private(set) var box: CGRect
     private(set) var isLost = false
-
-    /// Side of the square the box's content is scaled to for the confidence.
-    private static let templateSide = 32
+    /// Frames since the object was lost.
+    private var framesLost = 0
 
     /// Starts a tracker of `kind` (KCF or CSRT) on `box` (upright pixels) of `image`.
     init(kind: OpenCVTracker.Kind, image: VisionImage, box: CGRect) throws {
@@ -25,33 +36,61 @@ package final class SingleObjectTracker: @unchecked Sendable {
                 "the box to track (x \(box.minX), y \(box.minY), width \(box.width), height \(box.height)) is not inside the "
                     + "\(frame.width)×\(frame.height) frame")
         }
+        self.kind = kind
         tracker = try OpenCVTracker(kind: kind, frame: frame.buffer, box: seed)
+        appearance = try ObjectAppearance(frame: frame.buffer, box: seed)
         self.box = seed
-        template = try Self.patch(of: frame, in: seed)
     }
 
-    /// Follows the object into `image`; returns its box and confidence (0 once lost).
+    /// Follows the object into `image`; returns its box (the last known one while lost) and confidence
+    /// (its similarity to the seed, 0 while lost).
     func update(with image: VisionImage) throws -> (box: CGRect, confidence: Float) {
-        guard !isLost else { return (box, 0) }
         let frame = try Self.frame(image)
-        let bounds = CGRect(x: 0, y: 0, width: frame.width, height: frame.height)
-        // Lost when the tracker says so, or most of the box has left the frame.
-        guard let found = try tracker.update(with: frame.buffer), case let visible = found.intersection(bounds),
-            !visible.isNull, visible.width * visible.height >= 0.5 * found.width * found.height
-        else {
-            isLost = true
-            return (box, 0)
+        var tracked: (box: CGRect, score: Double)?
+        if !isLost, let found = try tracker.update(with: frame.buffer), isPlausible(found) {
+            tracked = (found, try appearance.similarity(in: frame.buffer, box: found))
         }
-        let score = try template.correlation(with: try Self.patch(of: frame, in: visible))
-        box = found
-        return (found, Float(max(0, min(1, score))))
+        let trackedScore = tracked?.score ?? -1
+        if let tracked, trackedScore >= Self.reacquisitionThreshold + Self.searchMargin {
+            return follow(tracked)
+        }
+        let radius = max(box.width, box.height) * Double(1 + framesLost)
+        if let searched = try appearance.search(in: frame.buffer, around: box, radius: radius),
+            searched.score >= Self.reacquisitionThreshold, searched.score > trackedScore + Self.searchMargin
+        {
+            tracker = try OpenCVTracker(kind: kind, frame: frame.buffer, box: searched.box)
+            return follow(searched)
+        }
+        if let tracked, trackedScore >= Double(Self.confidenceThreshold) || touchesEdge(tracked.box, of: frame) {
+            return follow(tracked)
+        }
+        isLost = true
+        framesLost += 1
+        return (box, 0)
+    }
+
+    /// Takes `found` as the object's place.
+    private func follow(_ found: (box: CGRect, score: Double)) -> (box: CGRect, confidence: Float) {
+        box = found.box
+        isLost = false
+        framesLost = 0
+        return (found.box, Float(max(0, min(1, found.score))))
+    }
+
+    /// Whether the tracker's `found` box keeps roughly the last box's size (a tracker that lost the
+    /// object may shrink or blow its box up).
+    private func isPlausible(_ found: CGRect) -> Bool {
+        let ratio = (found.width * found.height) / (box.width * box.height)
+        return ratio > 0.5 && ratio < 2
+    }
+
+    /// Whether `box` reaches the edge of `frame`, where an object leaving the frame cannot be searched
+    /// for whole: there the tracker alone follows it while at least half of it is inside.
+    private func touchesEdge(_ box: CGRect, of frame: VisionImage) -> Bool {
+        box.minX <= 0 || box.minY <= 0 || box.maxX >= Double(frame.width) || box.maxY >= Double(frame.height)
     }
 
     private static func frame(_ image: VisionImage) throws -> VisionImage {
         try image.upright().converted(to: .bgr)
-    }
-
-    private static func patch(of frame: VisionImage, in box: CGRect) throws -> PixelBuffer {
-        try frame.cropped(to: box).resized(width: templateSide, height: templateSide).converted(to: .gray).buffer
     }
 }

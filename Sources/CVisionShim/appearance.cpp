@@ -1,0 +1,18 @@
+#include "CVisionShimAppearance.h"
+#include "ShimSupport.hpp"
+
+#include <opencv2/imgproc.hpp>
+
+using namespace shim;
+
+extern "C" {
+
+int sv_match_template(SVImageView image, SVImageView templ, SVImageView scores) {
+    return guarded([&] {
+        cv::Mat target = asMat(scores);
+        cv::matchTemplate(asMat(image), asMat(templ), target, cv::TM_CCOEFF_NORMED);
+        return checkedInPlace(target, scores);
+    });
+}
+
+}  // extern "C"
