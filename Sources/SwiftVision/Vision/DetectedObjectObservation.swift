@@ -11,9 +11,10 @@ public struct DetectedObjectObservation: VisionObservation, Equatable {
     public let uuid: UUID
     /// The box in 0…1 of the image, origin at the lower left (Vision's convention).
     public let boundingBox: CGRect
-    /// 0–1; 0 once the object is lost.
+    /// 0–1; 0 while the object is lost.
     public let confidence: Float
-    /// Whether the tracker lost the object (it left the frame or changed beyond recognition).
+    /// Whether the tracker has lost the object in this frame (hidden, out of the frame or changed beyond
+    /// recognition); it turns false again when the object is found again.
     public let isLost: Bool
 
     /// A seed from a box in Vision's normalised lower-left coordinates.

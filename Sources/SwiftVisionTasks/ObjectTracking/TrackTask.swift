@@ -3,8 +3,9 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// Follows objects from seed boxes in the first frame of a stream, frame after frame, with OpenCV's
-/// KCF (`fast`) or CSRT (`accurate`) trackers; an object is lost once it leaves the frame or the
-/// tracker finds no match.
+/// KCF (`fast`) or CSRT (`accurate`) trackers, each box checked against the seed's appearance. An
+/// object whose box no longer looks like the seed is lost (confidence 0, the box stays at its last
+/// place); a widening search around that place finds it again when it reappears, and the track goes on.
 public struct TrackTask: VisionTask {
     /// Speed against precision of the tracker.
     public enum Level: String, Codable, Sendable, CaseIterable {
@@ -41,7 +42,7 @@ public struct TrackTask: VisionTask {
         public var boundingBox: PixelRect
         /// How much the box's content still looks like the seed, 0–1; 0 once lost.
         public var confidence: Float
-        /// Whether the tracker lost the object.
+        /// Whether the object is lost in this frame; it turns false again when the object is found again.
         public var lost: Bool
 
         enum CodingKeys: String, CodingKey { case id, boundingBox, confidence, lost }
