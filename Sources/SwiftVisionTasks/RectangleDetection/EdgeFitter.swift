@@ -118,7 +118,7 @@ struct EdgeFitter {
     }
 
     /// The mean of three samples along the side: smoother without blurring across it.
-    private func profile(at point: SIMD2<Double>, along: SIMD2<Double>) -> Double {
+    func profile(at point: SIMD2<Double>, along: SIMD2<Double>) -> Double {
         (image.intensity(x: point.x - along.x, y: point.y - along.y) + image.intensity(x: point.x, y: point.y)
             + image.intensity(x: point.x + along.x, y: point.y + along.y)) / 3
     }
@@ -134,7 +134,7 @@ struct EdgeFitter {
         return offset + 0.5 * min(max(0.5 * (a - c) / curvature, -1), 1)
     }
 
-    private func distance(from point: SIMD2<Double>, to line: Line) -> Double {
+    func distance(from point: SIMD2<Double>, to line: Line) -> Double {
         let offset = point - line.point
         return abs(offset.x * line.direction.y - offset.y * line.direction.x)
     }

@@ -19,6 +19,9 @@ package struct RectangleEngine: Sendable {
     /// Candidates below this confidence are never reported: their sides are, on geometric average,
     /// on a clear edge for less than half their length (noise and texture reach about 0.4).
     static let minimumSupport = 0.5
+    /// How far outwards of a fitted side, as a fraction of the image's diagonal, the corner fitter
+    /// looks for the outer edge of a bent side or a thick border.
+    static let cornerReach = 0.025
 
     /// A detector for `options`, by default Vision's.
     package init(options: RectangleDetectorOptions = .init()) {
@@ -33,6 +36,8 @@ package struct RectangleEngine: Sendable {
         let minimumSide = max(8, Double(options.minimumSize) * Double(min(work.width, work.height)))
         let coarse = EdgeFitter(image: try work.blurred(sigma: 0.7))
         let fine = EdgeFitter(image: full, inlierDistance: max(1.5, (scale.width + scale.height) / 2))
+        let diagonal = (Double(full.width * full.width + full.height * full.height)).squareRoot()
+        let cornerFitter = CornerFitter(edges: fine, reach: Self.cornerReach * diagonal, lineWidth: 0.008 * diagonal)
         var found: [DetectedRectangle] = []
         for shape in try roughCandidates(in: work, minimumSide: minimumSide)
         where isAcceptable(shape, minimumSide: minimumSide * 0.8, slack: 10) {
@@ -47,6 +52,7 @@ package struct RectangleEngine: Sendable {
             {
                 corners = sharper.shape
             }
+            corners = cornerFitter.refine(corners)
             found.append(DetectedRectangle(corners: corners, confidence: Float(fitted.confidence)))
         }
         let ranked = Self.distinct(found, imageSize: CGSize(width: full.width, height: full.height))
