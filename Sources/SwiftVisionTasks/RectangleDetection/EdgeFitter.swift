@@ -124,7 +124,7 @@ struct EdgeFitter {
     }
 
     /// The offset of the extreme step refined to a fraction of a sample by fitting a parabola through its neighbours.
-    private func refined(_ offset: Double, in steps: [(Double, Double)]) -> Double {
+    func refined(_ offset: Double, in steps: [(Double, Double)]) -> Double {
         guard let index = steps.firstIndex(where: { $0.0 == offset }), index > 0, index < steps.count - 1 else {
             return offset
         }

@@ -7,7 +7,8 @@ import SwiftVisionRuntime
 ///
 /// Edge maps of a reduced gray copy yield rough quadrilaterals; each side is then refitted to the
 /// strongest straight edge nearby, first on the reduced copy and then on the full image, and the
-/// corners are where the fitted sides meet. A value type, safe to share between threads.
+/// corners are where the fitted sides meet, moved where a side bends or has a thick border line near
+/// them onto its outer edge there. A value type, safe to share between threads.
 package struct RectangleEngine: Sendable {
     /// What counts as a rectangle.
     package var options: RectangleDetectorOptions
@@ -19,9 +20,6 @@ package struct RectangleEngine: Sendable {
     /// Candidates below this confidence are never reported: their sides are, on geometric average,
     /// on a clear edge for less than half their length (noise and texture reach about 0.4).
     static let minimumSupport = 0.5
-    /// How far outwards of a fitted side, as a fraction of the image's diagonal, the corner fitter
-    /// looks for the outer edge of a bent side or a thick border.
-    static let cornerReach = 0.025
 
     /// A detector for `options`, by default Vision's.
     package init(options: RectangleDetectorOptions = .init()) {
@@ -36,8 +34,7 @@ package struct RectangleEngine: Sendable {
         let minimumSide = max(8, Double(options.minimumSize) * Double(min(work.width, work.height)))
         let coarse = EdgeFitter(image: try work.blurred(sigma: 0.7))
         let fine = EdgeFitter(image: full, inlierDistance: max(1.5, (scale.width + scale.height) / 2))
-        let diagonal = (Double(full.width * full.width + full.height * full.height)).squareRoot()
-        let cornerFitter = CornerFitter(edges: fine, reach: Self.cornerReach * diagonal, lineWidth: 0.008 * diagonal)
+        let cornerFitter = CornerFitter(edges: fine)
         var found: [DetectedRectangle] = []
         for shape in try roughCandidates(in: work, minimumSide: minimumSide)
         where isAcceptable(shape, minimumSide: minimumSide * 0.8, slack: 10) {
