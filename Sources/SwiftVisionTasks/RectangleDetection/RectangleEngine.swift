@@ -58,18 +58,16 @@ package struct RectangleEngine: Sendable {
 
     /// Rough quadrilaterals from contours of binary maps and from chains of line segments.
     private func roughCandidates(in work: PixelBuffer, minimumSide: Double) throws -> [Quadrilateral] {
-        var shapes = try QuadrilateralSearch(image: work, minimumSide: minimumSide * 0.8).candidates()
+        let shapes = try QuadrilateralSearch(image: work, minimumSide: minimumSide * 0.8).candidates()
         let chains = SegmentChainSearch(
             minimumLength: minimumSide * 0.3, minimumAngle: 80 - Double(options.quadratureTolerance))
         // Line segments are found in a smaller copy (much faster, as good for rough shapes) and scaled back.
         let (lineImage, lineScale) = try work.grayscaled(maximumSide: Self.lineSide)
         let factor = SIMD2(Double(lineScale.width), Double(lineScale.height))
         let segments = try lineImage.lineSegments().map { LineSegment(start: $0.start * factor, end: $0.end * factor) }
-        for shape in chains.candidates(from: segments)
-        where !shapes.contains(where: { $0.largestCornerDistance(to: shape) < 3 }) {
-            shapes.append(shape)
-        }
-        return shapes
+        var kept = DistinctQuadrilaterals(tolerance: 3)
+        for shape in shapes + chains.candidates(from: segments) { kept.insert(shape) }
+        return kept.shapes
     }
 
     /// `rectangles` by prominence, leaving out any whose corners all lie within 1.5 % of the image's
