@@ -18,26 +18,14 @@ import Testing
         // A sheet of paper on a table, its top right corner under a stone.
         ("singlemarkersoriginal.jpg",
          [CGPoint(x: 121, y: 125.5), CGPoint(x: 518, y: 130.7), CGPoint(x: 636, y: 431), CGPoint(x: 5.5, y: 422)]),
+        // A newspaper sudoku whose page curls (issue 13): the outside of the grid's thick border.
+        ("sudoku.png", [CGPoint(x: 72, y: 85), CGPoint(x: 493, y: 69), CGPoint(x: 520, y: 521), CGPoint(x: 36, y: 518)]),
     ]
-
-    /// A newspaper sudoku whose page curls: the outside of the grid's thick border.
-    static let curledPage = ("sudoku.png", [CGPoint(x: 72, y: 85), CGPoint(x: 493, y: 69), CGPoint(x: 520, y: 521), CGPoint(x: 36, y: 518)])
 
     @Test(arguments: marked)
     func cornersLieOnTheOuterBorder(name: String, corners: [CGPoint]) throws {
         let error = try Self.largestCornerError(name, corners)
         #expect(error <= 0.01, "\(name): corners off by \(100 * error) % of the diagonal")
-    }
-
-    /// Issue 13's curled page: the top corners land on the inner line of the thick border, 2.2 % of the
-    /// diagonal off (17 px). Recorded as a known issue until the edge fitter follows bent edges near the
-    /// corners; when it does, this test fails and the photo joins `marked`.
-    @Test func cornersOfACurledPageLieOnItsOuterBorder() throws {
-        let (name, corners) = Self.curledPage
-        let error = try Self.largestCornerError(name, corners)
-        withKnownIssue("corners of a curled page inside its thick border (issue 13)") {
-            #expect(error <= 0.01, "\(name): corners off by \(100 * error) % of the diagonal")
-        }
     }
 
     /// The largest distance between the best rectangle's corners and the marked `corners`, as a fraction

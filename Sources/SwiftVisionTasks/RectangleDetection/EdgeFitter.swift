@@ -118,13 +118,13 @@ struct EdgeFitter {
     }
 
     /// The mean of three samples along the side: smoother without blurring across it.
-    private func profile(at point: SIMD2<Double>, along: SIMD2<Double>) -> Double {
+    func profile(at point: SIMD2<Double>, along: SIMD2<Double>) -> Double {
         (image.intensity(x: point.x - along.x, y: point.y - along.y) + image.intensity(x: point.x, y: point.y)
             + image.intensity(x: point.x + along.x, y: point.y + along.y)) / 3
     }
 
     /// The offset of the extreme step refined to a fraction of a sample by fitting a parabola through its neighbours.
-    private func refined(_ offset: Double, in steps: [(Double, Double)]) -> Double {
+    func refined(_ offset: Double, in steps: [(Double, Double)]) -> Double {
         guard let index = steps.firstIndex(where: { $0.0 == offset }), index > 0, index < steps.count - 1 else {
             return offset
         }
@@ -134,7 +134,7 @@ struct EdgeFitter {
         return offset + 0.5 * min(max(0.5 * (a - c) / curvature, -1), 1)
     }
 
-    private func distance(from point: SIMD2<Double>, to line: Line) -> Double {
+    func distance(from point: SIMD2<Double>, to line: Line) -> Double {
         let offset = point - line.point
         return abs(offset.x * line.direction.y - offset.y * line.direction.x)
     }

@@ -26,16 +26,13 @@ struct QuadrilateralSearch {
             try smooth.adaptiveThreshold(blockSize: block, offset: 6, inverted: true),
         ]
         for level in Self.levels { maps.append(try smooth.thresholded(at: level)) }
-        var found: [Quadrilateral] = []
+        var found = DistinctQuadrilaterals(tolerance: 3)
         for map in maps {
             for contour in try map.contours() where spans(contour) {
-                for shape in try quadrilaterals(approximating: contour)
-                where !found.contains(where: { $0.largestCornerDistance(to: shape) < 3 }) {
-                    found.append(shape)
-                }
+                for shape in try quadrilaterals(approximating: contour) { found.insert(shape) }
             }
         }
-        return found
+        return found.shapes
     }
 
     /// Whether the outline's bounding box is at least `minimumSide` in both directions.

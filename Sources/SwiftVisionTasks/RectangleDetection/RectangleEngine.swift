@@ -7,7 +7,8 @@ import SwiftVisionRuntime
 ///
 /// Edge maps of a reduced gray copy yield rough quadrilaterals; each side is then refitted to the
 /// strongest straight edge nearby, first on the reduced copy and then on the full image, and the
-/// corners are where the fitted sides meet. A value type, safe to share between threads.
+/// corners are where the fitted sides meet, moved where a side bends or has a thick border line near
+/// them onto its outer edge there. A value type, safe to share between threads.
 package struct RectangleEngine: Sendable {
     /// What counts as a rectangle.
     package var options: RectangleDetectorOptions
@@ -33,6 +34,7 @@ package struct RectangleEngine: Sendable {
         let minimumSide = max(8, Double(options.minimumSize) * Double(min(work.width, work.height)))
         let coarse = EdgeFitter(image: try work.blurred(sigma: 0.7))
         let fine = EdgeFitter(image: full, inlierDistance: max(1.5, (scale.width + scale.height) / 2))
+        let cornerFitter = CornerFitter(edges: fine)
         var found: [DetectedRectangle] = []
         for shape in try roughCandidates(in: work, minimumSide: minimumSide)
         where isAcceptable(shape, minimumSide: minimumSide * 0.8, slack: 10) {
@@ -47,6 +49,7 @@ package struct RectangleEngine: Sendable {
             {
                 corners = sharper.shape
             }
+            corners = cornerFitter.refine(corners)
             found.append(DetectedRectangle(corners: corners, confidence: Float(fitted.confidence)))
         }
         let ranked = Self.distinct(found, imageSize: CGSize(width: full.width, height: full.height))
@@ -55,18 +58,16 @@ package struct RectangleEngine: Sendable {
 
     /// Rough quadrilaterals from contours of binary maps and from chains of line segments.
     private func roughCandidates(in work: PixelBuffer, minimumSide: Double) throws -> [Quadrilateral] {
-        var shapes = try QuadrilateralSearch(image: work, minimumSide: minimumSide * 0.8).candidates()
+        let shapes = try QuadrilateralSearch(image: work, minimumSide: minimumSide * 0.8).candidates()
         let chains = SegmentChainSearch(
             minimumLength: minimumSide * 0.3, minimumAngle: 80 - Double(options.quadratureTolerance))
         // Line segments are found in a smaller copy (much faster, as good for rough shapes) and scaled back.
         let (lineImage, lineScale) = try work.grayscaled(maximumSide: Self.lineSide)
         let factor = SIMD2(Double(lineScale.width), Double(lineScale.height))
         let segments = try lineImage.lineSegments().map { LineSegment(start: $0.start * factor, end: $0.end * factor) }
-        for shape in chains.candidates(from: segments)
-        where !shapes.contains(where: { $0.largestCornerDistance(to: shape) < 3 }) {
-            shapes.append(shape)
-        }
-        return shapes
+        var kept = DistinctQuadrilaterals(tolerance: 3)
+        for shape in shapes + chains.candidates(from: segments) { kept.insert(shape) }
+        return kept.shapes
     }
 
     /// `rectangles` by prominence, leaving out any whose corners all lie within 1.5 % of the image's

@@ -1,0 +1,159 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// Moves the corners of a fitted quadrilateral onto the outer edges near them.
+///
+/// A side fitted as one straight line misses the corners when the side is bent (a curled page), and
+/// a thick border line (a printed grid's frame) has two edges, of which the fit may follow the inner
+/// one. Near each corner, each adjoining side is looked at over its half next to that corner: across
+/// it, the first clear step outwards from the fitted line. Where a line through those steps explains
+/// them clearly better than the fitted side, the side is bent there and that line replaces it. Where
+/// the steps enter a dark line along the side, thin next to the quadrilateral, that the next steps
+/// leave on a parallel line, rising back about as far as they fell (a line printed on a surface; a
+/// shadow or the background beyond an object rises less), that outer line replaces it. The corner is
+/// where its two sides meet; a corner whose sides both stay does not move.
+struct CornerFitter {
+    /// The fitter of the full gray image, whose gray-level profiles are read.
+    let edges: EdgeFitter
+    /// How far outwards from a fitted side the outer edge is looked for, as a fraction of the
+    /// quadrilateral's shorter side.
+    var reach = 0.05
+    /// The widest border line whose outer edge is taken, as a fraction of the quadrilateral's shorter side.
+    var lineWidth = 0.025
+    /// The largest angle, in degrees, between a local line and the fitted side.
+    var maximumTurn = 4.0
+    /// The largest angle, in degrees, between the two edges of a border line.
+    var maximumSpread = 2.0
+    /// A local line counts when at least this share of its samples lies on it.
+    var minimumSupport = 0.6
+    /// The rise out of a border line must be at least this share of the fall into it.
+    var minimumRecovery = 0.5
+    /// A bent side's local line must hold this many times the samples that the fitted side holds.
+    var bendEvidence = 1.25
+
+    /// What one cut across a side found, in pixels outwards from the fitted side.
+    private struct Crossing {
+        /// Where the cut starts, on the fitted side.
+        var base: SIMD2<Double>
+        /// The first clear step outwards.
+        var inner: Double
+        /// Whether it goes from light to dark.
+        var falling: Bool
+        /// Where a printed border line entered at `inner` is left, if it is one.
+        var outer: Double?
+    }
+
+    /// `shape` with each corner moved to the meeting point of its sides' outer edges near it.
+    func refine(_ shape: Quadrilateral) -> Quadrilateral {
+        let size = shape.averageSideLengths
+        let shorter = Double(min(size.width, size.height))
+        let points = shape.corners.map { SIMD2<Double>($0) }
+        let moved = (0..<4).map { index -> CGPoint in
+            let corner = points[index], previous = points[(index + 3) % 4], next = points[(index + 1) % 4]
+            // Sides run clockwise, so going from `previous` to `corner` the outside lies to the left.
+            let incoming = outerLine(from: (previous + corner) / 2, to: corner, shorterSide: shorter)
+            let outgoing = outerLine(from: corner, to: (corner + next) / 2, shorterSide: shorter)
+            guard incoming != nil || outgoing != nil,
+                let meeting = (incoming ?? Self.line(from: previous, to: corner))
+                    .intersection(with: outgoing ?? Self.line(from: corner, to: next)),
+                ((meeting - corner) * (meeting - corner)).sum().squareRoot() <= 1.5 * reach * shorter
+            else { return shape.corners[index] }
+            return CGPoint(x: meeting.x, y: meeting.y)
+        }
+        let refined = Quadrilateral(topLeft: moved[0], topRight: moved[1], bottomRight: moved[2], bottomLeft: moved[3])
+        return refined.isConvex ? refined : shape
+    }
+
+    /// The outer edge along the clockwise side piece from `start` to `end`, where it is not the
+    /// fitted side through them; nil where it is.
+    private func outerLine(from start: SIMD2<Double>, to end: SIMD2<Double>, shorterSide: Double) -> EdgeFitter.Line? {
+        let vector = end - start
+        let length = (vector * vector).sum().squareRoot()
+        guard length >= 8 else { return nil }
+        let along = vector / length, outward = SIMD2(along.y, -along.x)
+        let count = Int(min(48, max(8, length / 3)))
+        let crossings = (0..<count).compactMap { sample in
+            crossing(
+                at: start + vector * (0.08 + 0.88 * (Double(sample) + 0.5) / Double(count)), along: along,
+                reach: reach * shorterSide, lineWidth: lineWidth * shorterSide)
+        }
+        let falling = crossings.filter(\.falling)
+        let kept = 2 * falling.count >= crossings.count ? falling : crossings.filter { !$0.falling }
+        let onSide = kept.filter { abs($0.inner) <= edges.inlierDistance }
+        let local = robustLine(through: kept.map { $0.base + outward * $0.inner }, samples: count, along: along)
+        let bent = local.flatMap { Double($0.inliers.count) >= bendEvidence * Double(onSide.count) ? $0.line : nil }
+        let side = bent ?? Self.line(from: start, to: end)
+        // The far edge of a border line, where the steps onto the side's line enter one.
+        let far = kept.compactMap { crossing -> SIMD2<Double>? in
+            guard let outer = crossing.outer,
+                edges.distance(from: crossing.base + outward * crossing.inner, to: side) <= edges.inlierDistance
+            else { return nil }
+            return crossing.base + outward * outer
+        }
+        if let border = robustLine(through: far, samples: count, along: along),
+            abs((border.line.direction * side.direction).sum()) >= cos(maximumSpread * .pi / 180)
+        {
+            return border.line
+        }
+        return bent
+    }
+
+    /// The first clear step outwards across the side at `base` and, if it enters a printed border
+    /// line no wider than `lineWidth`, where that line is left.
+    private func crossing(at base: SIMD2<Double>, along: SIMD2<Double>, reach: Double, lineWidth: Double) -> Crossing? {
+        let outward = SIMD2(along.y, -along.x)
+        let offsets = Array(stride(from: -2, through: reach + 1, by: 0.5))
+        let levels = offsets.map { edges.profile(at: base + outward * $0, along: along) }
+        let steps = (4..<levels.count).map { (offsets[$0 - 2], levels[$0] - levels[$0 - 4]) }
+        guard let first = steps.firstIndex(where: { abs($0.1) >= edges.minimumStep }) else { return nil }
+        let peak = steepest(from: first, in: steps)
+        let falling = steps[peak].1 < 0
+        let inner = edges.refined(steps[peak].0, in: steps)
+        guard falling else { return Crossing(base: base, inner: inner, falling: false) }
+        // Past the step into the line, the next clear step must leave it (rise).
+        var index = peak
+        while index < steps.count, -steps[index].1 >= edges.minimumStep { index += 1 }
+        guard let next = steps[index...].firstIndex(where: { abs($0.1) >= edges.minimumStep }), steps[next].1 > 0 else {
+            return Crossing(base: base, inner: inner, falling: true)
+        }
+        // A line printed on a surface has the surface on both sides: the way out rises about as far as the way in fell.
+        let outerPeak = steepest(from: next, in: steps)
+        let outer = edges.refined(steps[outerPeak].0, in: steps)
+        let printed = outer - inner <= lineWidth && steps[outerPeak].1 >= -minimumRecovery * steps[peak].1
+        return Crossing(base: base, inner: inner, falling: true, outer: printed ? outer : nil)
+    }
+
+    /// The index of the steepest step in the run of steps of one sign that `index` starts.
+    private func steepest(from index: Int, in steps: [(Double, Double)]) -> Int {
+        var peak = index
+        while peak + 1 < steps.count, steps[peak + 1].1 * steps[peak].1 > steps[peak].1 * steps[peak].1 { peak += 1 }
+        return peak
+    }
+
+    /// The line through most of `points`, refitted without outliers, if at least `minimumSupport` of
+    /// the `samples` lie on it and it runs within `maximumTurn` of `along`.
+    private func robustLine(through points: [SIMD2<Double>], samples: Int, along: SIMD2<Double>)
+        -> (line: EdgeFitter.Line, inliers: [SIMD2<Double>])?
+    {
+        guard Double(points.count) >= minimumSupport * Double(samples), var line = EdgeFitter.line(through: points) else {
+            return nil
+        }
+        var inliers = points
+        for _ in 0..<3 {
+            inliers = points.filter { edges.distance(from: $0, to: line) <= edges.inlierDistance }
+            guard inliers.count >= 3, let refit = EdgeFitter.line(through: inliers) else { return nil }
+            line = refit
+        }
+        guard abs((line.direction * along).sum()) >= cos(maximumTurn * .pi / 180),
+            Double(inliers.count) >= minimumSupport * Double(samples)
+        else { return nil }
+        return (line, inliers)
+    }
+
+    /// The line through `start` and `end`.
+    private static func line(from start: SIMD2<Double>, to end: SIMD2<Double>) -> EdgeFitter.Line {
+        let vector = end - start
+        return EdgeFitter.Line(point: start, direction: vector / (vector * vector).sum().squareRoot())
+    }
+}
