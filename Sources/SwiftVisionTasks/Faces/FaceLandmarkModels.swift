@@ -3,30 +3,39 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// MediaPipe's face mesh (`face_landmark.tflite`, 468 points) and iris (`iris_landmark.tflite`) models,
-/// run on crops turned upright by the eye line.
+/// run on crops turned upright by the eye line. The iris model is loaded the first time irises are asked
+/// for, so faces without landmarks never pay for it.
 struct FaceLandmarkModels: Sendable {
     private let mesh: Interpreter
-    private let iris: Interpreter
     private let meshFormat: ImageTensorFormat
-    private let irisFormat: ImageTensorFormat
     private let meshPointsIndex: Int
     private let presenceIndex: Int
-    private let irisIndex: Int
+    private let store: ModelStore
+    private let options: LiteRT.CompilationOptions
+    private let irisFile: URL
 
     init(options: LiteRT.CompilationOptions, store: ModelStore, cache: SwiftVisionCache = .current) throws {
         mesh = try store.interpreter(contentsOf: cache.model(named: "face_landmark.tflite"), options: options)
-        iris = try store.interpreter(contentsOf: cache.model(named: "iris_landmark.tflite"), options: options)
         meshFormat = try ImageTensorFormat(tensor: mesh.inputs[0], normalization: .unit)
-        irisFormat = try ImageTensorFormat(tensor: iris.inputs[0], normalization: .unit)
         guard let points = mesh.outputs.firstIndex(where: { $0.elementCount == 468 * 3 }),
-            let presence = mesh.outputs.firstIndex(where: { $0.elementCount == 1 }),
-            let irisPoints = iris.outputs.firstIndex(where: { $0.elementCount == 5 * 3 })
+            let presence = mesh.outputs.firstIndex(where: { $0.elementCount == 1 })
         else {
-            throw LiteRTError.incompatibleModel("the face mesh or iris model does not have the expected outputs")
+            throw LiteRTError.incompatibleModel("the face mesh model does not have the expected outputs")
         }
         meshPointsIndex = points
         presenceIndex = presence
-        irisIndex = irisPoints
+        self.store = store
+        self.options = options
+        irisFile = cache.model(named: "iris_landmark.tflite")
+    }
+
+    /// The iris model from the store (loaded by the first call), its input format and the index of its points.
+    private func irisModel() throws -> (interpreter: Interpreter, format: ImageTensorFormat, points: Int) {
+        let iris = try store.interpreter(contentsOf: irisFile, options: options)
+        guard let points = iris.outputs.firstIndex(where: { $0.elementCount == 5 * 3 }) else {
+            throw LiteRTError.incompatibleModel("the iris model does not have the expected outputs")
+        }
+        return (iris, try ImageTensorFormat(tensor: iris.inputs[0], normalization: .unit), points)
     }
 
     /// The 468 mesh points inside `region` and the probability that a face is there.
@@ -54,11 +63,12 @@ struct FaceLandmarkModels: Sendable {
             center: CGPoint(x: (outer.x + inner.x) / 2, y: (outer.y + inner.y) / 2), size: CGSize(width: width, height: width),
             rotation: RotatedRect.rotation(from: mirrored ? inner : outer, to: mirrored ? outer : inner))
         if mirrored { region = region.mirrored() }
+        let iris = try irisModel()
         var mapping: TensorImageMapping?
-        return try iris.invoke { inputs in
-            mapping = try image.write(into: inputs[0], format: irisFormat, region: region)
+        return try iris.interpreter.invoke { inputs in
+            mapping = try image.write(into: inputs[0], format: iris.format, region: region)
         } readingOutputs: { outputs in
-            let raw = outputs[irisIndex].bindMemory(to: Float.self)
+            let raw = outputs[iris.points].bindMemory(to: Float.self)
             return (0..<5).map { mapping!.imagePoint(fromTensorPoint: CGPoint(x: Double(raw[$0 * 3]), y: Double(raw[$0 * 3 + 1]))) }
         }
     }
