@@ -47,6 +47,8 @@ let package = Package(
         .target(name: "CBarcodeShim", dependencies: ["CZXing"], linkerSettings: [.linkedLibrary("ZXing")]),
         // Our own declarations of Tesseract's C API, bound with dlopen when text is first recognised.
         .target(name: "CTesseract"),
+        // Our own declarations of libcurl's easy API, bound with dlopen when a model is first downloaded.
+        .target(name: "CCurl"),
         // Layer 1: images, geometry, video, drawing and image → tensor; the only importer of the OpenCV shim.
         .target(name: "SwiftVisionCore", dependencies: ["CVisionShim"]),
         // Layer 2: the LiteRT runtime, TFLite metadata, the model store, the cache and model downloads.
@@ -55,6 +57,7 @@ let package = Package(
             dependencies: [
                 "SwiftVisionCore",
                 "CLiteRt",
+                "CCurl",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ]

@@ -17,7 +17,9 @@ packages=(pkg-config libopencv-dev libopencv-contrib-dev libzxing-dev libtessera
           wordnet-base
           # `swiftvision setup` runs `python3 -m pip download`; build-models.sh and
           # setup-reference-env.sh run `python3 -m venv`. A plain Debian 12 has neither.
-          python3-pip python3-venv)
+          python3-pip python3-venv
+          # Model downloads load libcurl.so.4 with dlopen on the first download (CurlLibrary.swift).
+          libcurl4)
 # `--tests` adds what only the tests use: a real browser for the web page's test; `--bench` adds the
 # HTTP load generator of the service's benchmark and GNU time (each task's peak memory).
 [ "${1:-}" = --tests ] && packages+=(chromium)

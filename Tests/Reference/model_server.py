@@ -15,6 +15,7 @@ Prints the port on its first line, then serves until it is terminated:
   /garbage.tflite         bytes that are not a model
   /away/model.tflite      a redirect (302) to http://192.0.2.1/model.tflite, a documentation address off
                           this machine that nothing answers
+  /moved/model.tflite     a redirect (301) to /model.tflite, given as a relative reference
   /dated/model.tflite     /model.tflite with Last-Modified only, no ETag
   /plain/model.tflite     /model.tflite with no validators: every request gets the whole file (200)
   /publish                from now on FILE is NEWER (another ETag, Last-Modified the time of publishing)
@@ -73,6 +74,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             Handler.requests.append(self.entry)
         if path == "/away/model.tflite":
             return self.send_bytes(302, b"", headers=(("Location", "http://192.0.2.1/model.tflite"),))
+        if path == "/moved/model.tflite":
+            return self.send_bytes(301, b"", headers=(("Location", "/model.tflite"),))
         if path == "/garbage.tflite":
             return self.send_bytes(200, b"this is not a TFLite model\n" * 100)
         with Handler.lock:

@@ -134,6 +134,11 @@ import Testing
         let error = await #expect(throws: ModelManagerError.self) { try await download(away) }
         #expect(error == .insecureURL(URL(string: "http://192.0.2.1/model.tflite")!), "\(String(describing: error))")
         #expect(try !manager.isModelDownloaded(away) && filesInFolder().isEmpty)
+        // A redirect on this machine, given as a relative reference, is followed.
+        let moved = remote("/moved/model.tflite")
+        _ = try await download(moved)
+        #expect(try AssetInstaller.sha256(of: try #require(manager.downloadedModel(for: moved)).url) == checksum)
+        #expect(try await server.requests().map(\.path).suffix(2) == ["/moved/model.tflite", "/model.tflite"])
     }
 
     @Test func aFileThatIsNotAModelIsRefused() async throws {

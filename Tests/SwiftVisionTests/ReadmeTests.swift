@@ -45,7 +45,7 @@ enum ReadmeExamples {
         var observation = DetectedObjectObservation(imageRect: box, imageSize: image.size)
         var request = TrackObjectRequest(detectedObjectObservation: observation)
         request.trackingLevel = .fast                  // KCF; .accurate is CSRT
-        observation = try handler.perform(request, on: nextFrame)   // .isLost once the object leaves
+        observation = try handler.perform(request, on: nextFrame)   // .isLost while it is hidden or gone
     }
 
     static func readmeSegmentation(image: VisionImage) throws {

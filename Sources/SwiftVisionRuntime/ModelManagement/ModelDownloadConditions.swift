@@ -3,8 +3,8 @@ import SwiftVisionCore
 /// When a model may be downloaded, as ML Kit's `ModelDownloadConditions`.
 ///
 /// Linux honours neither condition; both are kept so that ML Kit code compiles unchanged:
-/// - `allowsCellularAccess`: Linux has no notion of a cellular connection. The value is handed to
-///   URLSession, which ignores it there, so a download uses whatever connection the machine has.
+/// - `allowsCellularAccess`: Linux has no notion of a cellular connection. The value is ignored, so a
+///   download uses whatever connection the machine has.
 /// - `allowsBackgroundDownloading`: a process has no background state and there is no system
 ///   download service to hand the transfer to. A download runs while the process runs, whatever the
 ///   value, and stops with it; the next download resumes it.

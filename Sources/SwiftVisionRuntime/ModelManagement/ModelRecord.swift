@@ -1,10 +1,6 @@
 import Foundation
 import SwiftVisionCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// The validators of a file a server sent (RFC 9110 §8.8): what a later request hands back to learn
 /// whether the server's file changed since.
 struct ModelValidators: Codable, Hashable, Sendable {
@@ -14,7 +10,7 @@ struct ModelValidators: Codable, Hashable, Sendable {
     var lastModified: String?
 
     /// The validators of `response`; nil when it has none.
-    init?(_ response: HTTPURLResponse) {
+    init?(_ response: HTTPResponse) {
         etag = response.value(forHTTPHeaderField: "ETag")
         lastModified = response.value(forHTTPHeaderField: "Last-Modified")
         guard etag != nil || lastModified != nil else { return nil }
@@ -23,10 +19,10 @@ struct ModelValidators: Codable, Hashable, Sendable {
     /// The validator that names the file in `If-Range`: the ETag, else the date.
     var fileIdentity: String { etag ?? lastModified ?? "" }
 
-    /// Makes `request` conditional: the server answers `304 Not Modified` while its file is this one.
-    func makeConditional(_ request: inout URLRequest) {
-        if let etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let lastModified { request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
+    /// Makes a request with `headers` conditional: the server answers `304 Not Modified` while its file is this one.
+    func makeConditional(_ headers: inout [String: String]) {
+        if let etag { headers["If-None-Match"] = etag }
+        if let lastModified { headers["If-Modified-Since"] = lastModified }
     }
 }
 

@@ -1,17 +1,13 @@
 import Foundation
 import SwiftVisionCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// One HTTP download into a `.partial` file that survives interruptions: the bytes received are
 /// kept, with the server's validator (ETag or Last-Modified) beside them, and the next transfer of
 /// the same URL asks only for the rest (`Range` with `If-Range`). A server that ignores the range,
 /// or whose file changed, sends the whole file again and the partial file starts over. Given the
 /// validators of a file already in place, the request is conditional, and a `304 Not Modified`
-/// ends the transfer without a byte.
-final class ResumableTransfer: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+/// ends the transfer without a byte. Redirects are followed only to addresses models may come from.
+final class ResumableTransfer: @unchecked Sendable {
     /// What is known about a partial file, stored beside it.
     private struct PartialState: Codable {
         var url: URL
@@ -29,21 +25,22 @@ final class ResumableTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
     private let source: URL
     private let partial: URL
     private let onProgress: @Sendable (ModelDownloadProgress) -> Void
-    // The fields below are touched only on the session's serial delegate queue.
+    // The fields below are touched only by the thread that runs the transfer.
+    private var current: URL
+    private var redirect: URL?
     private var file: FileHandle?
     private var received: Int64 = 0
     private var expected: Int64?
-    private var failure: ModelManagerError?
     private var isConditional = false
     private var notModified = false
     private var validators: ModelValidators?
-    private var continuation: CheckedContinuation<Outcome, any Error>?
 
     /// Downloads `source` into `partial`, reporting progress through `onProgress`.
     init(source: URL, partial: URL, onProgress: @escaping @Sendable (ModelDownloadProgress) -> Void) {
         self.source = source
         self.partial = partial
         self.onProgress = onProgress
+        current = source
     }
 
     /// The file beside `partial` that remembers where its bytes came from.
@@ -51,6 +48,9 @@ final class ResumableTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
 
     /// The largest model a download accepts.
     static let maximumBytes: Int64 = 1 << 30
+
+    /// The most redirects a download follows.
+    static let maximumRedirects = 10
 
     /// Whether models may come from `url`: `https`, or `http` to this machine (tests, local mirrors).
     static func isAllowed(_ url: URL) -> Bool {
@@ -61,31 +61,51 @@ final class ResumableTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
         }
     }
 
-    /// Runs the transfer; returns when `partial` holds the whole file, or, when `installed` (the
-    /// validators of the file in place) still match the server's file, at once with `.notModified`.
+    /// Runs the transfer on a thread of its own; returns when `partial` holds the whole file, or, when
+    /// `installed` (the validators of the file in place) still match the server's file, at once with
+    /// `.notModified`. `conditions` change nothing on Linux (see ``ModelDownloadConditions``).
     func run(conditions: ModelDownloadConditions, unlessMatching installed: ModelValidators? = nil) async throws -> Outcome {
-        var request = URLRequest(url: source)
-        let kept = resumableBytes()
-        if let kept {
-            request.setValue("bytes=\(kept.count)-", forHTTPHeaderField: "Range")
-            request.setValue(kept.validators.fileIdentity, forHTTPHeaderField: "If-Range")
-        }
-        installed?.makeConditional(&request)
-        isConditional = installed != nil
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.allowsCellularAccess = conditions.allowsCellularAccess
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
-        let session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
-        defer { session.finishTasksAndInvalidate() }
-        let task = session.dataTask(with: request)
-        return try await withCheckedThrowingContinuation { continuation in
-            queue.addOperation {
-                self.continuation = continuation
-                task.resume()
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try self.transfer(unlessMatching: installed) })
             }
         }
+    }
+
+    /// Requests the file, following allowed redirects, and writes what comes into `partial`.
+    private func transfer(unlessMatching installed: ModelValidators?) throws -> Outcome {
+        var headers: [String: String] = [:]
+        if let kept = resumableBytes() {
+            headers["Range"] = "bytes=\(kept.count)-"
+            headers["If-Range"] = kept.validators.fileIdentity
+        }
+        installed?.makeConditional(&headers)
+        isConditional = installed != nil
+        for _ in 0...Self.maximumRedirects {
+            redirect = nil
+            defer {
+                try? file?.close()
+                file = nil
+            }
+            do {
+                try CurlTransfer.get(current, headers: headers, onResponse: start(with:), onBody: write)
+            } catch let failure as CurlTransfer.Failure {
+                throw ModelManagerError.transferFailed(reason: "\(failure.message) after \(received) bytes")
+            }
+            guard let target = redirect else { return try outcome() }
+            guard Self.isAllowed(target) else { throw ModelManagerError.insecureURL(target) }
+            current = target
+        }
+        throw ModelManagerError.transferFailed(reason: "\(source.absoluteString) redirects more than \(Self.maximumRedirects) times")
+    }
+
+    /// How the transfer that just ended went.
+    private func outcome() throws -> Outcome {
+        if notModified { return .notModified }
+        if let expected, received != expected {
+            throw ModelManagerError.transferFailed(reason: "the connection closed after \(received) of \(expected) bytes")
+        }
+        return .downloaded(validators)
     }
 
     /// The size and validators of a partial file of this URL that can be resumed, else nil.
@@ -97,86 +117,36 @@ final class ResumableTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
         return (size, state.validators)
     }
 
-    // MARK: URLSessionDataDelegate
-
-    func urlSession(
-        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
-    ) {
-        // A refused redirect delivers the redirect's own response: the refusal is the outcome.
-        guard failure == nil else { return completionHandler(.cancel) }
-        do {
-            try start(with: response)
-            completionHandler(.allow)
-        } catch {
-            failure = error as? ModelManagerError ?? .transferFailed(reason: error.localizedDescription)
-            completionHandler(.cancel)
-        }
-    }
-
-    func urlSession(
-        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
-    ) {
-        guard let target = request.url, Self.isAllowed(target) else {
-            failure = .insecureURL(request.url ?? source)
-            completionHandler(nil)
-            task.cancel()
-            return
-        }
-        completionHandler(request)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard failure == nil, let file else { return }
+    /// Appends a piece of the body to the partial file, within the size a model may have.
+    private func write(_ data: UnsafeRawBufferPointer) throws {
+        guard let file else { return }
         guard received + Int64(data.count) <= Self.maximumBytes else {
-            failure = .transferFailed(reason: "the file is larger than the \(Self.maximumBytes >> 20) MiB a model may be")
-            dataTask.cancel()
-            return
+            throw ModelManagerError.transferFailed(reason: "the file is larger than the \(Self.maximumBytes >> 20) MiB a model may be")
         }
         do {
             try file.write(contentsOf: data)
-            received += Int64(data.count)
-            onProgress(ModelDownloadProgress(completedBytes: received, totalBytes: expected))
         } catch {
-            failure = .transferFailed(reason: "cannot write \(partial.path): \(error.localizedDescription)")
-            dataTask.cancel()
+            throw ModelManagerError.transferFailed(reason: "cannot write \(partial.path): \(error.localizedDescription)")
         }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        try? file?.close()
-        file = nil
-        let outcome: ModelManagerError?
-        if let failure {
-            outcome = failure
-        } else if let error {
-            outcome = .transferFailed(reason: "\(error.localizedDescription) after \(received) bytes")
-        } else if let expected, received != expected {
-            outcome = .transferFailed(reason: "the connection closed after \(received) of \(expected) bytes")
-        } else {
-            outcome = nil
-        }
-        if let outcome {
-            continuation?.resume(throwing: outcome)
-        } else {
-            continuation?.resume(returning: notModified ? .notModified : .downloaded(validators))
-        }
-        continuation = nil
+        received += Int64(data.count)
+        onProgress(ModelDownloadProgress(completedBytes: received, totalBytes: expected))
     }
 
     /// Opens the partial file for the response: appends to it for a matching `206`, starts it over for
-    /// a `200`, leaves it alone for the `304` of a conditional request.
-    private func start(with response: URLResponse) throws {
-        guard let http = response as? HTTPURLResponse else {
-            throw ModelManagerError.transferFailed(reason: "\(source.absoluteString) did not answer over HTTP")
-        }
+    /// a `200`, leaves it alone for the `304` of a conditional request, and notes where a redirect leads.
+    private func start(with http: HTTPResponse) throws {
         let manager = FileManager.default
         let resumable = resumableBytes()
         let kept = resumable?.count ?? 0
-        switch http.statusCode {
+        switch http.status {
         case 304 where isConditional:
             notModified = true
+            return
+        case 301, 302, 303, 307, 308:
+            guard let location = http.value(forHTTPHeaderField: "Location"),
+                let target = URL(string: location, relativeTo: current)?.absoluteURL
+            else { throw ModelManagerError.httpStatus(http.status, url: source) }
+            redirect = target
             return
         case 206:
             guard let range = http.value(forHTTPHeaderField: "Content-Range").flatMap(ContentRange.init),
@@ -197,14 +167,14 @@ final class ResumableTransfer: NSObject, URLSessionDataDelegate, @unchecked Send
             }
             file = try FileHandle(forWritingTo: partial)
             received = 0
-            expected = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
+            expected = http.expectedContentLength
             validators = ModelValidators(http)
             if let validators {
                 let state = try JSONEncoder().encode(PartialState(url: source, validators: validators))
                 try state.write(to: Self.stateFile(for: partial), options: .atomic)
             }
         default:
-            throw ModelManagerError.httpStatus(http.statusCode, url: source)
+            throw ModelManagerError.httpStatus(http.status, url: source)
         }
         onProgress(ModelDownloadProgress(completedBytes: received, totalBytes: expected))
     }
