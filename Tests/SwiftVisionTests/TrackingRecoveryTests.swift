@@ -103,4 +103,41 @@ import Testing
         #expect(try #require(score.framesToReacquire) <= 5)
         #expect(score.hiddenConfidence < SingleObjectTracker.confidenceThreshold)
     }
+
+    /// A cup cut from coffee.png slides out of the frame on the right, stays out for 10 frames and comes
+    /// back: while the frame's edge cuts it, the search keeps the cup's whole size (a box the edge has
+    /// narrowed would never match it again), so both trackers find it within a few frames of its return,
+    /// and while it is out it is reported lost. Truth: the path the frames are drawn along.
+    @Test(arguments: TrackTask.Level.allCases)
+    func findsAnObjectThatLeftTheFrameWhenItComesBack(level: TrackTask.Level) throws {
+        let cup = try Fixtures.image("coffee.png").cropped(to: CGRect(x: 170, y: 15, width: 240, height: 290)).resized(width: 96, height: 116)
+        let scene = try Fixtures.image("horses.jpg").resized(width: 640, height: 480).buffer
+        let positions = (0..<20).map { 400 + 15 * $0 } + Array(repeating: 700, count: 10) + (0..<28).map { 700 - 15 * $0 }
+        var options = TrackTask.Options()
+        options.boxes = [PixelRect(CGRect(x: 400, y: 180, width: 96, height: 116))]
+        options.level = level
+        let runner = TaskRunner(task: try TrackTask(options: options), runningMode: .video)
+        var hiddenLost = 0, hidden = 0, returned: Int?, foundAgain: Int?
+        for (index, x) in positions.enumerated() {
+            var frame = scene
+            let shown = min(96, 640 - x)
+            if shown > 0 {
+                try Fixtures.paste(cup.buffer.cropped(x: 0, y: 0, width: shown, height: 116), into: &frame, x: x, y: 180)
+            }
+            let track = try runner.run(videoFrame: VisionImage(buffer: frame)).tracks[0]
+            let truth = CGRect(x: x, y: 180, width: shown, height: 116)
+            if shown <= 0 {
+                hidden += 1
+                hiddenLost += track.lost && track.confidence == 0 ? 1 : 0
+            } else if hidden > 0, shown >= 72 {
+                returned = returned ?? index
+                if foundAgain == nil, !track.lost, track.boundingBox.rect.intersectionOverUnion(with: truth) >= 0.5 {
+                    foundAgain = index
+                }
+            }
+        }
+        #expect(hidden >= 10 && hiddenLost == hidden, "\(hiddenLost) of \(hidden) frames out of view reported lost")
+        let back = try #require(returned)
+        #expect(try #require(foundAgain, "never found again") - back <= 5)
+    }
 }

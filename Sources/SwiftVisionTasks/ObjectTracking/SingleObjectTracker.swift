@@ -23,6 +23,10 @@ package final class SingleObjectTracker: @unchecked Sendable {
     private let appearance: ObjectAppearance
     private var tracker: OpenCVTracker
     private(set) var box: CGRect
+    /// The object's whole size: that of the last box wholly inside the frame. A box the frame's edge cuts
+    /// is narrower than the object, and a search for that shape would neither find the object nor be cheap
+    /// (the template is scaled to the box).
+    private var objectSize: CGSize
     private(set) var isLost = false
     /// Frames since the object was lost.
     private var framesLost = 0
@@ -40,6 +44,7 @@ package final class SingleObjectTracker: @unchecked Sendable {
         tracker = try OpenCVTracker(kind: kind, frame: frame.buffer, box: seed)
         appearance = try ObjectAppearance(frame: frame.buffer, box: seed)
         self.box = seed
+        objectSize = seed.size
     }
 
     /// Follows the object into `image`; returns its box (the last known one while lost) and confidence
@@ -52,17 +57,20 @@ package final class SingleObjectTracker: @unchecked Sendable {
         }
         let trackedScore = tracked?.score ?? -1
         if let tracked, trackedScore >= Self.reacquisitionThreshold + Self.searchMargin {
-            return follow(tracked)
+            return follow(tracked, in: frame)
         }
-        let radius = max(box.width, box.height) * Double(1 + framesLost)
-        if let searched = try appearance.search(in: frame.buffer, around: box, radius: radius),
+        let whole = CGRect(
+            x: box.midX - objectSize.width / 2, y: box.midY - objectSize.height / 2, width: objectSize.width,
+            height: objectSize.height)
+        let radius = max(whole.width, whole.height) * Double(1 + framesLost)
+        if let searched = try appearance.search(in: frame.buffer, around: whole, radius: radius),
             searched.score >= Self.reacquisitionThreshold, searched.score > trackedScore + Self.searchMargin
         {
             tracker = try OpenCVTracker(kind: kind, frame: frame.buffer, box: searched.box)
-            return follow(searched)
+            return follow(searched, in: frame)
         }
         if let tracked, trackedScore >= Double(Self.confidenceThreshold) || touchesEdge(tracked.box, of: frame) {
-            return follow(tracked)
+            return follow(tracked, in: frame)
         }
         isLost = true
         framesLost += 1
@@ -70,8 +78,9 @@ package final class SingleObjectTracker: @unchecked Sendable {
     }
 
     /// Takes `found` as the object's place.
-    private func follow(_ found: (box: CGRect, score: Double)) -> (box: CGRect, confidence: Float) {
+    private func follow(_ found: (box: CGRect, score: Double), in frame: VisionImage) -> (box: CGRect, confidence: Float) {
         box = found.box
+        if !touchesEdge(found.box, of: frame) { objectSize = found.box.size }
         isLost = false
         framesLost = 0
         return (found.box, Float(max(0, min(1, found.score))))
