@@ -9,7 +9,8 @@ ENV SWIFTVISION_CACHE=/cache
 RUN scripts/install-system-packages.sh \
     && swift build -c release -j 2 \
     && .build/release/swiftvision setup \
-    && scripts/build-models.sh
+    && scripts/build-models.sh \
+    && scripts/build-zxing.sh
 
 FROM debian:12-slim
 ENV SWIFTVISION_CACHE=/cache

@@ -10,6 +10,7 @@ run: system-packages
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	.build/release/swiftvision setup --samples
 	scripts/build-models.sh
+	scripts/build-zxing.sh
 	scripts/build-general-labels.py
 	@echo "== Sample photos"
 	.build/release/swiftvision info $(SAMPLES)/*
@@ -25,6 +26,7 @@ test: system-packages
 	swift build $(SWIFT_BUILD_FLAGS)
 	.build/debug/swiftvision setup --samples
 	scripts/build-models.sh
+	scripts/build-zxing.sh
 	scripts/build-general-labels.py
 	scripts/setup-reference-env.sh
 	$(SWIFTVISION_CACHE)/tools-venv/bin/python -m pytest tests/python -q
@@ -37,6 +39,7 @@ fuzz: system-packages
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	.build/debug/swiftvision setup --samples
 	scripts/build-models.sh
+	scripts/build-zxing.sh
 	scripts/setup-reference-env.sh
 	SWIFTVISION_FUZZ_ITERATIONS=$(FUZZ_ITERATIONS) SWIFTVISION_FUZZ_SEED=$(FUZZ_SEED) swift test --skip-build --filter FuzzTests
 
@@ -45,6 +48,7 @@ checked-assets: system-packages
 	swift build $(SWIFT_BUILD_FLAGS)
 	.build/debug/swiftvision setup --samples
 	scripts/build-models.sh
+	scripts/build-zxing.sh
 	scripts/build-general-labels.py
 	scripts/setup-reference-env.sh
 
@@ -68,6 +72,7 @@ bench: system-packages
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	.build/release/swiftvision setup --samples
 	scripts/build-models.sh
+	scripts/build-zxing.sh
 	scripts/build-general-labels.py
 	scripts/setup-reference-env.sh
 	.build/release/swiftvision-bench
@@ -76,6 +81,7 @@ serve: system-packages
 	swift build -c release $(SWIFT_BUILD_FLAGS)
 	.build/release/swiftvision setup
 	scripts/build-models.sh
+	scripts/build-zxing.sh
 	scripts/build-general-labels.py
 	.build/release/swiftvision serve $(SERVE_FLAGS)
 

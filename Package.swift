@@ -45,6 +45,8 @@ let package = Package(
         .target(name: "CLiteRt"),
         .systemLibrary(name: "CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
         .target(name: "CBarcodeShim", dependencies: ["CZXing"], linkerSettings: [.linkedLibrary("ZXing")]),
+        // Our own declarations of zxing-cpp 3's C API, bound with dlopen (scripts/build-zxing.sh builds the library).
+        .target(name: "CZXingC"),
         // Our own declarations of Tesseract's C API, bound with dlopen when text is first recognised.
         .target(name: "CTesseract"),
         // Our own declarations of libcurl's easy API, bound with dlopen when a model is first downloaded.
@@ -65,7 +67,7 @@ let package = Package(
         // Layer 3: the task core (runner, registry, containers), processors and the engines of every task.
         .target(
             name: "SwiftVisionTasks",
-            dependencies: ["SwiftVisionCore", "SwiftVisionRuntime", "CBarcodeShim", "CTesseract"]
+            dependencies: ["SwiftVisionCore", "SwiftVisionRuntime", "CBarcodeShim", "CTesseract", "CZXingC"]
         ),
         // Layer 4: the public umbrella, with the ML Kit, MediaPipe and Apple Vision style adapters.
         .target(name: "SwiftVision", dependencies: ["SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks"]),

@@ -15,6 +15,8 @@ packages=(pkg-config libopencv-dev libopencv-contrib-dev libzxing-dev libtessera
           libpng-dev libjpeg-dev libwebp-dev
           # WordNet 3.0's noun hierarchy: build-general-labels.py derives the general labels from it.
           wordnet-base
+          # build-zxing.sh compiles zxing-cpp 3's reader from its source distribution.
+          g++
           # `swiftvision setup` runs `python3 -m pip download`; build-models.sh and
           # setup-reference-env.sh run `python3 -m venv`. A plain Debian 12 has neither.
           python3-pip python3-venv

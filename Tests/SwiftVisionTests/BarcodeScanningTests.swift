@@ -61,7 +61,8 @@ import Testing
 
         let qr = try #require(try BarcodeScanner().results(in: Fixtures.image("pyzbar-qrcode.png")).first)
         #expect(qr.format == .qrCode && qr.rawValue == "Thalassiodracon")
-        #expect(qr.corners.largestCornerDistance(toAnyOrderOf: Quadrilateral(rect: CGRect(x: 27, y: 27, width: 145, height: 145))) <= 2)
+        // zbar's rectangle; zxing-cpp 3 puts the far corner 2 px further out on both axes than 1.4 did.
+        #expect(qr.corners.largestCornerDistance(toAnyOrderOf: Quadrilateral(rect: CGRect(x: 27, y: 27, width: 145, height: 145))) <= 3)
 
         // Two copies of one code, one turned 45° and one by about a quarter turn.
         let rotated = try BarcodeScanner().results(in: Fixtures.image("pyzbar-qrcode_rotated.png"))

@@ -37,6 +37,14 @@ public struct SwiftVisionCache: Sendable, Equatable {
         return root.appendingPathComponent("lib/libLiteRt.so")
     }
 
+    /// zxing-cpp 3's reader, which scripts/build-zxing.sh builds; `$SWIFTVISION_ZXING_LIBRARY` overrides it.
+    public var barcodeLibrary: URL {
+        if let path = ProcessInfo.processInfo.environment["SWIFTVISION_ZXING_LIBRARY"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        return root.appendingPathComponent("lib/libZXing-swiftvision.so")
+    }
+
     /// The installed model file `name` (for example `face_detection_short_range.tflite`).
     public func model(named name: String) -> URL { models.appendingPathComponent(name) }
 

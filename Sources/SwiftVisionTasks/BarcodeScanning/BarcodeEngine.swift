@@ -35,12 +35,15 @@ package struct BarcodeEngine: Sendable {
             throw VisionTaskError.invalidOption("maximumCount must not be negative")
         }
         let gray = try image.uprightGray()
-        let reader = ZXingReader(
+        var reader = ZXingReader(
             formats: options.formats, tryHarder: options.tryHarder, tryRotate: options.tryRotations,
             tryDownscale: options.tryDownscale, maximumCount: options.maximumCount)
-        let regions = options.tryHarder ? try CodeRegions.proposals(in: gray, limit: Self.regionLimit) : []
+        // zxing-cpp 3 finds Data Matrix and Aztec symbols anywhere and reads light codes itself.
+        let current = if case .zxing3 = reader.build { true } else { false }
+        reader.tryInvert = current && options.tryInverted
+        let regions = options.tryHarder && !current ? try CodeRegions.proposals(in: gray, limit: Self.regionLimit) : []
         var found = try read(gray, with: reader, regions: regions)
-        if options.tryInverted {
+        if options.tryInverted, !current {
             found.merge(try read(gray.inverted(), with: reader, regions: regions))
         }
         if options.tryRotations {
@@ -55,8 +58,12 @@ package struct BarcodeEngine: Sendable {
             matrix.formats = options.formats.intersection(.matrix)
             found.merge(try matrix.barcodes(in: doubled).map { $0.scaled(by: (0.5, 0.5)) })
         }
+        // One report per symbol: of reads of one place (an ITF code also read in part), the longest.
         let measured = try found.map { try $0.withBarsMeasured(in: gray) }
-        return options.maximumCount > 0 ? Array(measured.prefix(options.maximumCount)) : measured
+        let unique = measured.filter { code in
+            !measured.contains { $0.rawData.count > code.rawData.count && $0.isSameCode(as: code) }
+        }
+        return options.maximumCount > 0 ? Array(unique.prefix(options.maximumCount)) : unique
     }
 
     /// The codes `reader` finds in `gray`, and the Data Matrix and Aztec symbols in each of

@@ -3,18 +3,21 @@ import Foundation
 import SwiftVisionCore
 import SwiftVisionRuntime
 
-/// zxing-cpp's reader over a gray buffer, used so that Debian's zxing-cpp 1.4 cannot abort.
+/// zxing-cpp's reader over a gray buffer.
 ///
-/// That build keeps its assertions, and one of them fails whenever `ReadBarcodes` compares two
-/// reads of the same linear code (zxing-cpp issue #740). Comparisons of matrix codes are safe, so
-/// matrix codes are read all at once; linear codes are read one at a time (a single read never
-/// compares), each found code painted white before the next read.
+/// Debian's zxing-cpp 1.4 keeps its assertions, and one of them fails whenever `ReadBarcodes`
+/// compares two reads of the same linear code (zxing-cpp issue #740). Comparisons of matrix codes are
+/// safe, so there matrix codes are read all at once; linear codes are read one at a time (a single read
+/// never compares), each found code painted white before the next read. zxing-cpp 3 reads all at once.
 struct ZXingReader {
     var formats: BarcodeFormat
     var tryHarder: Bool
     var tryRotate: Bool
     var tryDownscale: Bool
+    /// Also read the negative image (zxing-cpp 3 only).
+    var tryInvert = false
     var maximumCount: Int
+    var build = ZXingBuild.preferred
 
     /// At most this many single reads look for linear codes in one image.
     static let linearReadLimit = 16
@@ -22,6 +25,9 @@ struct ZXingReader {
     /// The codes in `gray`, with corners in its pixels.
     func barcodes(in gray: PixelBuffer) throws -> [Barcode] {
         precondition(gray.format == .gray, "zxing-cpp reads gray pixels")
+        if case .zxing3(let library) = build {
+            return try library.barcodes(in: gray, with: self)
+        }
         var found: [Barcode] = []
         let matrix = formats.intersection(.matrix)
         if !matrix.isEmpty {
@@ -48,7 +54,7 @@ struct ZXingReader {
         return found
     }
 
-    /// One call of zxing-cpp's `ReadBarcodes`.
+    /// One call of Debian's zxing-cpp's `ReadBarcodes`.
     private func read(_ gray: PixelBuffer, formats: BarcodeFormat, maximumCount: Int) throws -> [Barcode] {
         let hints = SVBarcodeHints(
             formats: formats.rawValue, tryHarder: tryHarder ? 1 : 0, tryRotate: tryRotate ? 1 : 0,

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+@testable import SwiftVision
+@testable import SwiftVisionRuntime
+@testable import SwiftVisionTasks
+
+/// The reader next to zxing-cpp 3.1.1's Python binding with its default options (Tests/Reference/zxing_peer.py),
+/// on the barcode scenes, whose truth is the content the fixture script wrote, and on the pyzbar photos.
+@Suite struct BarcodePeerTests {
+    typealias PeerRead = (format: String, text: String, upcE: String)
+
+    /// The peer's reads of each file.
+    static func peerReads(_ files: [String]) throws -> [String: [PeerRead]] {
+        let python = Fixtures.cache.root.appendingPathComponent("venv/bin/python")
+        let script = Fixtures.packageRoot.appendingPathComponent("Tests/Reference/zxing_peer.py")
+        let run = try Fixtures.run(python, [script.path] + files)
+        try #require(run.status == 0, "zxing_peer.py: \(run.errors)")
+        let decoded = try JSONDecoder().decode([String: [[String]]].self, from: Data(run.output.utf8))
+        return decoded.mapValues { $0.map { ($0[0], $0[1], $0[2]) } }
+    }
+
+    /// At least as many codes read exactly (format and content) as the peer, and no code on the photos without one.
+    @Test func readsAtLeastWhatZXing3ReadsAndNothingWhereThereIsNothing() throws {
+        let scenes = VisionFixtures.barcodes
+        try #require(!scenes.isEmpty)
+        let peer = try Self.peerReads(scenes.map(\.file))
+        var (ours, theirs, truths) = (0, 0, 0)
+        for scene in scenes {
+            let found = try BarcodeScanner().results(in: VisionImage(contentsOfFile: scene.file))
+            let name = URL(fileURLWithPath: scene.file).lastPathComponent
+            if scene.barcodes.isEmpty {
+                #expect(found.isEmpty, "\(name): read \(found.map(\.rawValue)) on a photo without codes")
+                #expect(peer[scene.file]?.isEmpty == true, "\(name): the peer read a code on a photo without codes")
+            }
+            for code in scene.barcodes {
+                truths += 1
+                if found.contains(where: { $0.format.description == code.format && $0.rawValue == code.text }) { ours += 1 }
+                // zxing-cpp 3 shows some contents otherwise (UPC-A with a leading 0, Codabar with its start and
+                // stop characters, DataBar after "(01)", UPC-E as 13 digits): the truth within its text counts.
+                if peer[scene.file, default: []].contains(where: { $0.text.contains(code.text) || $0.upcE == code.text }) {
+                    theirs += 1
+                }
+            }
+        }
+        #expect(truths > 30)
+        #expect(ours >= theirs, "exact reads: ours \(ours), zxing-cpp 3.1.1's Python binding \(theirs) of \(truths)")
+        // The tilted EAN-13 (40°) is one the peer misses and the reader's turned pass reads.
+        #expect(ours > theirs, "ours \(ours), peer \(theirs)")
+    }
+
+    /// Without zxing-cpp 3's library, Debian's zxing-cpp 1.4 reads the same codes of the scenes.
+    @Test func debiansZXingIsTheFallback() throws {
+        #expect(throws: VisionTaskError.self) { try ZXingLibrary(path: "/nonexistent/libZXing-swiftvision.so") }
+        guard case .zxing3 = ZXingBuild.preferred else {
+            Issue.record("zxing-cpp 3 did not load: \(ZXingBuild.fallbackReason ?? "")")
+            return
+        }
+        var fallback = ZXingReader(formats: .all, tryHarder: true, tryRotate: true, tryDownscale: true, maximumCount: 0)
+        let current = fallback
+        fallback.build = .debian
+        var read = 0
+        for name in ["photo-QRCode.jpg", "photo-UPCA.jpg", "photo-Codabar.jpg", "clean-UPCE.png", "photo-EAN13.jpg"] {
+            let scene = try VisionFixtures.scene(name, in: VisionFixtures.barcodes, file: \.file)
+            let gray = try VisionImage(contentsOfFile: scene.file).uprightGray()
+            let old = try fallback.barcodes(in: gray).map { "\($0.format) \($0.rawValue)" }
+            let new = try current.barcodes(in: gray).map { "\($0.format) \($0.rawValue)" }
+            #expect(Set(old) == Set(new), "\(name): 1.4 \(old), 3 \(new)")
+            #expect(scene.barcodes.allSatisfy { code in old.contains("\(code.format) \(code.text)") }, "\(name): \(old)")
+            read += old.count
+        }
+        #expect(read >= 5)
+    }
+}
