@@ -24,6 +24,8 @@ struct BarcodesCommand: ParsableCommand {
     @Option(help: "Write the image with the codes outlined (a file for one image, else a folder).")
     var draw: String?
 
+    @OptionGroup var logging: LoggingOptions
+
     func validate() throws {
         do {
             _ = try BarcodeFormat(list: formats)
@@ -37,6 +39,7 @@ struct BarcodesCommand: ParsableCommand {
         options.formats = formats
         options.fast = fast
         let task = try CommandTask.load(options, json: json) as BarcodeTask
+        if logging.verbose { FileHandle.standardError.write(Data("barcodes: reading with \(BarcodeTask.reader)\n".utf8)) }
         try AnalysisOutput.forEachImage(images, json: json, label: "barcodes") { url, image in
             let found = try task.output(for: image)
             if let output = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {

@@ -71,4 +71,20 @@ import Testing
         }
         #expect(read >= 5)
     }
+
+    /// `barcodes --verbose` names the reader in use; without the 3.x library the tool falls back to Debian's
+    /// 1.4, says why, and reads the same QR code.
+    @Test func theToolSaysWhichReaderReads() throws {
+        let executable = Fixtures.packageRoot.appendingPathComponent(".build/debug/swiftvision")
+        let photo = try Fixtures.sample("pyzbar-qrcode.png").path
+        let current = try Fixtures.run(executable, ["barcodes", "--json", "--verbose", photo])
+        #expect(current.status == 0 && current.errors.contains("reading with zxing-cpp 3.1.1"), "\(current.errors)")
+        let fallback = try Fixtures.run(
+            executable, ["barcodes", "--json", "--verbose", photo], environment: ["SWIFTVISION_ZXING_LIBRARY": "/nonexistent/libZXing.so"])
+        #expect(fallback.status == 0 && fallback.errors.contains("reading with zxing-cpp 1.4"), "\(fallback.errors)")
+        #expect(fallback.errors.contains("/nonexistent/libZXing.so"))
+        // The same content; the corners may differ by a pixel or two between the two versions.
+        let content = { (output: String) in output.components(separatedBy: "\"rawData\"").last ?? "" }
+        #expect(fallback.output.contains("Thalassiodracon") && content(fallback.output) == content(current.output))
+    }
 }

@@ -61,6 +61,12 @@ public struct BarcodeTask: VisionTask {
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 
+    /// The zxing-cpp that reads the pixels, in words: 3.x as scripts/build-zxing.sh builds it, or Debian's 1.4
+    /// with the reason 3.x could not be loaded.
+    public static var reader: String {
+        ZXingBuild.preferred.description + (ZXingBuild.fallbackReason.map { "; zxing-cpp 3 not loaded: \($0)" } ?? "")
+    }
+
     /// The settings the task was made with.
     public let options: Options
     private let scanner: BarcodeEngine
