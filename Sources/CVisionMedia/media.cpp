@@ -9,6 +9,8 @@
 #include <opencv2/videoio.hpp>
 
 #include <cstdlib>
+#include <iostream>
+#include <mutex>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -21,25 +23,69 @@ using namespace shim;
 // the user set is kept.
 [[maybe_unused]] static const bool openCVPixelCeiling = [] { return setenv("OPENCV_IO_MAX_IMAGE_PIXELS", "134217728", 0) == 0; }();
 
+namespace {
+
+/// A stream buffer that drops what is written to it.
+class DroppingBuffer : public std::streambuf {
+protected:
+    int overflow(int character) override { return traits_type::not_eof(character); }
+    std::streamsize xsputn(const char *, std::streamsize count) override { return count; }
+};
+
+/// OpenCV 4.6's imdecode writes a decoder's exception to std::cerr ("imdecode_(''): can't read header: …")
+/// besides returning no image; the caller reports the failure itself. While one of these exists (and
+/// `active`), std::cerr drops its output; the last one to end restores it.
+class QuietStandardError {
+public:
+    explicit QuietStandardError(bool active) : active(active) {
+        if (!active) return;
+        const std::lock_guard<std::mutex> hold(lock);
+        if (depth++ == 0) saved = std::cerr.rdbuf(&dropping);
+    }
+    ~QuietStandardError() {
+        if (!active) return;
+        const std::lock_guard<std::mutex> hold(lock);
+        if (--depth == 0) std::cerr.rdbuf(saved);
+    }
+    QuietStandardError(const QuietStandardError &) = delete;
+    QuietStandardError &operator=(const QuietStandardError &) = delete;
+
+private:
+    const bool active;
+    static inline std::mutex lock;
+    static inline int depth = 0;
+    static inline std::streambuf *saved = nullptr;
+    static inline DroppingBuffer dropping;
+};
+
+}  // namespace
+
 extern "C" {
 
 const char *svm_last_error(void) { return lastError.c_str(); }
 
-int svm_decode(const uint8_t *bytes, size_t length, SVImageView destination, int32_t *width, int32_t *height) {
+int svm_decode(const uint8_t *bytes, size_t length, SVImageView destination, int32_t *width, int32_t *height,
+               int showMessages) {
     return guarded([&] {
         const cv::Mat encoded(1, static_cast<int>(length), CV_8UC1, const_cast<uint8_t *>(bytes));
-        cv::Mat target = asMat(destination);
-        cv::imdecode(encoded, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION, &target);
-        if (target.empty()) {
+        cv::Mat decoded;
+        {
+            const QuietStandardError quiet(showMessages == 0);
+            // A fresh matrix: when a decoder refuses the header, imdecode leaves a given one as it was.
+            decoded = cv::imdecode(encoded, cv::IMREAD_COLOR | cv::IMREAD_IGNORE_ORIENTATION);
+        }
+        if (decoded.empty()) {
             lastError = "the decoder could not read the image data";
             return -1;
         }
-        if (target.data != destination.data) {
-            *width = target.cols;
-            *height = target.rows;
+        if (decoded.cols != destination.width || decoded.rows != destination.height) {
+            *width = decoded.cols;
+            *height = decoded.rows;
             return 1;
         }
-        return 0;
+        cv::Mat target = asMat(destination);
+        decoded.copyTo(target);
+        return checkedInPlace(target, destination);
     });
 }
 

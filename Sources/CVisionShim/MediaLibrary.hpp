@@ -11,7 +11,7 @@ struct MediaLibrary {
     /// Why the library could not be used; empty once it is loaded.
     std::string failure;
     const char *(*lastError)(void) = nullptr;
-    int (*decode)(const uint8_t *, size_t, SVImageView, int32_t *, int32_t *) = nullptr;
+    int (*decode)(const uint8_t *, size_t, SVImageView, int32_t *, int32_t *, int) = nullptr;
     int (*encode)(SVImageView, const char *, int, uint8_t **, size_t *) = nullptr;
     SVVideoReader *(*openReader)(const char *) = nullptr;
     SVVideoReader *(*openCamera)(int32_t) = nullptr;

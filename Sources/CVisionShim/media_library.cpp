@@ -7,6 +7,7 @@
 // Where it is looked for, in order: $SWIFTVISION_MEDIA_LIBRARY; the folder of the executable or library
 // this shim is linked into (SwiftPM puts the product next to the executables it builds); the dynamic
 // linker's search path.
+#include "CodecMessages.hpp"
 #include "MediaLibrary.hpp"
 #include "ShimSupport.hpp"
 
@@ -104,7 +105,9 @@ const MediaLibrary &MediaLibrary::shared() {
 }
 
 int MediaLibrary::decodeAny(const uint8_t *bytes, size_t length, SVImageView destination, int32_t *width, int32_t *height) {
-    return withLibrary(-1, [&](const MediaLibrary &library) { return library.decode(bytes, length, destination, width, height); });
+    return withLibrary(-1, [&](const MediaLibrary &library) {
+        return library.decode(bytes, length, destination, width, height, codecMessagesShown() ? 1 : 0);
+    });
 }
 
 int MediaLibrary::encodeAny(SVImageView source, const char *extension, int quality, uint8_t **output, size_t *length) {

@@ -83,8 +83,9 @@ import Testing
     }
 
     /// libpng, libjpeg and FFmpeg print nothing of their own on a cut or damaged PNG, a damaged JPEG, random
-    /// bytes named .mp4 and an MP4 cut before its index: standard error holds only the command's own line per
-    /// failed input. With `--verbose` their messages come back, which shows these inputs reach the codecs.
+    /// bytes named .mp4, an MP4 cut before its index and a BMP whose compression field OpenCV refuses:
+    /// standard error holds only the command's own line per failed input. With `--verbose` their messages
+    /// come back, which shows these inputs reach the codecs.
     @Test func theCodecsStayQuietWithoutVerbose() throws {
         let damagedPNG = folder.appendingPathComponent("damaged.png")
         let damagedJPEG = folder.appendingPathComponent("damaged.jpg")
@@ -97,16 +98,21 @@ import Testing
         writer.close()
         let whole = try Data(contentsOf: video)
         try whole.prefix(whole.count / 2).write(to: cutVideo)
+        // BITMAPINFOHEADER's compression (byte 30) set to 7, a method BMP does not define.
+        var bmp = [UInt8](try frame.encoded(fileExtension: ".bmp", quality: 0))
+        bmp[30] = 7
+        let badBMP = folder.appendingPathComponent("compression.bmp")
+        try Data(bmp).write(to: badBMP)
         let cut = try #require(bad.first { $0.hasSuffix("/cut.png") }), noise = try #require(bad.first { $0.hasSuffix("/random.mp4") })
-        let failing = [cut, damagedPNG.path, noise, cutVideo.path]
+        let failing = [cut, damagedPNG.path, noise, cutVideo.path, badBMP.path]
         let inputs = failing + [damagedJPEG.path]
         let quiet = try Self.run(["faces", "--json"] + inputs, status: 1)
-        #expect(quiet.lines.map { $0["error"] != nil } == [true, true, true, true, false], "\(quiet.lines)")
+        #expect(quiet.lines.map { $0["error"] != nil } == [true, true, true, true, true, false], "\(quiet.lines)")
         let own = failing.map { path in "\(path): " }
         let lines = quiet.errors.split(separator: "\n").map(String.init)
         #expect(lines.count == own.count && zip(lines, own).allSatisfy { $0.hasPrefix($1) }, "\(quiet.errors)")
         let verbose = try Self.run(["faces", "--json", "--verbose"] + inputs, status: 1)
-        for message in ["libpng error: IDAT: CRC error", "Corrupt JPEG data", "moov atom not found"] {
+        for message in ["libpng error: IDAT: CRC error", "Corrupt JPEG data", "moov atom not found", "can't read header"] {
             #expect(verbose.errors.contains(message), "\(verbose.errors.suffix(1500))")
         }
     }

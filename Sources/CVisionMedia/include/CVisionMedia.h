@@ -15,8 +15,10 @@ extern "C" {
 /// Text of the last failure on this thread.
 const char *svm_last_error(void);
 
-/// Decodes any format OpenCV's imgcodecs reads, at full size, into 8-bit BGR.
-int svm_decode(const uint8_t *bytes, size_t length, SVImageView destination, int32_t *width, int32_t *height);
+/// Decodes any format OpenCV's imgcodecs reads, at full size, into 8-bit BGR; OpenCV's own messages about
+/// a failed decode reach standard error only when `showMessages` is non-zero.
+int svm_decode(const uint8_t *bytes, size_t length, SVImageView destination, int32_t *width, int32_t *height,
+               int showMessages);
 /// Encodes with OpenCV's imgcodecs; `output` is allocated with malloc.
 int svm_encode(SVImageView source, const char *extension, int quality, uint8_t **output, size_t *length);
 
