@@ -21,29 +21,19 @@ run: system-packages
 	@echo "== Text of a scanned page"
 	.build/release/swiftvision text $(SAMPLES)/page.png
 
-test: system-packages
+test: checked-assets
 	scripts/install-system-packages.sh --tests
-	swift build $(SWIFT_BUILD_FLAGS)
-	.build/debug/swiftvision setup --samples
-	scripts/build-models.sh
-	scripts/build-zxing.sh
-	scripts/build-general-labels.py
-	scripts/setup-reference-env.sh
 	$(SWIFTVISION_CACHE)/tools-venv/bin/python -m pytest tests/python -q
 	swift test $(SWIFT_BUILD_FLAGS)
 
 # The fuzz suite of `make test` at length: FUZZ_ITERATIONS mutants per file from FUZZ_SEED (printed on failure).
 FUZZ_ITERATIONS ?= 20000
 FUZZ_SEED ?= 20261124
-fuzz: system-packages
+fuzz: checked-assets
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
-	.build/debug/swiftvision setup --samples
-	scripts/build-models.sh
-	scripts/build-zxing.sh
-	scripts/setup-reference-env.sh
 	SWIFTVISION_FUZZ_ITERATIONS=$(FUZZ_ITERATIONS) SWIFTVISION_FUZZ_SEED=$(FUZZ_SEED) swift test --skip-build --filter FuzzTests
 
-# The debug build, samples, models and reference environment that the checks below run on.
+# The debug build, samples, models and reference environment that `test`, `fuzz` and the checks below run on.
 checked-assets: system-packages
 	swift build $(SWIFT_BUILD_FLAGS)
 	.build/debug/swiftvision setup --samples
