@@ -75,7 +75,7 @@ import Testing
     /// `barcodes --verbose` names the reader in use; without the 3.x library the tool falls back to Debian's
     /// 1.4, says why, and reads the same QR code.
     @Test func theToolSaysWhichReaderReads() throws {
-        let executable = Fixtures.packageRoot.appendingPathComponent(".build/debug/swiftvision")
+        let executable = CommandLineTests.executable
         let photo = try Fixtures.sample("pyzbar-qrcode.png").path
         let current = try Fixtures.run(executable, ["barcodes", "--json", "--verbose", photo])
         #expect(current.status == 0 && current.errors.contains("reading with zxing-cpp 3.1.1"), "\(current.errors)")

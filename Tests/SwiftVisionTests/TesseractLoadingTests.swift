@@ -8,15 +8,6 @@ import Testing
 /// Tesseract is loaded with `dlopen` when text is first recognised, not linked: the binaries start without
 /// Tesseract, Leptonica and their image libraries (issue 15), and a missing library is a clear error.
 @Suite struct TesseractLoadingTests {
-    /// The shared libraries an ELF file names as needed, from `readelf -d`.
-    static func neededLibraries(of file: URL) throws -> [String] {
-        let run = try Fixtures.run(URL(fileURLWithPath: "/usr/bin/readelf"), ["-d", file.path])
-        try #require(run.status == 0, "readelf: \(run.errors)")
-        return run.output.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line in
-            line.split(separator: "[").last?.split(separator: "]").first.map(String.init)
-        }
-    }
-
     static func isTesseractOrLeptonica(_ library: String) -> Bool {
         library.hasPrefix("libtesseract") || library.hasPrefix("liblept")
     }
@@ -24,7 +15,7 @@ import Testing
     @Test func theCommandLineNeedsNoTesseractAndStillReadsText() throws {
         let executable = CommandLineTests.executable
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "run `swift build` first")
-        let needed = try Self.neededLibraries(of: executable)
+        let needed = try Fixtures.neededLibraries(of: executable)
         #expect(needed.contains { $0.hasPrefix("libc.so") }, "readelf listed \(needed)")
         #expect(!needed.contains(where: Self.isTesseractOrLeptonica), "\(needed)")
 
@@ -37,7 +28,7 @@ import Testing
     }
 
     @Test func recognisingTextLoadsTesseractIntoThisProcess() throws {
-        let needed = try Self.neededLibraries(of: URL(fileURLWithPath: "/proc/self/exe"))
+        let needed = try Fixtures.neededLibraries(of: URL(fileURLWithPath: "/proc/self/exe"))
         #expect(needed.contains { $0.hasPrefix("libc.so") }, "readelf listed \(needed)")
         #expect(!needed.contains(where: Self.isTesseractOrLeptonica), "\(needed)")
 

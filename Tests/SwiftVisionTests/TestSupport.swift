@@ -65,6 +65,22 @@ enum Fixtures {
         return (status, String(decoding: data, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
     }
 
+    /// The shared libraries an ELF file names as needed itself, from `readelf -d`.
+    static func neededLibraries(of file: URL) throws -> [String] {
+        let readelf = try run(URL(fileURLWithPath: "/usr/bin/readelf"), ["-d", file.path])
+        try #require(readelf.status == 0, "readelf: \(readelf.errors)")
+        return readelf.output.split(separator: "\n").filter { $0.contains("(NEEDED)") }.compactMap { line in
+            line.split(separator: "[").last?.split(separator: "]").first.map(String.init)
+        }
+    }
+
+    /// What the dynamic loader maps for `executable` at start, transitively: `ldd`'s listing.
+    static func mappedLibraries(of executable: URL) throws -> String {
+        let ldd = try run(URL(fileURLWithPath: "/usr/bin/ldd"), [executable.path])
+        try #require(ldd.status == 0, "ldd: \(ldd.errors)")
+        return ldd.output
+    }
+
     /// A JPEG of `image`'s stored pixels carrying an EXIF APP1 segment with `orientation`.
     static func jpeg(storing image: VisionImage, orientation: ImageOrientation) throws -> Data {
         var stored = image
