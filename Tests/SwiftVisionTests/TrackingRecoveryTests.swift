@@ -50,6 +50,16 @@ import Testing
             Cut(name: "bus.jpg", rect: CGRect(x: 370, y: 520, width: 340, height: 160), width: 150, height: 70), "giraffe.jpg",
             Cut(name: "messi5.jpg", rect: CGRect(x: 100, y: 50, width: 300, height: 150), width: 290, height: 130), 3
         ),
+        // Held out: these two were made after the half-search threshold was set on the three above. The chick
+        // then showed that a lost object must be searched for at other sizes too: it shrinks while hidden.
+        "box over quokka": (
+            Cut(name: "box.png", rect: CGRect(x: 0, y: 0, width: 324, height: 223), width: 120, height: 83), "quokka.jpg",
+            Cut(name: "dog.jpg", rect: CGRect(x: 120, y: 120, width: 400, height: 300), width: 240, height: 180), 4
+        ),
+        "chick over eagle": (
+            Cut(name: "chicky_512.png", rect: CGRect(x: 100, y: 100, width: 300, height: 300), width: 90, height: 90), "eagle.jpg",
+            Cut(name: "cat_det.jpg", rect: CGRect(x: 50, y: 50, width: 300, height: 250), width: 230, height: 190), 5
+        ),
     ]
 
     static func score(_ video: HandHeldObjectVideo, level: TrackTask.Level) throws -> Score {
@@ -93,13 +103,7 @@ import Testing
         let score = try Self.score(video, level: level)
         print("tracking \(name), \(level): \(score)")
         #expect(score.visibleFrames > 150 && score.hiddenFrames >= 10)
-        // Known issue: the wide bus sign is found again only once ¾ of it is out from under the occluder
-        // (the seed's whole-template similarity), 157 of 166 frames at `.accurate`, one short of 95 %.
-        withKnownIssue {
-            #expect(score.onObject >= (level == .accurate ? 0.95 : 0.90))
-        } when: {
-            name == "bus sign over giraffe" && level == .accurate && score.onObject < 0.95
-        }
+        #expect(score.onObject >= (level == .accurate ? 0.95 : 0.90))
         #expect(try #require(score.framesToReacquire) <= 5)
         #expect(score.hiddenConfidence < SingleObjectTracker.confidenceThreshold)
     }

@@ -3,12 +3,14 @@ import SwiftVisionCore
 
 /// What a tracked object looked like when it was seeded: its colour content scaled so its longer side is
 /// ``templateSide`` pixels. Judges a box by the normalised cross-correlation of its content with that
-/// template, and searches a region of a frame, at three scales, for the place that looks most alike.
+/// template, and searches a region of a frame, at several scales, for the place that looks most alike.
 struct ObjectAppearance {
     /// The longer side of the template, in pixels.
     static let templateSide = 40.0
     /// The box sizes tried by a search, relative to the last box.
     static let searchScales = [0.9, 1.0, 1.12]
+    /// The box sizes tried for a lost object, which may have come nearer or gone farther while it was lost.
+    static let lostSearchScales = [0.7, 0.8, 0.9, 1.0, 1.12, 1.25, 1.4]
     /// How much a searched box of another size loses in similarity against one of the last box's size.
     static let resizePenalty = 0.02
 
@@ -38,13 +40,37 @@ struct ObjectAppearance {
         return try seed.correlation(with: content)
     }
 
-    /// The box around `box` (at most `radius` pixels away on each side, any of ``searchScales``) whose
-    /// content in the BGR `frame` looks most like the seed, with that similarity; nil when no box of
-    /// those sizes fits in the frame.
-    func search(in frame: PixelBuffer, around box: CGRect, radius: Double) throws -> (box: CGRect, score: Double)? {
+    /// A part of the seed to search for: the whole object, or one of its halves, which is all of an object
+    /// that is coming out from behind something else.
+    enum Part: CaseIterable {
+        case whole, left, right, top, bottom
+
+        /// The halves.
+        static let halves: [Part] = [.left, .right, .top, .bottom]
+
+        /// The part's rectangle in a `width`×`height` template.
+        func rect(width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+            switch self {
+            case .whole: (0, 0, width, height)
+            case .left: (0, 0, width / 2, height)
+            case .right: (width - width / 2, 0, width / 2, height)
+            case .top: (0, 0, width, height / 2)
+            case .bottom: (0, height - height / 2, width, height / 2)
+            }
+        }
+    }
+
+    /// The box around `box` (at most `radius` pixels away on each side, any of `scales`) whose
+    /// content in the BGR `frame` looks most like the seed's `part`, with that similarity; the box is the
+    /// whole object's, placed by where the part was found. Nil when no box of those sizes fits in the frame.
+    func search(
+        in frame: PixelBuffer, around box: CGRect, radius: Double, scales: [Double] = searchScales, part: Part = .whole
+    ) throws -> (box: CGRect, score: Double)? {
         let bounds = CGRect(x: 0, y: 0, width: frame.width, height: frame.height)
+        let piece = part.rect(width: template.width, height: template.height)
+        let pattern = part == .whole ? template : try template.cropped(x: piece.x, y: piece.y, width: piece.width, height: piece.height)
         var best: (box: CGRect, score: Double)?
-        for scale in Self.searchScales {
+        for scale in scales {
             let size = CGSize(width: box.width * scale, height: box.height * scale)
             let factor = Double(template.width) / size.width
             let window = box.insetBy(dx: (box.width - size.width) / 2 - radius, dy: (box.height - size.height) / 2 - radius)
@@ -54,11 +80,12 @@ struct ObjectAppearance {
             guard scaledWidth >= template.width, scaledHeight >= template.height else { continue }
             let region = try frame.cropped(x: Int(window.minX), y: Int(window.minY), width: Int(window.width), height: Int(window.height))
                 .resized(width: scaledWidth, height: scaledHeight)
-            let match = try region.bestMatch(of: template)
+            let match = try region.bestMatch(of: pattern)
             // Another size must look clearly more alike than the last one to replace it.
             let score = scale == 1 ? match.score : match.score - Self.resizePenalty
             if score > best?.score ?? -.infinity {
-                let origin = CGPoint(x: window.minX + Double(match.x) / factor, y: window.minY + Double(match.y) / factor)
+                let origin = CGPoint(
+                    x: window.minX + Double(match.x - piece.x) / factor, y: window.minY + Double(match.y - piece.y) / factor)
                 best = (CGRect(origin: origin, size: size).integral.intersection(bounds), score)
             }
         }

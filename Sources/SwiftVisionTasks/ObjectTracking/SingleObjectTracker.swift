@@ -7,17 +7,25 @@ import SwiftVisionRuntime
 /// how much its content looks like the seed; when the object moved faster than the tracker follows,
 /// a search around the last box finds it and restarts the tracker there. When neither finds it, the
 /// object is lost: the box stays where it was last seen, the confidence is 0, and each later frame
-/// searches a wider region (soon the whole frame) until the object looks like its seed again.
+/// searches a wider region (soon the whole frame) until the object looks like its seed again. An object
+/// partly hidden by something else is found by the half of it that shows, and reported with half that
+/// half's similarity.
 /// Not safe for concurrent use: the task runner serialises the frames of a stream.
 package final class SingleObjectTracker: @unchecked Sendable {
     /// The similarity to the seed below which a tracked box is not trusted: the object counts as lost
     /// unless a search finds it. Reported confidences of tracked objects are at least this, except for an
-    /// object leaving the frame, which the tracker alone follows (with its lower similarity).
+    /// object leaving the frame, which the tracker alone follows (with its lower similarity), and an object
+    /// found by one of its halves.
     package static let confidenceThreshold: Float = 0.5
     /// The similarity a searched box needs to take over from the tracker or to find a lost object again.
     static let reacquisitionThreshold = 0.65
     /// How much more alike a searched box must look than the tracker's to replace it.
     static let searchMargin = 0.1
+    /// The similarity one half of the seed needs to place an object whose other half is hidden. A half is
+    /// less distinctive than the whole, so the bar is higher: on the recovery videos a half scored at most
+    /// 0.71 anywhere while its object was fully hidden, and 0.77–0.97 on the object coming out from
+    /// under the occluder.
+    static let partThreshold = 0.85
 
     private let kind: OpenCVTracker.Kind
     private let appearance: ObjectAppearance
@@ -63,7 +71,8 @@ package final class SingleObjectTracker: @unchecked Sendable {
             x: box.midX - objectSize.width / 2, y: box.midY - objectSize.height / 2, width: objectSize.width,
             height: objectSize.height)
         let radius = max(whole.width, whole.height) * Double(1 + framesLost)
-        if let searched = try appearance.search(in: frame.buffer, around: whole, radius: radius),
+        let scales = isLost ? ObjectAppearance.lostSearchScales : ObjectAppearance.searchScales
+        if let searched = try appearance.search(in: frame.buffer, around: whole, radius: radius, scales: scales),
             searched.score >= Self.reacquisitionThreshold, searched.score > trackedScore + Self.searchMargin
         {
             tracker = try OpenCVTracker(kind: kind, frame: frame.buffer, box: searched.box)
@@ -71,6 +80,13 @@ package final class SingleObjectTracker: @unchecked Sendable {
         }
         if let tracked, trackedScore >= Double(Self.confidenceThreshold) || touchesEdge(tracked.box, of: frame) {
             return follow(tracked, in: frame)
+        }
+        let halves = try ObjectAppearance.Part.halves.compactMap {
+            try appearance.search(in: frame.buffer, around: whole, radius: radius, scales: scales, part: $0)
+        }
+        if let half = halves.max(by: { $0.score < $1.score }), half.score >= Self.partThreshold {
+            tracker = try OpenCVTracker(kind: kind, frame: frame.buffer, box: half.box)
+            return follow((half.box, half.score / 2), in: frame)
         }
         isLost = true
         framesLost += 1
