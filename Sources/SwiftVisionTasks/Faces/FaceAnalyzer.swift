@@ -5,8 +5,9 @@ import SwiftVisionRuntime
 
 /// The face engine of ``FaceTask``: BlazeFace detection over
 /// the whole image and, in accurate mode, over overlapping tiles, merged by weighted suppression;
-/// then the face mesh and irises on crops turned upright by the eye line. Every detection is confirmed
-/// twice: by the mesh's face presence and by the short-range detector on the upright crop around the mesh.
+/// then the face mesh and irises on crops turned upright by the eye line. Every detection below
+/// ``sureScore`` is confirmed twice: by the mesh's face presence and by the short-range detector on the
+/// upright crop around the mesh.
 final class FaceAnalyzer: Sendable {
     struct Configuration: Sendable, Hashable {
         var range: FaceDetectionModel.Range
