@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import SwiftVisionCore
 import SwiftVisionRuntime
 
@@ -126,26 +125,13 @@ final class FaceAnalyzer: Sendable {
         // Tasks API runs only the short-range model) and lost faces on a 4:3 frame of zidane.jpg.
         var found = try configuration.range == .short ? detector.detectAsMediaPipe(in: image) : detector.detect(in: image)
         if configuration.scansTiles {
-            found += try tileDetections(in: image)
+            for tile in Self.tiles(width: image.width, height: image.height) {
+                found += try detector.detect(in: image, region: tile)
+            }
         }
         let minimumWidth = configuration.minimumFaceSize * Double(image.width)
         let kept = found.filter { $0.score >= configuration.minimumConfidence && $0.boundingBox.width >= minimumWidth }
         return NonMaxSuppression.weighted(kept, threshold: 0.3, limit: configuration.maximumFaces)
-    }
-
-    /// The detector's detections in ``tiles(width:height:)``, side by side on the cores when the
-    /// configuration allows more than one thread.
-    private func tileDetections(in image: VisionImage) throws -> [Detection] {
-        let tiles = Self.tiles(width: image.width, height: image.height)
-        guard configuration.threads > 1 else {
-            return try tiles.flatMap { try detector.detect(in: image, region: $0) }
-        }
-        let results = Mutex([Result<[Detection], any Error>](repeating: .success([]), count: tiles.count))
-        DispatchQueue.concurrentPerform(iterations: tiles.count) { index in
-            let result = Result { try detector.detect(in: image, region: tiles[index]) }
-            results.withLock { $0[index] = result }
-        }
-        return try results.withLock { $0 }.flatMap { try $0.get() }
     }
 
     /// Overlapping square tiles (480 pixels, or a third of the shorter side if larger), overlapping by a
