@@ -1,11 +1,19 @@
 import Foundation
+import Synchronization
 import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// MediaPipe's face mesh (`face_landmark.tflite`, 468 points) and iris (`iris_landmark.tflite`) models,
 /// run on crops turned upright by the eye line. The iris model is loaded the first time irises are asked
-/// for, so faces without landmarks never pay for it.
-struct FaceLandmarkModels: Sendable {
+/// for, so faces without landmarks never pay for it; later calls reuse it.
+final class FaceLandmarkModels: Sendable {
+    /// The iris model, its input format and the index of its points.
+    private struct IrisModel: Sendable {
+        let interpreter: Interpreter
+        let format: ImageTensorFormat
+        let points: Int
+    }
+
     private let mesh: Interpreter
     private let meshFormat: ImageTensorFormat
     private let meshPointsIndex: Int
@@ -13,6 +21,7 @@ struct FaceLandmarkModels: Sendable {
     private let store: ModelStore
     private let options: LiteRT.CompilationOptions
     private let irisFile: URL
+    private let loadedIris = Mutex<IrisModel?>(nil)
 
     init(options: LiteRT.CompilationOptions, store: ModelStore, cache: SwiftVisionCache = .current) throws {
         mesh = try store.interpreter(contentsOf: cache.model(named: "face_landmark.tflite"), options: options)
@@ -29,13 +38,18 @@ struct FaceLandmarkModels: Sendable {
         irisFile = cache.model(named: "iris_landmark.tflite")
     }
 
-    /// The iris model from the store (loaded by the first call), its input format and the index of its points.
-    private func irisModel() throws -> (interpreter: Interpreter, format: ImageTensorFormat, points: Int) {
-        let iris = try store.interpreter(contentsOf: irisFile, options: options)
-        guard let points = iris.outputs.firstIndex(where: { $0.elementCount == 5 * 3 }) else {
-            throw LiteRTError.incompatibleModel("the iris model does not have the expected outputs")
+    /// The iris model, from the store by the first call and kept for the later ones.
+    private func irisModel() throws -> IrisModel {
+        try loadedIris.withLock { loaded in
+            if let loaded { return loaded }
+            let iris = try store.interpreter(contentsOf: irisFile, options: options)
+            guard let points = iris.outputs.firstIndex(where: { $0.elementCount == 5 * 3 }) else {
+                throw LiteRTError.incompatibleModel("the iris model does not have the expected outputs")
+            }
+            let model = IrisModel(interpreter: iris, format: try ImageTensorFormat(tensor: iris.inputs[0], normalization: .unit), points: points)
+            loaded = model
+            return model
         }
-        return (iris, try ImageTensorFormat(tensor: iris.inputs[0], normalization: .unit), points)
     }
 
     /// The 468 mesh points inside `region` and the probability that a face is there.
