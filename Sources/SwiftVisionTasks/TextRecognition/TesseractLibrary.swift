@@ -46,8 +46,9 @@ final class TesseractLibrary: Sendable {
     /// Loads the library `name` (a file name the dynamic loader searches for, or a path) and binds its functions;
     /// throws ``VisionTaskError/tesseractNotInstalled(library:reason:)`` when it is missing or lacks a function.
     init(name: String) throws {
-        // Tesseract and the libraries it brings (Leptonica, libarchive, libcurl...) need some 17000 symbols
-        // bound; bound lazily in their own scope first, they start about 14 ms sooner in the CLI's process.
+        // Tesseract and the libraries it brings (Leptonica, libarchive, libcurl...) had some 22000 symbol
+        // bindings made at once against the CLI's 40 libraries first; lazily and in their own scope first, the
+        // dynamic loader takes about 16 ms instead of 23 ms of `swiftvision text` (perf, page.png).
         let library = try DynamicLibrary(path: name, binding: .lazyOwnFirst) {
             VisionTaskError.tesseractNotInstalled(library: name, reason: $0)
         }
