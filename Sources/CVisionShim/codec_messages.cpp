@@ -24,6 +24,8 @@ const bool ffmpegLevelIsUsers =
 
 bool shim::codecMessagesShown() { return codecMessages.load(std::memory_order_relaxed); }
 
+extern "C" int sv_codec_messages_shown(void) { return shim::codecMessagesShown() ? 1 : 0; }
+
 extern "C" void sv_set_codec_messages(int shown) {
     codecMessages.store(shown != 0, std::memory_order_relaxed);
     if (!ffmpegLevelIsUsers) {

@@ -38,13 +38,7 @@ enum PeakMemoryBenchmark {
 
     /// The wall time's median and IQR over `runs` runs, and the largest peak RSS of `runs` more; or why there are none.
     static func measure(_ executable: URL, arguments: [String], python: URL) throws -> String {
-        struct Launches: Decodable {
-            let median: Double
-            let iqr: Double
-            let status: Int
-        }
-        let launches = try PeerProcess.run(
-            python: python, script: "launch_timer.py", arguments: ["\(runs)", executable.path] + arguments, as: Launches.self)
+        let launches = try Launches.measure([executable.path] + arguments, runs: runs, python: python)
         var peak = 0.0
         for _ in 0..<runs {
             switch try once(executable, arguments: arguments) {

@@ -18,6 +18,20 @@ enum PeerProcess {
         return (lines, timedOut)
     }
 
+    /// Runs `executable` with `arguments` to its end and returns what it printed on standard output.
+    static func standardOutput(of executable: URL, arguments: [String]) throws -> Data {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return data
+    }
+
     private static func run(python: URL, script: String, arguments: [String], timeLimit: Double?) throws -> (Data, Bool) {
         let process = Process()
         process.executableURL = python

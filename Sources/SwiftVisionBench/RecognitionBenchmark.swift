@@ -72,6 +72,7 @@ enum RecognitionBenchmark {
                 print(row.line + " words \(reading.words.count) vs \(words.count), \(reading.agreement(with: words))")
             }
         }
+        try TextCommandBenchmark.run(images: textImages, fast: text.map { $0[0] }, python: python)
     }
 
     /// The words one recogniser reads in an image, and its timing.

@@ -152,15 +152,8 @@ enum Wrk {
     }
 
     static func run(_ wrk: URL, url: String, script: URL, connections: Int, seconds: Int) throws -> Result {
-        let process = Process()
-        process.executableURL = wrk
-        process.arguments = ["-t", "\(min(connections, 2))", "-c", "\(connections)", "-d", "\(seconds)s", "-s", script.path, url]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try PeerProcess.standardOutput(
+            of: wrk, arguments: ["-t", "\(min(connections, 2))", "-c", "\(connections)", "-d", "\(seconds)s", "-s", script.path, url])
         var result = Result(requestsPerSecond: 0, p50: 0, p99: 0, seconds: 0, statuses: [:])
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ")

@@ -23,6 +23,8 @@ struct TextCommand: ParsableCommand {
     @Option(help: "Write the image with the words outlined (a file for one image, else a folder).")
     var draw: String?
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() throws {
         var options = TextTask.Options()
         options.lang = lang

@@ -117,6 +117,18 @@ import Testing
         }
     }
 
+    /// Leptonica, Tesseract's image library, prints nothing of its own on the 20000×20 strip of noise, where
+    /// it would print "Error in boxClipToRectangle: box outside rectangle": standard error stays empty. With
+    /// `--verbose` its messages come back, which shows the strip reaches it.
+    @Test func leptonicaStaysQuietWithoutVerbose() throws {
+        let wide = try #require(extreme.first { $0.hasSuffix("/wide.png") })
+        let quiet = try Self.run(["text", "--json", "--level", "fast", wide], status: 0)
+        #expect(quiet.lines.count == 1 && quiet.lines.first?["error"] == nil, "\(quiet.lines)")
+        #expect(quiet.errors.isEmpty, "\(quiet.errors.suffix(1500))")
+        let verbose = try Self.run(["text", "--json", "--level", "fast", "--verbose", wide], status: 0)
+        #expect(verbose.errors.contains("Error in boxClipToRectangle"), "\(verbose.errors.suffix(1500))")
+    }
+
     @Test func modelReportsEachBadModelAndGoesOn() throws {
         let whole = try Data(contentsOf: try Fixtures.model("selfie_segmentation.tflite"))
         let cut = folder.appendingPathComponent("cut.tflite")

@@ -48,4 +48,9 @@ typedef char *(*TessResultIteratorGetUTF8TextFunction)(const TessResultIterator 
 typedef float (*TessResultIteratorConfidenceFunction)(const TessResultIterator *handle, TessPageIteratorLevel level);
 typedef const char *(*TessResultIteratorWordRecognitionLanguageFunction)(const TessResultIterator *handle);
 
+// Leptonica's message severities (its environ.h): EXTERNAL applies $LEPT_MSG_SEVERITY when set, NONE prints
+// nothing. setMsgSeverity sets one and returns the one before.
+enum { LEPTONICA_SEVERITY_EXTERNAL = 0, LEPTONICA_SEVERITY_NONE = 6 };
+typedef int (*LeptonicaSetMsgSeverityFunction)(int severity);
+
 #endif

@@ -74,6 +74,8 @@ const char *sv_last_error(void);
 /// Whether libpng's, libjpeg's and FFmpeg's own messages about corrupt data reach standard error
 /// (off at start; a user's OPENCV_FFMPEG_LOGLEVEL is kept).
 void sv_set_codec_messages(int shown);
+/// 1 after sv_set_codec_messages(1), else 0.
+int sv_codec_messages_shown(void);
 
 /// Sets how many threads OpenCV's parallel loops use (cv::setNumThreads) and returns the count now in use.
 int32_t sv_set_thread_count(int32_t count);

@@ -8,4 +8,7 @@ public enum CodecMessages {
     public static func show(_ shown: Bool) {
         sv_set_codec_messages(shown ? 1 : 0)
     }
+
+    /// Whether the messages are let through; the libraries loaded later (Leptonica) follow it too.
+    package static var areShown: Bool { sv_codec_messages_shown() != 0 }
 }

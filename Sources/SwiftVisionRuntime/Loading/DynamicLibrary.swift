@@ -6,15 +6,35 @@ package struct DynamicLibrary {
     private let handle: UnsafeMutableRawPointer
     private let failure: (String) -> any Error
 
-    /// Opens `path` (a file name the dynamic loader searches for, or a path) with every symbol resolved now;
-    /// `failure` makes the error thrown from a reason (the loader's message, or a missing function).
-    package init(path: String, failure: @escaping (String) -> any Error) throws {
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+    /// How the symbols that a library (and the libraries it brings) uses are bound.
+    package enum Binding {
+        /// All of them as it opens: one missing fails the opening.
+        case immediate
+        /// Each on its first call, looked up in the library and its own dependencies before the process's:
+        /// a large library opened into a process that already has many (Swift's, ICU, OpenCV) then binds
+        /// only what it calls, without searching theirs. Deep binding (`RTLD_DEEPBIND`) is left out where a
+        /// sanitizer's runtime is loaded: they refuse it.
+        case lazyOwnFirst
+    }
+
+    /// Opens `path` (a file name the dynamic loader searches for, or a path), its symbols bound as `binding`
+    /// says; `failure` makes the error thrown from a reason (the loader's message, or a missing function).
+    package init(path: String, binding: Binding = .immediate, failure: @escaping (String) -> any Error) throws {
+        let mode: Int32 =
+            switch binding {
+            case .immediate: RTLD_NOW
+            case .lazyOwnFirst: RTLD_LAZY | (Self.sanitizerLoaded ? 0 : RTLD_DEEPBIND)
+            }
+        guard let handle = dlopen(path, mode | RTLD_LOCAL) else {
             throw failure(dlerror().map { String(cString: $0) } ?? "dlopen failed")
         }
         self.handle = handle
         self.failure = failure
     }
+
+    /// Whether a sanitizer's runtime (address, thread, leak, undefined behaviour) is in the process: each
+    /// exports this function.
+    private static var sanitizerLoaded: Bool { dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__sanitizer_print_stack_trace") != nil }
 
     /// The function `name` as the C function type `Function`; throws "missing function `name`" when absent.
     package func function<Function>(_ name: String) throws -> Function {

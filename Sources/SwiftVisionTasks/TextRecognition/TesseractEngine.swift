@@ -96,6 +96,7 @@ final class TesseractEngine {
     }
 
     private func setImage(_ gray: PixelBuffer, resolution: Int) {
+        library.applyMessageChoice()
         gray.bytes.withUnsafeBufferPointer { pixels in
             library.setImage(handle, pixels.baseAddress, Int32(gray.width), Int32(gray.height), 1, Int32(gray.bytesPerRow))
         }
