@@ -74,7 +74,8 @@ package struct BarcodeEngine: Sendable {
     ) throws -> [Barcode] {
         var linear = reader
         linear.formats = options.formats.intersection(BarcodeFormat.linear.union(.pdf417))
-        linear.tryRotate = false  // turned upright already
+        // Turned upright already: the rows of a crop cross its bars, and a few of them are enough.
+        (linear.tryHarder, linear.tryRotate, linear.tryInvert, linear.tryDownscale) = (false, false, false, false)
         guard !linear.formats.isEmpty else { return [] }
         var found: [Barcode] = []
         let bounds = CGRect(x: 0, y: 0, width: gray.width, height: gray.height)

@@ -3,7 +3,8 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// Places where many strong, parallel edges run side by side, as the bars of a linear code do: cells
-/// of a reduced copy whose Sobel gradients are dense and point one way, joined with neighbours of
+/// of a reduced copy whose Sobel gradients are dense, lie along one line and point both ways along it
+/// about equally (dark to light and light to dark: bars, not one long edge), joined with neighbours of
 /// nearly the same direction. Cheap evidence of where a linear code may lie, and at which slant.
 enum StripeRegions {
     /// One place: its box in the image's pixels, the direction of its gradients in degrees
@@ -19,11 +20,13 @@ enum StripeRegions {
     /// A striped cell has at least this share of its pixels on strong edges...
     static let minimumDensity = 0.2
     /// ...and at least this coherence of direction (1 when all its gradients point one way).
-    static let minimumCoherence = 0.6
+    static let minimumCoherence = 0.7
+    /// ...and its gradients' unit vectors add up to at most this share of their count.
+    static let maximumPolarity = 0.5
     /// Neighbouring cells join when their directions differ by less than this, in degrees.
     static let joiningAngle = 12.0
     /// A place has at least this many cells.
-    static let minimumCells = 3
+    static let minimumCells = 4
 
     /// The striped places of `gray`, the largest first.
     static func find(in gray: PixelBuffer) throws -> [Region] {
@@ -33,7 +36,8 @@ enum StripeRegions {
         let cells = cellStatistics(of: small, columns: columns, rows: rows)
         let area = Double(cellSide * cellSide)
         let striped = cells.map { cell in
-            cell.count >= minimumDensity * area && cell.coherence >= minimumCoherence ? cell.direction : nil
+            cell.count >= minimumDensity * area && cell.coherence >= minimumCoherence
+                && cell.polarity <= maximumPolarity ? cell.direction : nil
         }
         var seen = [Bool](repeating: false, count: cells.count)
         var regions: [Region] = []
@@ -103,13 +107,17 @@ enum StripeRegions {
         return min(difference, 180 - difference)
     }
 
-    /// Per cell: how many strong gradients, their summed strength, and the doubled-angle sums of their directions.
+    /// Per cell: how many strong gradients, their summed strength, the doubled-angle sums of their
+    /// directions, and the sum of their unit vectors.
     private struct Cell {
         var count = 0.0
         var strength = 0.0
         var sine = 0.0
         var cosine = 0.0
+        var x = 0.0
+        var y = 0.0
 
+        var polarity: Double { count > 0 ? (x * x + y * y).squareRoot() / count : 1 }
         var coherence: Double { strength > 0 ? (sine * sine + cosine * cosine).squareRoot() / strength : 0 }
         var direction: Double {
             let mean = atan2(sine, cosine) * 90 / .pi
@@ -119,26 +127,32 @@ enum StripeRegions {
 
     private static func cellStatistics(of gray: PixelBuffer, columns: Int, rows: Int) -> [Cell] {
         var cells = [Cell](repeating: Cell(), count: columns * rows)
-        let threshold = StripeDirections.minimumGradient * 4
+        let threshold = Int(StripeDirections.minimumGradient * 4)
+        let stride = gray.bytesPerRow
         gray.bytes.withUnsafeBufferPointer { pixels in
-            let stride = gray.bytesPerRow
-            for y in 1..<(rows * cellSide - 1) {
-                let above = (y - 1) * stride, here = y * stride, below = (y + 1) * stride
-                for x in 1..<(columns * cellSide - 1) {
-                    let a0 = Int(pixels[above + x - 1]), a1 = Int(pixels[above + x]), a2 = Int(pixels[above + x + 1])
-                    let h0 = Int(pixels[here + x - 1]), h2 = Int(pixels[here + x + 1])
-                    let b0 = Int(pixels[below + x - 1]), b1 = Int(pixels[below + x]), b2 = Int(pixels[below + x + 1])
-                    let gx = Double((a2 + 2 * h2 + b2) - (a0 + 2 * h0 + b0))
-                    let gy = Double((b0 + 2 * b1 + b2) - (a0 + 2 * a1 + a2))
-                    let squared = gx * gx + gy * gy
-                    guard squared >= threshold * threshold else { continue }
-                    let magnitude = squared.squareRoot()
-                    // cos 2θ and sin 2θ of the gradient's direction θ, without trigonometry.
-                    let index = (y / cellSide) * columns + x / cellSide
-                    cells[index].count += 1
-                    cells[index].strength += magnitude
-                    cells[index].cosine += (gx * gx - gy * gy) / magnitude
-                    cells[index].sine += 2 * gx * gy / magnitude
+            cells.withUnsafeMutableBufferPointer { cells in
+                for y in 1..<(rows * cellSide - 1) {
+                    let above = (y - 1) * stride, here = y * stride, below = (y + 1) * stride
+                    let cellRow = (y / cellSide) * columns
+                    for x in 1..<(columns * cellSide - 1) {
+                        let a0 = Int(pixels[above + x - 1]), a1 = Int(pixels[above + x]), a2 = Int(pixels[above + x + 1])
+                        let h0 = Int(pixels[here + x - 1]), h2 = Int(pixels[here + x + 1])
+                        let b0 = Int(pixels[below + x - 1]), b1 = Int(pixels[below + x]), b2 = Int(pixels[below + x + 1])
+                        let gx = (a2 + 2 * h2 + b2) - (a0 + 2 * h0 + b0)
+                        let gy = (b0 + 2 * b1 + b2) - (a0 + 2 * a1 + a2)
+                        let squared = gx * gx + gy * gy
+                        guard squared >= threshold * threshold else { continue }
+                        let (x2, y2) = (Double(gx), Double(gy))
+                        let magnitude = Double(squared).squareRoot()
+                        // cos 2θ and sin 2θ of the gradient's direction θ, without trigonometry.
+                        let index = cellRow + x / cellSide
+                        cells[index].count += 1
+                        cells[index].strength += magnitude
+                        cells[index].cosine += (x2 * x2 - y2 * y2) / magnitude
+                        cells[index].sine += 2 * x2 * y2 / magnitude
+                        cells[index].x += x2 / magnitude
+                        cells[index].y += y2 / magnitude
+                    }
                 }
             }
         }
