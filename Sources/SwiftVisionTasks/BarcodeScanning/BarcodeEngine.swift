@@ -5,13 +5,14 @@ import SwiftVisionRuntime
 /// The engine of ``BarcodeTask``: zxing-cpp over every format it knows, several codes per image.
 /// A value type, safe to share between threads.
 ///
-/// Beyond zxing-cpp's own effort (more scan lines, quarter turns, shrunk copies) the scanner makes
-/// extra passes that the options switch on: over likely places one by one, enlarged when small,
-/// since zxing-cpp 1.4 looks for Data Matrix and Aztec symbols only near the middle of an image;
-/// over the negative image for light codes on a dark ground; over the image turned so that the
-/// strongest slanted stripes stand upright, for codes at a slant (zxing-cpp reads linear codes
-/// along rows and columns only); and over a doubled copy of a small image for matrix codes whose
-/// modules are only a pixel or two wide.
+/// First zxing-cpp's own read (more scan lines, quarter turns, shrunk copies, negative image with
+/// zxing-cpp 3: what its Python binding does by default); then extra passes that the options switch on,
+/// each only where there is evidence of a code that no read covers: over striped places at a slant,
+/// cut out and turned so that their stripes stand upright (zxing-cpp reads linear codes along rows and
+/// columns only); and over small likely places read at double size, for matrix codes whose modules
+/// are only a pixel or two wide. With zxing-cpp 1.4, which looks for Data Matrix and Aztec symbols
+/// only near the middle of an image and reads no light codes, likely places are also read one by one,
+/// enlarged when small, and the negative image is read too.
 package struct BarcodeEngine: Sendable {
     /// What the scanner looks for and how hard it tries.
     package let options: BarcodeScannerOptions
