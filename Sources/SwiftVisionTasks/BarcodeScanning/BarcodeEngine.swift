@@ -45,20 +45,25 @@ package struct BarcodeEngine: Sendable {
         let current = if case .zxing3 = reader.build { true } else { false }
         reader.tryInvert = current && options.tryInverted
         let enlarge = options.tryHarder && max(gray.width, gray.height) <= Self.enlargementLimit
-        let regions = options.tryHarder && (enlarge || !current)
-            ? try CodeRegions.proposals(in: gray, limit: Self.regionLimit) : []
-        var found = try read(gray, with: reader, regions: current ? [] : regions)
+        let regions = options.tryHarder && !current ? try CodeRegions.proposals(in: gray, limit: Self.regionLimit) : []
+        var found = try read(gray, with: reader, regions: regions)
         if options.tryInverted, !current {
             found.merge(try read(gray.inverted(), with: reader, regions: regions))
         }
         // The extra passes below run only where there is evidence of a code that no read covers yet.
         var measured = try found.map { try $0.withBarsMeasured(in: gray) }
-        if options.tryRotations {
-            let slanted = try readSlantedStripes(in: gray, with: reader, besides: measured)
+        let places = options.tryRotations || enlarge ? try StripeRegions.find(in: gray) : nil
+        if options.tryRotations, let places {
+            let slanted = try readSlantedStripes(in: gray, with: reader, places: places.striped, besides: measured)
             measured.merge(try slanted.map { try $0.withBarsMeasured(in: gray) })
         }
-        if enlarge {
-            measured.merge(try readSmallMatrixCodes(in: gray, with: reader, regions: regions, besides: measured))
+        if enlarge, let places {
+            let small = places.busy.prefix(Self.regionLimit).map { place in
+                let margin = 0.3 * max(place.width, place.height) + 4
+                return place.insetBy(dx: -margin, dy: -margin)
+                    .intersection(CGRect(x: 0, y: 0, width: gray.width, height: gray.height)).integral
+            }
+            measured.merge(try readSmallMatrixCodes(in: gray, with: reader, regions: small, besides: measured))
         }
         // One report per symbol: of reads of one place (an ITF code also read in part), the longest.
         let unique = measured.filter { code in
@@ -71,7 +76,7 @@ package struct BarcodeEngine: Sendable {
     /// striped places whose stripes are slanted and that no code of `known` covers are gathered by
     /// direction, and each group is cut out with a margin, turned so that its stripes stand upright, and read.
     private func readSlantedStripes(
-        in gray: PixelBuffer, with reader: ZXingReader, besides known: [Barcode]
+        in gray: PixelBuffer, with reader: ZXingReader, places: [StripeRegions.Region], besides known: [Barcode]
     ) throws -> [Barcode] {
         var linear = reader
         linear.formats = options.formats.intersection(BarcodeFormat.linear.union(.pdf417))
@@ -80,7 +85,7 @@ package struct BarcodeEngine: Sendable {
         guard !linear.formats.isEmpty else { return [] }
         var found: [Barcode] = []
         let bounds = CGRect(x: 0, y: 0, width: gray.width, height: gray.height)
-        let unread = try StripeRegions.find(in: gray).filter { region in
+        let unread = places.filter { region in
             Self.isSlanted(region.direction) && !known.covers(region.cells)
         }
         for region in StripeRegions.grouped(unread) {
@@ -93,7 +98,7 @@ package struct BarcodeEngine: Sendable {
         return found
     }
 
-    /// Matrix codes whose modules are only a pixel or two wide: each likely place of `regions` that no
+    /// Matrix codes whose modules are only a pixel or two wide: each busy place of `regions` that no
     /// code of `known` covers and that is small enough for such a code, read at double size.
     private func readSmallMatrixCodes(
         in gray: PixelBuffer, with reader: ZXingReader, regions: [CGRect], besides known: [Barcode]

@@ -28,21 +28,56 @@ enum StripeRegions {
     /// A place has at least this many cells.
     static let minimumCells = 4
 
-    /// The striped places of `gray`, the largest first.
-    static func find(in gray: PixelBuffer) throws -> [Region] {
+    /// A busy cell has at least this share of its pixels on strong edges, running every way (below
+    /// the striped cells' coherence), as the modules of a matrix code do.
+    static let busyDensity = 0.35
+
+    /// The places of one image: striped places, the largest first, and busy places (boxes of joined
+    /// busy cells, the largest first).
+    struct Places {
+        var striped: [Region]
+        var busy: [CGRect]
+    }
+
+    /// The striped and the busy places of `gray`.
+    static func find(in gray: PixelBuffer) throws -> Places {
         let (small, scale) = try gray.grayscaled(maximumSide: 1024)
         let columns = small.width / cellSide, rows = small.height / cellSide
-        guard columns > 0, rows > 0 else { return [] }
+        guard columns > 0, rows > 0 else { return Places(striped: [], busy: []) }
         let cells = cellStatistics(of: small, columns: columns, rows: rows)
         let area = Double(cellSide * cellSide)
         let striped = cells.map { cell in
             cell.count >= minimumDensity * area && cell.coherence >= minimumCoherence
                 && cell.polarity <= maximumPolarity ? cell.direction : nil
         }
-        var seen = [Bool](repeating: false, count: cells.count)
-        var regions: [Region] = []
-        for start in striped.indices where striped[start] != nil && !seen[start] {
-            // Flood fill over striped neighbours of nearly the same direction.
+        let busy = cells.map { $0.count >= busyDensity * area && $0.coherence < minimumCoherence }
+        func box(_ index: Int) -> CGRect {
+            let (row, column) = index.quotientAndRemainder(dividingBy: columns)
+            return CGRect(
+                x: Double(column * cellSide) * scale.width, y: Double(row * cellSide) * scale.height,
+                width: Double(cellSide) * scale.width, height: Double(cellSide) * scale.height)
+        }
+        let stripes = components(columns: columns, rows: rows) { a, b in
+            guard let first = striped[a], let second = striped[b] else { return false }
+            return angleBetween(first, second) < joiningAngle
+        }.filter { $0.count >= minimumCells }.map { members in
+            let boxes = members.map(box)
+            return Region(
+                box: boxes.reduce(CGRect.null) { $0.union($1) },
+                direction: mean(members.map { (striped[$0]!, cells[$0].strength) }), cells: boxes)
+        }
+        let busyPlaces = components(columns: columns, rows: rows) { busy[$0] && busy[$1] }
+            .filter { $0.count >= 2 }.sorted { $0.count > $1.count }
+            .map { $0.map(box).reduce(CGRect.null) { $0.union($1) } }
+        return Places(striped: stripes.sorted { $0.cells.count > $1.cells.count }, busy: busyPlaces)
+    }
+
+    /// The groups of a grid's cells joined through 4-neighbours for which `joins` holds; a cell belongs
+    /// to a group when `joins` holds for it with itself.
+    private static func components(columns: Int, rows: Int, joins: (Int, Int) -> Bool) -> [[Int]] {
+        var seen = [Bool](repeating: false, count: columns * rows)
+        var groups: [[Int]] = []
+        for start in seen.indices where !seen[start] && joins(start, start) {
             var members = [start], next = 0
             seen[start] = true
             while next < members.count {
@@ -53,25 +88,14 @@ enum StripeRegions {
                     let r = row + dr, c = column + dc
                     guard r >= 0, r < rows, c >= 0, c < columns else { continue }
                     let neighbour = r * columns + c
-                    guard !seen[neighbour], let direction = striped[neighbour],
-                        angleBetween(direction, striped[index]!) < joiningAngle
-                    else { continue }
+                    guard !seen[neighbour], joins(index, neighbour) else { continue }
                     seen[neighbour] = true
                     members.append(neighbour)
                 }
             }
-            guard members.count >= minimumCells else { continue }
-            let boxes = members.map { index in
-                let (row, column) = index.quotientAndRemainder(dividingBy: columns)
-                return CGRect(
-                    x: Double(column * cellSide) * scale.width, y: Double(row * cellSide) * scale.height,
-                    width: Double(cellSide) * scale.width, height: Double(cellSide) * scale.height)
-            }
-            regions.append(Region(
-                box: boxes.reduce(CGRect.null) { $0.union($1) },
-                direction: mean(members.map { (striped[$0]!, cells[$0].strength) }), cells: boxes))
+            groups.append(members)
         }
-        return regions.sorted { $0.cells.count > $1.cells.count }
+        return groups
     }
 
     /// `regions` gathered by direction: each group holds the places within `joiningAngle` of its
