@@ -292,6 +292,12 @@ def barcodes(out, media):
     scene("small-qr.png", paste(photo(media, "zidane.jpg"), image, outer, blur=0.4),
           [{"format": "QRCode", "text": "small", "symbol": inner}])
 
+    # A Data Matrix symbol at 1.26 pixels per module, which the plain read misses: read at double size.
+    image, box = symbol(zxingcpp.BarcodeFormat.DataMatrix, "DataMatrix 2024", 3)
+    outer, inner = placed(image, box, [900, 200], 10, 0.42)
+    scene("tiny-datamatrix.png", paste(photo(media, "zidane.jpg"), image, outer, blur=0.3),
+          [{"format": "DataMatrix", "text": "DataMatrix 2024", "symbol": inner}])
+
     # Light codes on a dark ground.
     inverted = []
     canvas = photo(media, "dog.jpg")
