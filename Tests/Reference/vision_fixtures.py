@@ -292,6 +292,12 @@ def barcodes(out, media):
     scene("small-qr.png", paste(photo(media, "zidane.jpg"), image, outer, blur=0.4),
           [{"format": "QRCode", "text": "small", "symbol": inner}])
 
+    # A Data Matrix symbol at 1.26 pixels per module, which the plain read misses: read at double size.
+    image, box = symbol(zxingcpp.BarcodeFormat.DataMatrix, "DataMatrix 2024", 3)
+    outer, inner = placed(image, box, [900, 200], 10, 0.42)
+    scene("tiny-datamatrix.png", paste(photo(media, "zidane.jpg"), image, outer, blur=0.3),
+          [{"format": "DataMatrix", "text": "DataMatrix 2024", "symbol": inner}])
+
     # Light codes on a dark ground.
     inverted = []
     canvas = photo(media, "dog.jpg")
@@ -309,9 +315,59 @@ def barcodes(out, media):
     scene("tilted-ean13.jpg", paste(photo(media, "zidane.jpg"), image, outer, blur=0.5),
           [{"format": name, "text": text, "symbol": inner, "angle": 40}], 92)
 
+    # Book backs with EAN-13 codes, photographed together: perspective, several slants and sizes, two close.
+    canvas, codes = book_backs(photo(media, "kite.jpg", (1600, 1064)))
+    scene("books-ean13.jpg", cv2.GaussianBlur(canvas, (0, 0), 0.6), codes, 90)
+
     # Nothing to read.
     scene("no-barcode.jpg", photo(media, "chelsea.png"), [], 92)
     return scenes
+
+
+def ean13(rng):
+    """Twelve seeded digits and their EAN-13 check digit."""
+    digits = "978" + "".join(str(d) for d in rng.integers(0, 10, 9))
+    total = sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(digits))
+    return digits + str((10 - total % 10) % 10)
+
+
+def book_backs(canvas):
+    """Five book backs, each a coloured card with an EAN-13 sticker, drawn in perspective onto `canvas`."""
+    rng = np.random.default_rng(13)
+    # Centre, width, turn (degrees), module (pixels) and colour of each book; the first two lie side by side.
+    books = [((330, 330), 300, 4, 2, (60, 40, 150)), ((680, 350), 300, -6, 2, (150, 90, 30)),
+             ((1180, 300), 380, 17, 3, (40, 120, 60)), ((450, 820), 340, -28, 2, (30, 30, 30)),
+             ((1150, 800), 420, 9, 2, (170, 170, 60))]
+    codes = []
+    values = set()
+    for (center, width, angle, module, color) in books:
+        value = ean13(rng)
+        while value in values:
+            value = ean13(rng)
+        values.add(value)
+        sticker, box = symbol(zxingcpp.BarcodeFormat.EAN13, value, module)
+        sh, sw = sticker.shape[:2]
+        height = int(width * 1.1)
+        scale = min(1.0, 0.9 * width / sw)
+        sticker = cv2.resize(sticker, (int(sw * scale), int(sh * scale)), interpolation=cv2.INTER_AREA)
+        box = [v * scale for v in box]
+        book = np.full((height, width, 3), color, np.uint8)
+        x0, y0 = (width - sticker.shape[1]) // 2, height - sticker.shape[0] - int(0.08 * height)
+        book[y0:y0 + sticker.shape[0], x0:x0 + sticker.shape[1]] = sticker[..., None]
+        # Turned about its centre, then seen in perspective: each corner moved a little.
+        turn = np.radians(angle)
+        rotation = np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]])
+        outer = [rotation @ np.array([x - width / 2, y - height / 2]) + center + rng.uniform(-0.03, 0.03, 2) * width
+                 for x, y in [(-0.5, -0.5), (width - 0.5, -0.5), (width - 0.5, height - 0.5), (-0.5, height - 0.5)]]
+        canvas = paste(canvas, book, outer)
+        source = np.float32([[-0.5, -0.5], [width - 0.5, -0.5], [width - 0.5, height - 0.5], [-0.5, height - 0.5]])
+        homography = cv2.getPerspectiveTransform(source, np.float32(outer))
+        x, y, bw, bh = box[0] + x0, box[1] + y0, box[2], box[3]
+        inner = cv2.perspectiveTransform(np.float32([[[x - 0.5, y - 0.5], [x + bw - 0.5, y - 0.5],
+                                                      [x + bw - 0.5, y + bh - 0.5], [x - 0.5, y + bh - 0.5]]]),
+                                         homography)[0]
+        codes.append({"format": "EAN13", "text": value, "symbol": inner.tolist(), "angle": angle})
+    return canvas, codes
 
 
 PARAGRAPH = [

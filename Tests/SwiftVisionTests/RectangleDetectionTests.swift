@@ -115,6 +115,6 @@ import Testing
     static func correlation(_ a: PixelBuffer, _ b: PixelBuffer) throws -> Double {
         let x = try Fixtures.packed(a).map(Double.init), y = try Fixtures.packed(b).map(Double.init)
         try #require(x.count == y.count)
-        return LineSampler.correlation(x, y)
+        return LineSampler.Centred(x).correlation(with: y)
     }
 }

@@ -5,13 +5,14 @@ import SwiftVisionRuntime
 /// The engine of ``BarcodeTask``: zxing-cpp over every format it knows, several codes per image.
 /// A value type, safe to share between threads.
 ///
-/// Beyond zxing-cpp's own effort (more scan lines, quarter turns, shrunk copies) the scanner makes
-/// extra passes that the options switch on: over likely places one by one, enlarged when small,
-/// since zxing-cpp 1.4 looks for Data Matrix and Aztec symbols only near the middle of an image;
-/// over the negative image for light codes on a dark ground; over the image turned so that the
-/// strongest slanted stripes stand upright, for codes at a slant (zxing-cpp reads linear codes
-/// along rows and columns only); and over a doubled copy of a small image for matrix codes whose
-/// modules are only a pixel or two wide.
+/// First zxing-cpp's own read (more scan lines, quarter turns, shrunk copies, negative image with
+/// zxing-cpp 3: what its Python binding does by default); then extra passes that the options switch on,
+/// each only where there is evidence of a code that no read covers: over striped places at a slant,
+/// cut out and turned so that their stripes stand upright (zxing-cpp reads linear codes along rows and
+/// columns only); and over small likely places read at double size, for matrix codes whose modules
+/// are only a pixel or two wide. With zxing-cpp 1.4, which looks for Data Matrix and Aztec symbols
+/// only near the middle of an image and reads no light codes, likely places are also read one by one,
+/// enlarged when small, and the negative image is read too.
 package struct BarcodeEngine: Sendable {
     /// What the scanner looks for and how hard it tries.
     package let options: BarcodeScannerOptions
@@ -21,8 +22,10 @@ package struct BarcodeEngine: Sendable {
     /// Places are read at these scales, while their longer side stays within `regionSide` pixels.
     static let regionScales = [1.0, 2]
     static let regionSide = 400.0
-    /// Images up to this longer side, in pixels, are also read for matrix codes at double size when trying harder.
+    /// Images up to this longer side, in pixels, are also read for matrix codes at double size when trying harder...
     static let enlargementLimit = 1400
+    /// ...in likely places up to this longer side, in pixels.
+    static let smallRegionSide = 200.0
 
     /// A scanner for `options`: by default every format, with every extra pass.
     package init(options: BarcodeScannerOptions = .init()) {
@@ -41,29 +44,78 @@ package struct BarcodeEngine: Sendable {
         // zxing-cpp 3 finds Data Matrix and Aztec symbols anywhere and reads light codes itself.
         let current = if case .zxing3 = reader.build { true } else { false }
         reader.tryInvert = current && options.tryInverted
+        let enlarge = options.tryHarder && max(gray.width, gray.height) <= Self.enlargementLimit
         let regions = options.tryHarder && !current ? try CodeRegions.proposals(in: gray, limit: Self.regionLimit) : []
         var found = try read(gray, with: reader, regions: regions)
         if options.tryInverted, !current {
             found.merge(try read(gray.inverted(), with: reader, regions: regions))
         }
-        if options.tryRotations {
-            // zxing-cpp reads linear codes along rows and columns only: turn slanted stripes upright.
-            for direction in try StripeDirections.strongest(in: gray, count: 3) where Self.isSlanted(direction) {
-                found.merge(try reader.barcodes(in: gray, turnedBy: -direction))
-            }
+        // The extra passes below run only where there is evidence of a code that no read covers yet.
+        var measured = try found.map { try $0.withBarsMeasured(in: gray) }
+        let places = options.tryRotations || enlarge ? try StripeRegions.find(in: gray) : nil
+        if options.tryRotations, let places {
+            let slanted = try readSlantedStripes(in: gray, with: reader, places: places.striped, besides: measured)
+            measured.merge(try slanted.map { try $0.withBarsMeasured(in: gray) })
         }
-        if options.tryHarder, max(gray.width, gray.height) <= Self.enlargementLimit {
-            let doubled = try gray.resized(width: 2 * gray.width, height: 2 * gray.height, sharp: true)
-            var matrix = reader
-            matrix.formats = options.formats.intersection(.matrix)
-            found.merge(try matrix.barcodes(in: doubled).map { $0.scaled(by: (0.5, 0.5)) })
+        if enlarge, let places {
+            let small = places.busy.prefix(Self.regionLimit).map { place in
+                let margin = 0.3 * max(place.width, place.height) + 4
+                return place.insetBy(dx: -margin, dy: -margin)
+                    .intersection(CGRect(x: 0, y: 0, width: gray.width, height: gray.height)).integral
+            }
+            measured.merge(try readSmallMatrixCodes(in: gray, with: reader, regions: small, besides: measured))
         }
         // One report per symbol: of reads of one place (an ITF code also read in part), the longest.
-        let measured = try found.map { try $0.withBarsMeasured(in: gray) }
         let unique = measured.filter { code in
             !measured.contains { $0.rawData.count > code.rawData.count && $0.isSameCode(as: code) }
         }
         return options.maximumCount > 0 ? Array(unique.prefix(options.maximumCount)) : unique
+    }
+
+    /// Linear and PDF417 codes at a slant, which zxing-cpp, reading along rows and columns, misses: the
+    /// striped places whose stripes are slanted and that no code of `known` covers are gathered by
+    /// direction, and each group is cut out with a margin, turned so that its stripes stand upright, and read.
+    private func readSlantedStripes(
+        in gray: PixelBuffer, with reader: ZXingReader, places: [StripeRegions.Region], besides known: [Barcode]
+    ) throws -> [Barcode] {
+        var linear = reader
+        linear.formats = options.formats.intersection(BarcodeFormat.linear.union(.pdf417))
+        // Turned upright already: the rows of a crop cross its bars, and a few of them are enough.
+        (linear.tryHarder, linear.tryRotate, linear.tryInvert, linear.tryDownscale) = (false, false, false, false)
+        guard !linear.formats.isEmpty else { return [] }
+        var found: [Barcode] = []
+        let bounds = CGRect(x: 0, y: 0, width: gray.width, height: gray.height)
+        let unread = places.filter { region in
+            Self.isSlanted(region.direction) && !known.covers(region.cells)
+        }
+        for region in StripeRegions.grouped(unread) {
+            let margin = 0.2 * max(region.box.width, region.box.height) + 8
+            let box = region.box.insetBy(dx: -margin, dy: -margin).intersection(bounds).integral
+            let crop = try gray.cropped(
+                x: Int(box.minX), y: Int(box.minY), width: Int(box.width), height: Int(box.height))
+            found.merge(try linear.barcodes(in: crop, turnedBy: -region.direction).map { $0.offset(by: box.origin) })
+        }
+        return found
+    }
+
+    /// Matrix codes whose modules are only a pixel or two wide: each busy place of `regions` that no
+    /// code of `known` covers and that is small enough for such a code, read at double size.
+    private func readSmallMatrixCodes(
+        in gray: PixelBuffer, with reader: ZXingReader, regions: [CGRect], besides known: [Barcode]
+    ) throws -> [Barcode] {
+        var matrix = reader
+        matrix.formats = options.formats.intersection(.matrix)
+        (matrix.tryRotate, matrix.tryDownscale) = (false, false)  // matrix codes are read at any turn; crops are small
+        guard !matrix.formats.isEmpty else { return [] }
+        var found: [Barcode] = []
+        for region in regions where max(region.width, region.height) <= Self.smallRegionSide {
+            guard !(known + found).covers([region]) else { continue }
+            let crop = try gray.cropped(
+                x: Int(region.minX), y: Int(region.minY), width: Int(region.width), height: Int(region.height))
+            let doubled = try crop.resized(width: 2 * crop.width, height: 2 * crop.height, sharp: true)
+            found.merge(try matrix.barcodes(in: doubled).map { $0.scaled(by: (0.5, 0.5)).offset(by: region.origin) })
+        }
+        return found
     }
 
     /// The codes `reader` finds in `gray`, and the Data Matrix and Aztec symbols in each of
@@ -164,10 +216,30 @@ extension Barcode {
 }
 
 extension Array where Element == Barcode {
+    /// Whether most of `boxes` have their centres inside the outline of one of the codes.
+    func covers(_ boxes: [CGRect]) -> Bool {
+        let inside = boxes.filter { box in
+            contains { $0.corners.contains(CGPoint(x: box.midX, y: box.midY)) }
+        }
+        return !boxes.isEmpty && 2 * inside.count >= boxes.count
+    }
+
     /// Appends the codes of `more` that are not already in the array.
     mutating func merge(_ more: [Barcode]) {
         for barcode in more where !contains(where: { $0.isSameCode(as: barcode) }) {
             append(barcode)
         }
+    }
+}
+
+extension Quadrilateral {
+    /// Whether `point` lies inside the quadrilateral (taken as convex), or on its edge.
+    func contains(_ point: CGPoint) -> Bool {
+        let points = corners
+        let sides = points.indices.map { index in
+            let a = points[index], b = points[(index + 1) % points.count]
+            return (b.x - a.x) * (point.y - a.y) - (b.y - a.y) * (point.x - a.x)
+        }
+        return sides.allSatisfy { $0 >= 0 } || sides.allSatisfy { $0 <= 0 }
     }
 }

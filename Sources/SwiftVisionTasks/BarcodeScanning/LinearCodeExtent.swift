@@ -29,14 +29,14 @@ extension Barcode {
         let start = middle + axis * ((readStart - middle) * axis).sum()
         let end = middle + axis * ((readEnd - middle) * axis).sum()
         let line = LineSampler(gray: gray, start: start, end: end)
-        let reference = line.levels(movedBy: 0, along: bars)
+        let reference = LineSampler.Centred(line.levels(movedBy: 0, along: bars))
         let firstRead = ((topLeft - middle) * bars).sum(), lastRead = ((bottomLeft - middle) * bars).sum()
         func reach(_ step: Double) -> Double {
             var offset = step > 0 ? max(firstRead, lastRead, 0) : min(firstRead, lastRead, 0)
             var misses = 0
             while abs(offset) < readLength, misses < 2, line.isInside(movedBy: offset + step, along: bars) {
                 offset += step
-                let match = LineSampler.correlation(line.levels(movedBy: offset, along: bars), reference)
+                let match = reference.correlation(with: line.levels(movedBy: offset, along: bars))
                 misses = match >= 0.6 ? 0 : misses + 1
             }
             return offset - step * Double(misses)
@@ -77,12 +77,46 @@ struct LineSampler {
         return Int(min(512, max(32, length)))
     }
 
-    /// The levels along the segment moved by `offset` pixels in the direction `shift` (a unit vector).
+    /// The levels along the segment moved by `offset` pixels in the direction `shift` (a unit vector),
+    /// bilinearly interpolated, the nearest edge pixel outside the buffer.
     func levels(movedBy offset: Double, along shift: SIMD2<Double>) -> [Double] {
         let count = sampleCount
-        return (0..<count).map { index in
-            let point = start + (end - start) * (Double(index) / Double(count - 1)) + shift * offset
-            return gray.intensity(x: point.x, y: point.y)
+        let (width, height, stride) = (gray.width, gray.height, gray.bytesPerRow)
+        let step = (end - start) / Double(count - 1), origin = start + shift * offset
+        return gray.bytes.withUnsafeBufferPointer { pixels in
+            (0..<count).map { index in
+                let point = origin + step * Double(index)
+                let x = min(max(point.x, 0), Double(width - 1)), y = min(max(point.y, 0), Double(height - 1))
+                let left = Int(x), top = Int(y)
+                let right = min(left + 1, width - 1), bottom = min(top + 1, height - 1)
+                let fx = x - Double(left), fy = y - Double(top)
+                let upper = Double(pixels[top * stride + left]) * (1 - fx) + Double(pixels[top * stride + right]) * fx
+                let lower = Double(pixels[bottom * stride + left]) * (1 - fx) + Double(pixels[bottom * stride + right]) * fx
+                return upper * (1 - fy) + lower * fy
+            }
+        }
+    }
+
+    /// A series with its mean taken off and its norm, to correlate many others with.
+    struct Centred {
+        let values: [Double]
+        let norm: Double
+
+        init(_ series: [Double]) {
+            let mean = series.reduce(0, +) / Double(series.count)
+            values = series.map { $0 - mean }
+            norm = values.reduce(0) { $0 + $1 * $1 }.squareRoot()
+        }
+
+        /// Pearson's correlation with `other`, as long as the series; 0 when either is flat.
+        func correlation(with other: [Double]) -> Double {
+            let mean = other.reduce(0, +) / Double(other.count)
+            var (product, squares) = (0.0, 0.0)
+            for (a, b) in zip(values, other) {
+                product += a * (b - mean)
+                squares += (b - mean) * (b - mean)
+            }
+            return norm > 0 && squares > 0 ? product / (norm * squares.squareRoot()) : 0
         }
     }
 
@@ -100,29 +134,17 @@ struct LineSampler {
     /// nearly equal matches the one nearest the guess wins.
     func bestBarDirection(near guess: SIMD2<Double>) -> SIMD2<Double> {
         let base = atan2(guess.y, guess.x)
-        let own = levels(movedBy: 0, along: guess)
+        let own = Centred(levels(movedBy: 0, along: guess))
         func score(_ degrees: Double) -> Double {
             let angle = base + degrees * .pi / 180
             let direction = SIMD2(cos(angle), sin(angle))
             let match = max(
-                Self.correlation(own, levels(movedBy: 8, along: direction)),
-                Self.correlation(own, levels(movedBy: -8, along: direction)))
+                own.correlation(with: levels(movedBy: 8, along: direction)),
+                own.correlation(with: levels(movedBy: -8, along: direction)))
             return match - 0.001 * abs(degrees)
         }
         let best = stride(from: -4.0, through: 4, by: 0.25).max { score($0) < score($1) }!
         let angle = base + best * .pi / 180
         return SIMD2(cos(angle), sin(angle))
-    }
-
-    /// Pearson's correlation of two equally long series; 0 when either is flat.
-    static func correlation(_ a: [Double], _ b: [Double]) -> Double {
-        let meanA = a.reduce(0, +) / Double(a.count), meanB = b.reduce(0, +) / Double(b.count)
-        var (ab, aa, bb) = (0.0, 0.0, 0.0)
-        for (x, y) in zip(a, b) {
-            ab += (x - meanA) * (y - meanB)
-            aa += (x - meanA) * (x - meanA)
-            bb += (y - meanB) * (y - meanB)
-        }
-        return aa > 0 && bb > 0 ? ab / (aa * bb).squareRoot() : 0
     }
 }

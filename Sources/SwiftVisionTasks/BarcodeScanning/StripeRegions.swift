@@ -1,0 +1,185 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+
+/// Places where many strong, parallel edges run side by side, as the bars of a linear code do: cells
+/// of a reduced copy whose Sobel gradients are dense, lie along one line and point both ways along it
+/// about equally (dark to light and light to dark: bars, not one long edge), joined with neighbours of
+/// nearly the same direction. Cheap evidence of where a linear code may lie, and at which slant.
+enum StripeRegions {
+    /// One place: its box in the image's pixels, the direction of its gradients in degrees
+    /// (0 ≤ angle < 180, 0 pointing right, clockwise), and the boxes of its cells.
+    struct Region {
+        var box: CGRect
+        var direction: Double
+        var cells: [CGRect]
+    }
+
+    /// Cells are this many pixels square in the reduced copy.
+    static let cellSide = 16
+    /// A striped cell has at least this share of its pixels on strong edges...
+    static let minimumDensity = 0.2
+    /// ...and at least this coherence of direction (1 when all its gradients point one way).
+    static let minimumCoherence = 0.7
+    /// ...and its gradients' unit vectors add up to at most this share of their count.
+    static let maximumPolarity = 0.5
+    /// Neighbouring cells join when their directions differ by less than this, in degrees.
+    static let joiningAngle = 12.0
+    /// A place has at least this many cells.
+    static let minimumCells = 4
+
+    /// A busy cell has at least this share of its pixels on strong edges, running every way (below
+    /// the striped cells' coherence), as the modules of a matrix code do.
+    static let busyDensity = 0.35
+
+    /// The places of one image: striped places, the largest first, and busy places (boxes of joined
+    /// busy cells, the largest first).
+    struct Places {
+        var striped: [Region]
+        var busy: [CGRect]
+    }
+
+    /// The striped and the busy places of `gray`.
+    static func find(in gray: PixelBuffer) throws -> Places {
+        let (small, scale) = try gray.grayscaled(maximumSide: 1024)
+        let columns = small.width / cellSide, rows = small.height / cellSide
+        guard columns > 0, rows > 0 else { return Places(striped: [], busy: []) }
+        let cells = cellStatistics(of: small, columns: columns, rows: rows)
+        let area = Double(cellSide * cellSide)
+        let striped = cells.map { cell in
+            cell.count >= minimumDensity * area && cell.coherence >= minimumCoherence
+                && cell.polarity <= maximumPolarity ? cell.direction : nil
+        }
+        let busy = cells.map { $0.count >= busyDensity * area && $0.coherence < minimumCoherence }
+        func box(_ index: Int) -> CGRect {
+            let (row, column) = index.quotientAndRemainder(dividingBy: columns)
+            return CGRect(
+                x: Double(column * cellSide) * scale.width, y: Double(row * cellSide) * scale.height,
+                width: Double(cellSide) * scale.width, height: Double(cellSide) * scale.height)
+        }
+        let stripes = components(columns: columns, rows: rows) { a, b in
+            guard let first = striped[a], let second = striped[b] else { return false }
+            return angleBetween(first, second) < joiningAngle
+        }.filter { $0.count >= minimumCells }.map { members in
+            let boxes = members.map(box)
+            return Region(
+                box: boxes.reduce(CGRect.null) { $0.union($1) },
+                direction: mean(members.map { (striped[$0]!, cells[$0].strength) }), cells: boxes)
+        }
+        let busyPlaces = components(columns: columns, rows: rows) { busy[$0] && busy[$1] }
+            .filter { $0.count >= 2 }.sorted { $0.count > $1.count }
+            .map { $0.map(box).reduce(CGRect.null) { $0.union($1) } }
+        return Places(striped: stripes.sorted { $0.cells.count > $1.cells.count }, busy: busyPlaces)
+    }
+
+    /// The groups of a grid's cells joined through 4-neighbours for which `joins` holds; a cell belongs
+    /// to a group when `joins` holds for it with itself.
+    private static func components(columns: Int, rows: Int, joins: (Int, Int) -> Bool) -> [[Int]] {
+        var seen = [Bool](repeating: false, count: columns * rows)
+        var groups: [[Int]] = []
+        for start in seen.indices where !seen[start] && joins(start, start) {
+            var members = [start], next = 0
+            seen[start] = true
+            while next < members.count {
+                let index = members[next]
+                next += 1
+                let (row, column) = index.quotientAndRemainder(dividingBy: columns)
+                for (dr, dc) in [(0, 1), (1, 0), (0, -1), (-1, 0)] {
+                    let r = row + dr, c = column + dc
+                    guard r >= 0, r < rows, c >= 0, c < columns else { continue }
+                    let neighbour = r * columns + c
+                    guard !seen[neighbour], joins(index, neighbour) else { continue }
+                    seen[neighbour] = true
+                    members.append(neighbour)
+                }
+            }
+            groups.append(members)
+        }
+        return groups
+    }
+
+    /// `regions` gathered by direction: each group holds the places within `joiningAngle` of its
+    /// largest one, wherever they lie (the start and stop patterns of a PDF417 symbol, whose middle is
+    /// less regular, or codes printed alike), with the box of all of them.
+    static func grouped(_ regions: [Region]) -> [Region] {
+        var groups: [Region] = []
+        for region in regions.sorted(by: { $0.cells.count > $1.cells.count }) {
+            if let index = groups.firstIndex(where: { angleBetween($0.direction, region.direction) < joiningAngle }) {
+                groups[index].box = groups[index].box.union(region.box)
+                groups[index].cells += region.cells
+            } else {
+                groups.append(region)
+            }
+        }
+        return groups
+    }
+
+    /// The weighted mean of directions in degrees, which wrap around at 180°.
+    static func mean(_ directions: [(degrees: Double, weight: Double)]) -> Double {
+        var (sine, cosine) = (0.0, 0.0)
+        for (degrees, weight) in directions {
+            sine += weight * sin(2 * degrees * .pi / 180)
+            cosine += weight * cos(2 * degrees * .pi / 180)
+        }
+        let mean = atan2(sine, cosine) * 90 / .pi
+        return mean < 0 ? mean + 180 : mean
+    }
+
+    /// The difference of two directions in degrees, which wrap around at 180°.
+    static func angleBetween(_ a: Double, _ b: Double) -> Double {
+        let difference = abs(a - b).truncatingRemainder(dividingBy: 180)
+        return min(difference, 180 - difference)
+    }
+
+    /// Per cell: how many strong gradients, their summed strength, the doubled-angle sums of their
+    /// directions, and the sum of their unit vectors.
+    private struct Cell {
+        var count = 0.0
+        var strength = 0.0
+        var sine = 0.0
+        var cosine = 0.0
+        var x = 0.0
+        var y = 0.0
+
+        var polarity: Double { count > 0 ? (x * x + y * y).squareRoot() / count : 1 }
+        var coherence: Double { strength > 0 ? (sine * sine + cosine * cosine).squareRoot() / strength : 0 }
+        var direction: Double {
+            let mean = atan2(sine, cosine) * 90 / .pi
+            return mean < 0 ? mean + 180 : mean
+        }
+    }
+
+    private static func cellStatistics(of gray: PixelBuffer, columns: Int, rows: Int) -> [Cell] {
+        var cells = [Cell](repeating: Cell(), count: columns * rows)
+        let threshold = Int(StripeDirections.minimumGradient * 4)
+        let stride = gray.bytesPerRow
+        gray.bytes.withUnsafeBufferPointer { pixels in
+            cells.withUnsafeMutableBufferPointer { cells in
+                for y in 1..<(rows * cellSide - 1) {
+                    let above = (y - 1) * stride, here = y * stride, below = (y + 1) * stride
+                    let cellRow = (y / cellSide) * columns
+                    for x in 1..<(columns * cellSide - 1) {
+                        let a0 = Int(pixels[above + x - 1]), a1 = Int(pixels[above + x]), a2 = Int(pixels[above + x + 1])
+                        let h0 = Int(pixels[here + x - 1]), h2 = Int(pixels[here + x + 1])
+                        let b0 = Int(pixels[below + x - 1]), b1 = Int(pixels[below + x]), b2 = Int(pixels[below + x + 1])
+                        let gx = (a2 + 2 * h2 + b2) - (a0 + 2 * h0 + b0)
+                        let gy = (b0 + 2 * b1 + b2) - (a0 + 2 * a1 + a2)
+                        let squared = gx * gx + gy * gy
+                        guard squared >= threshold * threshold else { continue }
+                        let (x2, y2) = (Double(gx), Double(gy))
+                        let magnitude = Double(squared).squareRoot()
+                        // cos 2θ and sin 2θ of the gradient's direction θ, without trigonometry.
+                        let index = cellRow + x / cellSide
+                        cells[index].count += 1
+                        cells[index].strength += magnitude
+                        cells[index].cosine += (x2 * x2 - y2 * y2) / magnitude
+                        cells[index].sine += 2 * x2 * y2 / magnitude
+                        cells[index].x += x2 / magnitude
+                        cells[index].y += y2 / magnitude
+                    }
+                }
+            }
+        }
+        return cells
+    }
+}
