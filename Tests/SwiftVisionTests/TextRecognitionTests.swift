@@ -40,6 +40,17 @@ import Testing
         #expect(recall >= minimumRecall, "\(name): read \(text.text)")
     }
 
+    /// The rendered paragraph with its pixels turned upside down and a quarter either way: reading it as it
+    /// stands finds few or unsure words, so the orientation is looked for and the page read turned.
+    @Test(arguments: [ImageOrientation.down, .left, .right])
+    func readsTurnedPages(turn: ImageOrientation) throws {
+        let scene = try VisionFixtures.scene("paragraph.png", in: VisionFixtures.text, file: \.file)
+        let turned = try VisionImage(buffer: VisionImage(contentsOfFile: scene.file).buffer, orientation: turn).upright()
+        let text = try Self.accurate.get().results(in: VisionImage(buffer: turned.buffer))
+        let recall = Self.recall(of: scene.words.map(\.text), in: text)
+        #expect(recall >= 0.9, "\(turn): read \(text.text)")
+    }
+
     @Test func wordBoxesMatchWhereTheWordsWereDrawn() throws {
         let scene = try VisionFixtures.scene("paragraph.png", in: VisionFixtures.text, file: \.file)
         let text = try Self.accurate.get().results(in: VisionImage(contentsOfFile: scene.file))

@@ -11,6 +11,10 @@ final class TesseractEngine {
     /// The language string Tesseract was started with, such as `eng+deu`.
     let languages: String
 
+    /// Held while setting one of Tesseract's settings that are one for the whole process (`debug_file`), which
+    /// instances loading on two threads at once (the reader and the orientation finder) would otherwise race on.
+    private static let processSettings = NSLock()
+
     /// A word as Tesseract reports it, in the pixels of the image it was given.
     struct Word {
         var text: String
@@ -44,7 +48,7 @@ final class TesseractEngine {
             throw VisionTaskError.engineFailed("Tesseract could not load \(self.languages) from \(directory.path)")
         }
         // Tesseract's warnings (resolution estimates, empty pages) would otherwise reach standard error.
-        _ = library.setVariable(handle, "debug_file", "/dev/null")
+        _ = Self.processSettings.withLock { library.setVariable(handle, "debug_file", "/dev/null") }
         library.setPageSegMode(handle, orientationOnly ? PSM_OSD_ONLY : PSM_AUTO)
     }
 
