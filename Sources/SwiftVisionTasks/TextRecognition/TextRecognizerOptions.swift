@@ -6,8 +6,8 @@ import SwiftVisionRuntime
 public enum TextRecognitionLevel: String, Sendable, CaseIterable, Codable {
     /// One pass of Tesseract over the gray image.
     case fast
-    /// Pages turned upright when Tesseract's orientation data is installed, uneven light flattened,
-    /// and the image rescaled so that the text has the height Tesseract reads best.
+    /// Uneven light flattened, the image rescaled so that the text has the height Tesseract reads best, and
+    /// pages read with few or unsure words turned upright when Tesseract's orientation data is installed.
     case accurate
 }
 
