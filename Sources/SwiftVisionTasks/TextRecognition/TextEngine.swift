@@ -59,10 +59,15 @@ package final class TextEngine: @unchecked Sendable {
             let orientation =
                 options.recognitionLevel == .accurate && installed.contains("osd")
                 ? Prefetched { try? TesseractEngine(languages: ["osd"], directory: directory, orientationOnly: true) } : nil
-            return Engines(
-                text: try TesseractEngine(
-                    languages: languages, directory: directory, usesLanguageCorrection: options.usesLanguageCorrection),
-                orientation: orientation)
+            do {
+                let text = try TesseractEngine(
+                    languages: languages, directory: directory, usesLanguageCorrection: options.usesLanguageCorrection)
+                return Engines(text: text, orientation: orientation)
+            } catch {
+                // Not still loading when the process ends on this error.
+                _ = orientation?.value
+                throw error
+            }
         }
     }
 
