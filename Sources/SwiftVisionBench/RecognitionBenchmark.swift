@@ -8,7 +8,10 @@ enum RecognitionBenchmark {
     static let iterations = 5
     /// Text runs a side; the peer's come in two halves, before and after ours.
     static let textIterations = 10
-    static let barcodeScenes = ["several-on-bus.jpg", "photo-QRCode.jpg", "photo-EAN13.jpg", "tilted-ean13.jpg"]
+    static let barcodeScenes = [
+        "several-on-bus.jpg", "photo-QRCode.jpg", "photo-EAN13.jpg", "tilted-ean13.jpg", "books-ean13.jpg",
+        "tiny-datamatrix.png",
+    ]
     static let barcodeSamples = ["pyzbar-code128.png", "pyzbar-qrcode_rotated.png"]
     static let textScenes = ["paragraph.png", "notice-on-bus.jpg"]
     static let textSamples = ["page.png"]
