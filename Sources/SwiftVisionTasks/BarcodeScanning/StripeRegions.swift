@@ -115,12 +115,16 @@ enum StripeRegions {
     }
 
     /// `regions` gathered by direction: each group holds the places within `joiningAngle` of its
-    /// largest one, wherever they lie (the start and stop patterns of a PDF417 symbol, whose middle is
-    /// less regular, or codes printed alike), with the box of all of them.
+    /// largest one that lie close enough for its box to stay mostly covered by cells (the start and stop
+    /// patterns of a PDF417 symbol, whose middle is less regular, or codes printed side by side), with
+    /// the box of all of them; scattered places are read one group each, not as one crop of the whole image.
     static func grouped(_ regions: [Region]) -> [Region] {
         var groups: [Region] = []
         for region in regions.sorted(by: { $0.cells.count > $1.cells.count }) {
-            if let index = groups.firstIndex(where: { angleBetween($0.direction, region.direction) < joiningAngle }) {
+            if let index = groups.firstIndex(where: { group in
+                angleBetween(group.direction, region.direction) < joiningAngle
+                    && area(group.box.union(region.box)) <= maximumSpread * area(of: group.cells + region.cells)
+            }) {
                 groups[index].box = groups[index].box.union(region.box)
                 groups[index].cells += region.cells
             } else {
@@ -129,6 +133,12 @@ enum StripeRegions {
         }
         return groups
     }
+
+    /// A group's box holds at most this many times its cells' area: places far apart make groups of their own.
+    static let maximumSpread = 16.0
+
+    private static func area(_ box: CGRect) -> Double { box.width * box.height }
+    private static func area(of cells: [CGRect]) -> Double { cells.reduce(0) { $0 + area($1) } }
 
     /// The weighted mean of directions in degrees, which wrap around at 180°.
     static func mean(_ directions: [(degrees: Double, weight: Double)]) -> Double {
