@@ -2,7 +2,8 @@
 swiftvision-bench and prints one JSON object.
 
 Usage: recognition_peer.py ITERATIONS --barcodes IMAGE... --text IMAGE...
-  barcodes: zxingcpp.read_barcodes on the decoded gray image (zxing-cpp's Python binding, default options);
+  barcodes: zxingcpp.read_barcodes on the decoded gray image (zxing-cpp's Python binding, default options):
+            the median, the samples and the codes read;
   text:     Tesseract's API through tesserocr, one PyTessBaseAPI started once (eng, PSM_AUTO, LSTM engine, 300 dpi,
             as TextRecognizer), fed the gray image decoded once; the samples of each recognition (words
             read by the result iterator) and the words read. OMP_THREAD_LIMIT comes from the environment.
@@ -17,7 +18,7 @@ import cv2
 import tesserocr
 import zxingcpp
 
-from timing import median_ms, pin_threads, samples_ms
+from timing import pin_threads, quantile, samples_ms
 
 
 def main(iterations, arguments):
@@ -29,8 +30,8 @@ def main(iterations, arguments):
     for path in barcodes:
         gray = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
         found = zxingcpp.read_barcodes(gray)
-        result["barcodes"][path] = {"ms": median_ms(lambda: zxingcpp.read_barcodes(gray), iterations),
-                                    "count": len(found)}
+        samples = samples_ms(lambda: zxingcpp.read_barcodes(gray), iterations)
+        result["barcodes"][path] = {"ms": quantile(samples, 0.5), "count": len(found), "samples": samples}
     result["tesseract_version"] = tesserocr.tesseract_version().split("\n")[0] + ", tesserocr " + version("tesserocr")
     with tesserocr.PyTessBaseAPI(lang="eng", psm=tesserocr.PSM.AUTO, oem=tesserocr.OEM.LSTM_ONLY) as api:
         api.SetVariable("debug_file", "/dev/null")

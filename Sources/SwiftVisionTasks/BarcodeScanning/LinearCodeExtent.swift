@@ -3,10 +3,13 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 extension Barcode {
+    /// The bars' direction is first estimated from the gradients within this many pixels of the read line.
+    static let barBand = 8
+
     /// For a linear code, whose corners zxing-cpp gives only for the few lines it read: the corners
     /// of the whole run of bars. Other codes are returned unchanged.
     ///
-    /// The bars' direction is measured around the read line (the strongest stripes, then the
+    /// The bars' direction is measured around the read line (the strongest stripes near it, then the
     /// direction in which the gray levels along the read line, moved a few pixels either way, match
     /// best); the read line's ends are projected onto the code's axis, across the bars, and the
     /// line is moved along the bars for as long as its gray levels still match those of the read line.
@@ -19,8 +22,7 @@ extension Barcode {
         let readLength = (readVector * readVector).sum().squareRoot()
         guard readLength >= 8 else { return self }
         let sampler = LineSampler(gray: gray, start: readStart, end: readEnd)
-        let guess = try barAxis(in: gray, around: (readStart + readEnd) / 2, reach: readLength / 2)
-            ?? readVector / readLength
+        let guess = barAxis(in: gray, from: readStart, to: readEnd) ?? readVector / readLength
         let bars = sampler.bestBarDirection(near: SIMD2(-guess.y, guess.x))
         // The code's axis runs across the bars, in the reading direction.
         var axis = SIMD2(bars.y, -bars.x)
@@ -55,14 +57,34 @@ extension Barcode {
         return barcode
     }
 
-    /// The unit vector across the strongest stripes within `reach` pixels of `center`; nil when there are none.
-    private func barAxis(in gray: PixelBuffer, around center: SIMD2<Double>, reach: Double) throws -> SIMD2<Double>? {
-        let minX = max(0, Int(center.x - reach)), minY = max(0, Int(center.y - reach))
-        let maxX = min(gray.width, Int(center.x + reach) + 1), maxY = min(gray.height, Int(center.y + reach) + 1)
-        guard maxX - minX >= 8, maxY - minY >= 8 else { return nil }
-        let patch = try gray.cropped(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
-        guard let degrees = try StripeDirections.strongest(in: patch, count: 1).first else { return nil }
-        return SIMD2(cos(degrees * .pi / 180), sin(degrees * .pi / 180))
+    /// The unit vector across the bars that the read line from `start` to `end` crosses: the mean
+    /// direction (doubled angles, weighted by strength) of the strong gradients within ``barBand``
+    /// pixels of it, which all lie on the bars; nil when there are none.
+    private func barAxis(in gray: PixelBuffer, from start: SIMD2<Double>, to end: SIMD2<Double>) -> SIMD2<Double>? {
+        let vector = end - start
+        let length = (vector * vector).sum().squareRoot()
+        let along = vector / length, across = SIMD2(-along.y, along.x)
+        let threshold = Int(StripeDirections.minimumGradient * 4)
+        var (sine, cosine) = (0.0, 0.0)
+        gray.bytes.withUnsafeBufferPointer { pixels in
+            for step in 0...Int(length) {
+                for offset in -Self.barBand...Self.barBand {
+                    let point = start + along * Double(step) + across * Double(offset)
+                    let x = Int(point.x.rounded()), y = Int(point.y.rounded())
+                    guard x >= 1, y >= 1, x < gray.width - 1, y < gray.height - 1 else { continue }
+                    let (gx, gy) = StripeRegions.sobel(at: y * gray.bytesPerRow + x, stride: gray.bytesPerRow, in: pixels)
+                    let squared = gx * gx + gy * gy
+                    guard squared >= threshold * threshold else { continue }
+                    let (x2, y2) = (Double(gx), Double(gy))
+                    let magnitude = Double(squared).squareRoot()
+                    cosine += (x2 * x2 - y2 * y2) / magnitude
+                    sine += 2 * x2 * y2 / magnitude
+                }
+            }
+        }
+        guard sine != 0 || cosine != 0 else { return nil }
+        let angle = atan2(sine, cosine) / 2
+        return SIMD2(cos(angle), sin(angle))
     }
 }
 
@@ -131,7 +153,7 @@ struct LineSampler {
     /// The direction within 4° of `guess` (a unit vector) along which the levels of the segment,
     /// moved 8 pixels one way or the other, match its own best: the direction of the bars the
     /// segment crosses. (One way only, since the segment may run along the bars' end.) Among
-    /// nearly equal matches the one nearest the guess wins.
+    /// nearly equal matches the one nearest the guess wins; quarter degrees are tried near the best whole one.
     func bestBarDirection(near guess: SIMD2<Double>) -> SIMD2<Double> {
         let base = atan2(guess.y, guess.x)
         let own = Centred(levels(movedBy: 0, along: guess))
@@ -143,8 +165,13 @@ struct LineSampler {
                 own.correlation(with: levels(movedBy: -8, along: direction)))
             return match - 0.001 * abs(degrees)
         }
-        let best = stride(from: -4.0, through: 4, by: 0.25).max { score($0) < score($1) }!
-        let angle = base + best * .pi / 180
+        func best(_ candidates: StrideThrough<Double>) -> Double {
+            candidates.filter { abs($0) <= 4 }.map { ($0, score($0)) }.max { $0.1 < $1.1 }!.0
+        }
+        // Whole degrees first, then quarters around the best: the match changes slowly with the angle.
+        let coarse = best(stride(from: -4.0, through: 4, by: 1))
+        let fine = best(stride(from: coarse - 0.75, through: coarse + 0.75, by: 0.25))
+        let angle = base + fine * .pi / 180
         return SIMD2(cos(angle), sin(angle))
     }
 }
