@@ -64,8 +64,8 @@ extension Barcode {
         let vector = end - start
         let length = (vector * vector).sum().squareRoot()
         let along = vector / length, across = SIMD2(-along.y, along.x)
-        let threshold = Int(StripeDirections.minimumGradient * 4)
-        var (sine, cosine) = (0.0, 0.0)
+        let threshold = StripeRegions.minimumSobel
+        var directions = DirectionSum()
         gray.bytes.withUnsafeBufferPointer { pixels in
             for step in 0...Int(length) {
                 for offset in -Self.barBand...Self.barBand {
@@ -75,15 +75,12 @@ extension Barcode {
                     let (gx, gy) = StripeRegions.sobel(at: y * gray.bytesPerRow + x, stride: gray.bytesPerRow, in: pixels)
                     let squared = gx * gx + gy * gy
                     guard squared >= threshold * threshold else { continue }
-                    let (x2, y2) = (Double(gx), Double(gy))
-                    let magnitude = Double(squared).squareRoot()
-                    cosine += (x2 * x2 - y2 * y2) / magnitude
-                    sine += 2 * x2 * y2 / magnitude
+                    directions.add(gradientX: Double(gx), y: Double(gy), inverseMagnitude: 1 / Double(squared).squareRoot())
                 }
             }
         }
-        guard sine != 0 || cosine != 0 else { return nil }
-        let angle = atan2(sine, cosine) / 2
+        guard directions.length > 0 else { return nil }
+        let angle = atan2(directions.sine, directions.cosine) / 2
         return SIMD2(cos(angle), sin(angle))
     }
 }

@@ -22,16 +22,14 @@ enum StripeDirections {
         let peaks = (0..<180).filter { smooth[$0] > smooth[($0 + 179) % 180] && smooth[$0] >= smooth[($0 + 1) % 180] }
         guard let top = peaks.map({ smooth[$0] }).max(), top > 0 else { return [] }
         return peaks.filter { smooth[$0] >= top / 4 }.sorted { smooth[$0] > smooth[$1] }.prefix(count).map { peak in
-            // The mean of doubled angles within 4° of the peak: directions wrap around at 180°.
-            var (sine, cosine) = (0.0, 0.0)
+            // The mean direction of the gradients within 4° of the peak.
+            var sum = DirectionSum()
             for (angle, magnitude) in gradients {
                 let difference = abs((angle - Double(peak) - 0.5 + 270).truncatingRemainder(dividingBy: 180) - 90)
                 guard difference <= 4 else { continue }
-                sine += magnitude * sin(2 * angle * .pi / 180)
-                cosine += magnitude * cos(2 * angle * .pi / 180)
+                sum.add(degrees: angle, weight: magnitude)
             }
-            let mean = atan2(sine, cosine) * 90 / .pi
-            return mean < 0 ? mean + 180 : mean
+            return sum.degrees
         }
     }
 

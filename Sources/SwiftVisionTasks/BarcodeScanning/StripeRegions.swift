@@ -68,9 +68,9 @@ enum StripeRegions {
             return angleBetween(first, second) < joiningAngle
         }.filter { $0.count >= minimumCells }.map { members in
             let boxes = members.map(box)
-            return Region(
-                box: boxes.reduce(CGRect.null) { $0.union($1) },
-                direction: mean(members.map { (striped[$0]!, cells[$0].strength) }), cells: boxes)
+            var direction = DirectionSum()
+            for member in members { direction.add(degrees: striped[member]!, weight: cells[member].strength) }
+            return Region(box: boxes.reduce(CGRect.null) { $0.union($1) }, direction: direction.degrees, cells: boxes)
         }
         let busyPlaces = components(columns: columns, rows: rows) { busy[$0] && busy[$1] }
             .filter { $0.count >= 2 }.sorted { $0.count > $1.count }
@@ -140,40 +140,28 @@ enum StripeRegions {
     private static func area(_ box: CGRect) -> Double { box.width * box.height }
     private static func area(of cells: [CGRect]) -> Double { cells.reduce(0) { $0 + area($1) } }
 
-    /// The weighted mean of directions in degrees, which wrap around at 180°.
-    static func mean(_ directions: [(degrees: Double, weight: Double)]) -> Double {
-        var (sine, cosine) = (0.0, 0.0)
-        for (degrees, weight) in directions {
-            sine += weight * sin(2 * degrees * .pi / 180)
-            cosine += weight * cos(2 * degrees * .pi / 180)
-        }
-        let mean = atan2(sine, cosine) * 90 / .pi
-        return mean < 0 ? mean + 180 : mean
-    }
-
     /// The difference of two directions in degrees, which wrap around at 180°.
     static func angleBetween(_ a: Double, _ b: Double) -> Double {
         let difference = abs(a - b).truncatingRemainder(dividingBy: 180)
         return min(difference, 180 - difference)
     }
 
-    /// Per cell: how many strong gradients, their summed strength, the doubled-angle sums of their
-    /// directions, and the sum of their unit vectors.
+    /// Per cell: how many strong gradients, their summed strength, the sum of their directions, and the
+    /// sum of their unit vectors.
     private struct Cell {
         var count = 0.0
         var strength = 0.0
-        var sine = 0.0
-        var cosine = 0.0
+        var directions = DirectionSum()
         var x = 0.0
         var y = 0.0
 
         var polarity: Double { count > 0 ? (x * x + y * y).squareRoot() / count : 1 }
-        var coherence: Double { strength > 0 ? (sine * sine + cosine * cosine).squareRoot() / strength : 0 }
-        var direction: Double {
-            let mean = atan2(sine, cosine) * 90 / .pi
-            return mean < 0 ? mean + 180 : mean
-        }
+        var coherence: Double { strength > 0 ? directions.length / strength : 0 }
+        var direction: Double { directions.degrees }
     }
+
+    /// The weakest gradient that counts, on ``sobel(at:stride:in:)``'s scale.
+    static let minimumSobel = Int(StripeDirections.minimumGradient * 4)
 
     /// The integer Sobel gradient (four times the change per pixel) at `index`, an inner pixel of a
     /// gray buffer whose rows are `stride` bytes apart.
@@ -188,7 +176,7 @@ enum StripeRegions {
 
     private static func cellStatistics(of gray: PixelBuffer, columns: Int, rows: Int) -> [Cell] {
         var cells = [Cell](repeating: Cell(), count: columns * rows)
-        let threshold = Int(StripeDirections.minimumGradient * 4)
+        let threshold = minimumSobel
         let stride = gray.bytesPerRow
         gray.bytes.withUnsafeBufferPointer { pixels in
             cells.withUnsafeMutableBufferPointer { cells in
@@ -200,12 +188,10 @@ enum StripeRegions {
                         guard squared >= threshold * threshold else { continue }
                         let (x2, y2) = (Double(gx), Double(gy))
                         let magnitude = Double(squared).squareRoot(), inverse = 1 / magnitude
-                        // cos 2θ and sin 2θ of the gradient's direction θ, without trigonometry.
                         let index = cellRow + x / cellSide
                         cells[index].count += 1
                         cells[index].strength += magnitude
-                        cells[index].cosine += (x2 * x2 - y2 * y2) * inverse
-                        cells[index].sine += 2 * x2 * y2 * inverse
+                        cells[index].directions.add(gradientX: x2, y: y2, inverseMagnitude: inverse)
                         cells[index].x += x2 * inverse
                         cells[index].y += y2 * inverse
                     }
