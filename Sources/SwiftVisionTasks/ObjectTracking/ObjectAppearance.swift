@@ -42,7 +42,7 @@ struct ObjectAppearance {
 
     /// A part of the seed to search for: the whole object, or one of its halves, which is all of an object
     /// that is coming out from behind something else.
-    enum Part: CaseIterable {
+    enum Part {
         case whole, left, right, top, bottom
 
         /// The halves.
@@ -61,14 +61,18 @@ struct ObjectAppearance {
     }
 
     /// The box around `box` (at most `radius` pixels away on each side, any of `scales`) whose
-    /// content in the BGR `frame` looks most like the seed's `part`, with that similarity; the box is the
-    /// whole object's, placed by where the part was found. Nil when no box of those sizes fits in the frame.
+    /// content in the BGR `frame` looks most like one of the seed's `parts`, with that similarity; the box
+    /// is the whole object's, placed by where the part was found. Nil when no box of those sizes fits in
+    /// the frame. Each scale's search region is cut and resized once for all the parts.
     func search(
-        in frame: PixelBuffer, around box: CGRect, radius: Double, scales: [Double] = searchScales, part: Part = .whole
+        in frame: PixelBuffer, around box: CGRect, radius: Double, scales: [Double] = searchScales, parts: [Part] = [.whole]
     ) throws -> (box: CGRect, score: Double)? {
         let bounds = CGRect(x: 0, y: 0, width: frame.width, height: frame.height)
-        let piece = part.rect(width: template.width, height: template.height)
-        let pattern = part == .whole ? template : try template.cropped(x: piece.x, y: piece.y, width: piece.width, height: piece.height)
+        let patterns = try parts.map { part in
+            let piece = part.rect(width: template.width, height: template.height)
+            let pattern = part == .whole ? template : try template.cropped(x: piece.x, y: piece.y, width: piece.width, height: piece.height)
+            return (piece, pattern)
+        }
         var best: (box: CGRect, score: Double)?
         for scale in scales {
             let size = CGSize(width: box.width * scale, height: box.height * scale)
@@ -80,13 +84,15 @@ struct ObjectAppearance {
             guard scaledWidth >= template.width, scaledHeight >= template.height else { continue }
             let region = try frame.cropped(x: Int(window.minX), y: Int(window.minY), width: Int(window.width), height: Int(window.height))
                 .resized(width: scaledWidth, height: scaledHeight)
-            let match = try region.bestMatch(of: pattern)
-            // Another size must look clearly more alike than the last one to replace it.
-            let score = scale == 1 ? match.score : match.score - Self.resizePenalty
-            if score > best?.score ?? -.infinity {
-                let origin = CGPoint(
-                    x: window.minX + Double(match.x - piece.x) / factor, y: window.minY + Double(match.y - piece.y) / factor)
-                best = (CGRect(origin: origin, size: size).integral.intersection(bounds), score)
+            for (piece, pattern) in patterns {
+                let match = try region.bestMatch(of: pattern)
+                // Another size must look clearly more alike than the last one to replace it.
+                let score = scale == 1 ? match.score : match.score - Self.resizePenalty
+                if score > best?.score ?? -.infinity {
+                    let origin = CGPoint(
+                        x: window.minX + Double(match.x - piece.x) / factor, y: window.minY + Double(match.y - piece.y) / factor)
+                    best = (CGRect(origin: origin, size: size).integral.intersection(bounds), score)
+                }
             }
         }
         return best

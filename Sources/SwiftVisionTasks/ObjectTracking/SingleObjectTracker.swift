@@ -81,10 +81,10 @@ package final class SingleObjectTracker: @unchecked Sendable {
         if let tracked, trackedScore >= Double(Self.confidenceThreshold) || touchesEdge(tracked.box, of: frame) {
             return follow(tracked, in: frame)
         }
-        let halves = try ObjectAppearance.Part.halves.compactMap {
-            try appearance.search(in: frame.buffer, around: whole, radius: radius, scales: scales, part: $0)
-        }
-        if let half = halves.max(by: { $0.score < $1.score }), half.score >= Self.partThreshold {
+        if let half = try appearance.search(
+            in: frame.buffer, around: whole, radius: radius, scales: scales, parts: ObjectAppearance.Part.halves),
+            half.score >= Self.partThreshold
+        {
             tracker = try OpenCVTracker(kind: kind, frame: frame.buffer, box: half.box)
             return follow((half.box, half.score / 2), in: frame)
         }
