@@ -23,9 +23,9 @@ packages=(pkg-config libopencv-dev libopencv-contrib-dev libzxing-dev libtessera
           # Model downloads load libcurl.so.4 with dlopen on the first download (CurlLibrary.swift).
           libcurl4)
 # `--tests` adds what only the tests use: a real browser for the web page's test; `--bench` adds the
-# HTTP load generator of the service's benchmark and GNU time (each task's peak memory).
+# HTTP load generator of the service's benchmark.
 [ "${1:-}" = --tests ] && packages+=(chromium)
-[ "${1:-}" = --bench ] && packages+=(wrk time)
+[ "${1:-}" = --bench ] && packages+=(wrk)
 missing=()
 for package in "${packages[@]}"; do
     [ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" = "install ok installed" ] || missing+=("$package")

@@ -3,6 +3,7 @@ import Foundation
 /// Text as read from the shell: `swiftvision text` from spawn to exit, fast and accurate, next to the `tesseract`
 /// command on the same image, whose time also includes starting the process and loading the language data.
 /// Both read the installed data (`$TESSDATA_PREFIX`, else the system folder) with the bench's one OpenMP thread.
+/// The peak column is our command's own peak resident memory.
 /// The command is told 300 dpi, the resolution ours gives Tesseract, so that its one pass reads the words our
 /// fast level reads; without it, it takes the file's own resolution (72 dpi for page.png) and reads others.
 enum TextCommandBenchmark {
@@ -36,8 +37,7 @@ enum TextCommandBenchmark {
                     continue
                 }
                 let row = BenchmarkRow(
-                    task: task, swift: ours.median, peer: peer.median, peakMiB: peakResidentMiB(), swiftIQR: ours.iqr,
-                    peerIQR: peer.iqr)
+                    task: task, swift: ours.median, peer: peer.median, peakMiB: ours.peakMiB, swiftIQR: ours.iqr, peerIQR: peer.iqr)
                 print(row.line + " words \(reading.words.count) vs \(peerWords.count), \(reading.agreement(with: peerWords))")
             }
         }
