@@ -7,6 +7,8 @@ extension LiteRT {
     public struct CompilationOptions: Sendable, Hashable {
         /// Threads XNNPACK may use for one inference.
         public var threadCount: Int
+        /// Where XNNPACK's packed weights are kept between compilations; nil packs them anew each time.
+        package var packedWeightCache: PackedWeightCache? = .current
 
         /// Up to 4 threads, never more than the processors available.
         public static let `default` = CompilationOptions(
@@ -17,14 +19,20 @@ extension LiteRT {
             self.threadCount = max(1, threadCount)
         }
 
-        /// Builds the C options: CPU acceleration plus an `xnnpack` opaque option with a TOML payload.
-        func makeHandle(_ library: LiteRTLibrary) throws -> LiteRtOptions {
+        /// Builds the C options: CPU acceleration plus an `xnnpack` opaque option with a TOML payload, which
+        /// names the packed-weight file at `weightCachePath` when there is one.
+        func makeHandle(_ library: LiteRTLibrary, weightCachePath: String?) throws -> LiteRtOptions {
             var options: LiteRtOptions?
             try library.check(library.createOptions(&options), "create compilation options")
             do {
                 try library.check(
                     library.setOptionsHardwareAccelerators(options, Int32(kLiteRtHwAcceleratorCpu)), "select the CPU")
-                let payload = strdup("num_threads = \(threadCount)\n")
+                var toml = "num_threads = \(threadCount)\n"
+                if let weightCachePath {
+                    let quoted = weightCachePath.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                    toml += "weight_cache_file_path = \"\(quoted)\"\n"
+                }
+                let payload = strdup(toml)
                 var opaque: LiteRtOpaqueOptions?
                 let status = library.createOpaqueOptions("xnnpack", payload, { free($0) }, &opaque)
                 if status != 0 { free(payload) }

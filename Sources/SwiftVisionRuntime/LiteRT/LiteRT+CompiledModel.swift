@@ -18,12 +18,19 @@ extension LiteRT {
         /// Compiles `model` with `options`.
         public init(model: Model, options: CompilationOptions = .default) throws {
             let library = model.environment.library
-            let optionsHandle = try options.makeHandle(library)
-            defer { library.destroyOptions(optionsHandle) }
+            let weights = options.packedWeightCache?.reservation(forModel: model.url, runtime: library.path)
             var handle: LiteRtCompiledModel?
-            try library.check(
-                LiteRT.filteringLog { library.createCompiledModel(model.environment.handle, model.handle, optionsHandle, &handle) },
-                "compile model \(model.url.lastPathComponent)")
+            do {
+                let optionsHandle = try options.makeHandle(library, weightCachePath: weights?.path)
+                defer { library.destroyOptions(optionsHandle) }
+                try library.check(
+                    LiteRT.filteringLog { library.createCompiledModel(model.environment.handle, model.handle, optionsHandle, &handle) },
+                    "compile model \(model.url.lastPathComponent)")
+            } catch {
+                weights?.discard()
+                throw error
+            }
+            weights?.keep()
             self.model = model
             self.handle = handle!
             do {

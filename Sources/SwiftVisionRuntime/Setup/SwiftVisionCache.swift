@@ -28,6 +28,8 @@ public struct SwiftVisionCache: Sendable, Equatable {
     public var models: URL { root.appendingPathComponent("models", isDirectory: true) }
     /// Sample photos.
     public var samples: URL { root.appendingPathComponent("media", isDirectory: true) }
+    /// XNNPACK's packed weights of the models compiled so far, one file per model (written on first use).
+    public var packedWeights: URL { root.appendingPathComponent("packed-weights", isDirectory: true) }
 
     /// `libLiteRt.so`; `$SWIFTVISION_LITERT_LIBRARY` overrides it.
     public var runtimeLibrary: URL {
