@@ -88,6 +88,10 @@ import Testing
         #expect(throws: ImageError.self) {
             try bytes.withUnsafeMutableBytes { try photo.write(into: $0, format: format, region: CGRect(x: 700, y: 0, width: 10, height: 10)) }
         }
+        // A box from a model whose outputs are not numbers (a damaged model file): an error, not a trap.
+        for region in [CGRect(x: Double.nan, y: 0, width: 10, height: 10), CGRect(x: 0, y: 0, width: Double.infinity, height: 10)] {
+            #expect(throws: ImageError.self) { try bytes.withUnsafeMutableBytes { try photo.write(into: $0, format: format, region: region) } }
+        }
         let tiny = try VisionImage(pixels: Data([1, 2, 3]), width: 1, height: 1, format: .rgb)
         try bytes.withUnsafeMutableBytes { _ = try tiny.write(into: $0, format: format) }
         #expect(bytes.prefix(3) == [1, 2, 3])

@@ -121,6 +121,9 @@ extension VisionImage {
     /// that does not cover a pixel.
     package func pixelRegion(_ region: CGRect?) throws -> CGRect {
         let bounds = CGRect(x: 0, y: 0, width: width, height: height)
+        if let region, ![region.minX, region.minY, region.width, region.height].allSatisfy(\.isFinite) {
+            throw ImageError.invalidRegion("\(region) is not a finite rectangle")
+        }
         let inside = (region ?? bounds).standardized.intersection(bounds)
         guard !inside.isNull, inside.width >= 1, inside.height >= 1 else {
             throw ImageError.invalidRegion("\(region ?? bounds) does not cover a pixel of the \(width)×\(height) image")
