@@ -21,6 +21,8 @@ enum FaceBenchmark {
         let fast = try detector(.fast, landmarks: false)
         let accurate = try detector(.accurate, landmarks: false)
         let landmarks = try detector(.accurate, landmarks: true)
+        let floor = try bareInvokeMilliseconds(of: "face_detection_short_range.tflite", cache: cache, iterations: iterations)
+        print(BenchmarkRow(task: "bare invoke, short range (fast's floor)", swift: floor, peer: nil, peakMiB: peakResidentMiB()).line)
         for (name, path) in zip(photos, paths) {
             let image = try VisionImage(contentsOfFile: path)
             let mediapipe = peer.photos[path]
@@ -32,7 +34,8 @@ enum FaceBenchmark {
                 let count = try detector.results(in: image).count
                 let time = try timeMilliseconds(iterations: iterations) { _ = try detector.results(in: image) }
                 let faces = " faces \(count) vs \(peerFaces.map(String.init) ?? "-")"
-                print(BenchmarkRow(task: "\(name) \(label)", swift: time, peer: peerTime, peakMiB: peakResidentMiB()).line + faces)
+                let ofFloor = detector === fast ? String(format: " %.2f× floor", time.median / floor) : ""
+                print(BenchmarkRow(task: "\(name) \(label)", swift: time, peer: peerTime, peakMiB: peakResidentMiB()).line + ofFloor + faces)
             }
         }
         for (label, wantsLandmarks) in [("video 640×480 per frame, tracking", false), ("video per frame, tracking + landmarks", true)] {
