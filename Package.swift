@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "SwiftVisionMedia", type: .dynamic, targets: ["CVisionMedia"]),
         // OpenCV's core and imgproc, loaded by the shim on first use (see CVisionImaging.h).
         .library(name: "SwiftVisionImaging", type: .dynamic, targets: ["CVisionImaging"]),
+        // Debian's zxing-cpp 1.4, the fallback barcode reader, loaded on first use (see CBarcodeShim.h).
+        .library(name: "SwiftVisionBarcodes", type: .dynamic, targets: ["CBarcodeReader"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -48,7 +50,9 @@ let package = Package(
         ),
         .target(name: "CLiteRt"),
         .systemLibrary(name: "CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
-        .target(name: "CBarcodeShim", dependencies: ["CZXing"], linkerSettings: [.linkedLibrary("ZXing")]),
+        // The types of libSwiftVisionBarcodes.so's functions (CBarcodeReader: Debian's zxing-cpp 1.4), bound with dlopen.
+        .target(name: "CBarcodeShim"),
+        .target(name: "CBarcodeReader", dependencies: ["CZXing"], linkerSettings: [.linkedLibrary("ZXing")]),
         // Our own declarations of zxing-cpp 3's C API, bound with dlopen (scripts/build-zxing.sh builds the library).
         .target(name: "CZXingC"),
         // Our own declarations of Tesseract's C API, bound with dlopen when text is first recognised.
