@@ -8,7 +8,7 @@
 #include "../CVisionImaging/include/CVisionImaging.h"
 #include "LibraryLoading.hpp"
 
-#include <climits>
+#include <cstdint>
 #include <mutex>
 #include <string>
 
