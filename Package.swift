@@ -11,6 +11,10 @@ let package = Package(
         .executable(name: "swiftvision-bench", targets: ["SwiftVisionBench"]),
         // OpenCV's image codecs, video and trackers, loaded by the shim on first use (see CVisionMedia.h).
         .library(name: "SwiftVisionMedia", type: .dynamic, targets: ["CVisionMedia"]),
+        // OpenCV's core and imgproc, loaded by the shim on first use (see CVisionImaging.h).
+        .library(name: "SwiftVisionImaging", type: .dynamic, targets: ["CVisionImaging"]),
+        // Debian's zxing-cpp 1.4, the fallback barcode reader, loaded on first use (see CBarcodeShim.h).
+        .library(name: "SwiftVisionBarcodes", type: .dynamic, targets: ["CBarcodeReader"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -30,12 +34,14 @@ let package = Package(
             pkgConfig: "opencv4",
             providers: [.apt(["libopencv-dev", "libopencv-contrib-dev"])]
         ),
-        // The C shim: OpenCV's core and imgproc (headers through the `opencv4` link to /usr/include/opencv4,
-        // so that pkg-config's list of every OpenCV module stays off the link), libjpeg, libpng and libwebp.
+        // The C shim: libjpeg, libpng and libwebp; OpenCV through the two libraries below, loaded on first use.
+        .target(name: "CVisionShim", linkerSettings: ["png16", "jpeg", "webp"].map { .linkedLibrary($0) }),
+        // OpenCV's core and imgproc, for libSwiftVisionImaging.so (headers through the `opencv4` link to
+        // /usr/include/opencv4, so that pkg-config's list of every OpenCV module stays off the link).
         .target(
-            name: "CVisionShim",
+            name: "CVisionImaging",
             cxxSettings: [.headerSearchPath("opencv4")],
-            linkerSettings: ["opencv_core", "opencv_imgproc", "png16", "jpeg", "webp"].map { .linkedLibrary($0) }
+            linkerSettings: ["opencv_core", "opencv_imgproc"].map { .linkedLibrary($0) }
         ),
         .target(
             name: "CVisionMedia",
@@ -44,7 +50,9 @@ let package = Package(
         ),
         .target(name: "CLiteRt"),
         .systemLibrary(name: "CZXing", pkgConfig: "zxing", providers: [.apt(["libzxing-dev"])]),
-        .target(name: "CBarcodeShim", dependencies: ["CZXing"], linkerSettings: [.linkedLibrary("ZXing")]),
+        // The types of libSwiftVisionBarcodes.so's functions (CBarcodeReader: Debian's zxing-cpp 1.4), bound with dlopen.
+        .target(name: "CBarcodeShim"),
+        .target(name: "CBarcodeReader", dependencies: ["CZXing"], linkerSettings: [.linkedLibrary("ZXing")]),
         // Our own declarations of zxing-cpp 3's C API, bound with dlopen (scripts/build-zxing.sh builds the library).
         .target(name: "CZXingC"),
         // Our own declarations of Tesseract's C API, bound with dlopen when text is first recognised.

@@ -1,7 +1,7 @@
 // libSwiftVisionMedia.so: OpenCV's image codecs, video input and output, and trackers, behind the
 // functions of CVisionMedia.h. The C shim loads it on first use (media_library.cpp).
 #include "CVisionMedia.h"
-#include "../CVisionShim/ShimSupport.hpp"
+#include "../CVisionImaging/OpenCVSupport.hpp"
 
 #include <opencv2/core.hpp>
 #include <opencv2/imgcodecs.hpp>

@@ -10,13 +10,12 @@
 #include "MediaLibrary.hpp"
 #include "ShimSupport.hpp"
 
-#include <opencv2/imgproc.hpp>
-
 #include <algorithm>
 #include <csetjmp>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 extern "C" {
 #include <jpeglib.h>
@@ -326,14 +325,17 @@ int decodeWebP(const uint8_t *bytes, size_t length, SVImageView destination, int
         return 0;
     }
     // As OpenCV: decode with alpha, then drop it.
-    cv::Mat withAlpha(destination.height, destination.width, CV_8UC4);
-    if (WebPDecodeBGRAInto(bytes, length, withAlpha.data, withAlpha.total() * 4, static_cast<int>(withAlpha.step)) == nullptr) {
+    std::vector<uint8_t> withAlpha(size_t(destination.width) * size_t(destination.height) * 4);
+    if (WebPDecodeBGRAInto(bytes, length, withAlpha.data(), withAlpha.size(), destination.width * 4) == nullptr) {
         lastError = "the WebP data could not be decoded";
         return -1;
     }
-    cv::Mat target = asMat(destination);
-    cv::cvtColor(withAlpha, target, cv::COLOR_BGRA2BGR);
-    return checkedInPlace(target, destination);
+    for (int32_t y = 0; y < destination.height; ++y) {
+        const uint8_t *from = withAlpha.data() + size_t(y) * size_t(destination.width) * 4;
+        uint8_t *to = destination.data + size_t(y) * size_t(destination.bytesPerRow);
+        for (int32_t x = 0; x < destination.width; ++x, from += 4, to += 3) std::memcpy(to, from, 3);
+    }
+    return 0;
 }
 
 /// WebP as OpenCV writes it: lossless above quality 100, otherwise lossy at `quality`.

@@ -116,4 +116,21 @@ import Testing
         #expect(try codes(fallback.output) == ["QRCode Thalassiodracon"])
         #expect(try codes(current.output) == codes(fallback.output))
     }
+
+    /// Debian's zxing-cpp 1.4 comes with libSwiftVisionBarcodes.so, loaded on first use: without it and without
+    /// zxing-cpp 3, the tool gives an error line naming the library, and no crash.
+    @Test func theFallbackNeedsItsLibrary() throws {
+        let photo = try Fixtures.sample("pyzbar-qrcode.png").path
+        let environment = [
+            "SWIFTVISION_ZXING_LIBRARY": "/nonexistent/libZXing.so",
+            "SWIFTVISION_BARCODES_LIBRARY": "/nonexistent/libSwiftVisionBarcodes.so",
+        ]
+        let run = try Fixtures.run(CommandLineTests.executable, ["barcodes", "--json", photo], environment: environment)
+        #expect(run.status == 1, "\(run.errors)")
+        let lines = run.output.split(separator: "\n")
+        try #require(lines.count == 1, "\(run.output)")
+        let line = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        let error = try #require(line["error"] as? String, "\(line)")
+        #expect(error.contains("libSwiftVisionBarcodes.so") && error.contains("SWIFTVISION_BARCODES_LIBRARY"), "\(error)")
+    }
 }

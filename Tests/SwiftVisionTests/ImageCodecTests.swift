@@ -4,7 +4,8 @@ import Testing
 @testable import SwiftVisionCore
 
 /// JPEG, PNG and WebP are decoded by libjpeg-turbo, libpng and libwebp directly (the shim's codecs.cpp),
-/// everything else and all video by OpenCV in libSwiftVisionMedia.so, loaded on first use.
+/// everything else and all video by OpenCV in libSwiftVisionMedia.so, loaded on first use; pixels are processed
+/// by OpenCV's core and imgproc in libSwiftVisionImaging.so, also loaded on first use.
 @Suite struct ImageCodecTests {
     static let executable = CommandLineTests.executable
 
@@ -41,12 +42,40 @@ import Testing
         }
     }
 
-    /// The command-line tool maps no OpenCV codec, video or FFmpeg library at start.
-    @Test func theToolLinksNoVideoOrCodecWorld() throws {
+    /// The command-line tool maps no OpenCV library, codec, video or FFmpeg library, nor Debian's zxing-cpp, at
+    /// start: OpenCV's core and imgproc come with libSwiftVisionImaging.so, zxing-cpp 1.4 with
+    /// libSwiftVisionBarcodes.so, each loaded on first use.
+    @Test func theToolLinksNoOpenCV() throws {
         let mapped = try Fixtures.mappedLibraries(of: Self.executable)
-        #expect(mapped.contains("libopencv_core"), "\(mapped)")
-        for library in ["libopencv_imgcodecs", "libopencv_videoio", "libopencv_tracking", "libavcodec", "libgdal", "libgstreamer"] {
+        #expect(mapped.contains("libjpeg"), "\(mapped)")
+        for library in ["libopencv_core", "libopencv_imgproc", "libopencv_imgcodecs", "libopencv_videoio", "libopencv_tracking",
+                        "libavcodec", "libgdal", "libgstreamer", "libgfortran", "libX11", "libZXing"] {
             #expect(!mapped.contains(library), "\(library) is linked")
+        }
+    }
+
+    /// Without libSwiftVisionImaging.so, `info` still reads the photos' headers (bus.jpg is 810×1080, zidane.jpg
+    /// 1280×720, as their publishers give them), while a command that processes pixels gets a clear error line
+    /// naming the library, and no crash.
+    @Test func headersNeedNoImagingLibrary() throws {
+        let missing = ["SWIFTVISION_IMAGING_LIBRARY": "/nonexistent/libSwiftVisionImaging.so"]
+        let photos = [try Fixtures.sample("bus.jpg").path, try Fixtures.sample("zidane.jpg").path]
+        let info = try Fixtures.run(Self.executable, ["info", "--json"] + photos, environment: missing, timeout: 60)
+        #expect(info.status == 0, "\(info.errors)")
+        let sizes = try info.output.split(separator: "\n").map {
+            let line = try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            return [line["width"] as? Int, line["height"] as? Int]
+        }
+        #expect(sizes == [[810, 1080], [1280, 720]], "\(info.output)")
+        let faces = try Fixtures.run(Self.executable, ["faces", "--json"] + photos, environment: missing, timeout: 60)
+        #expect(faces.status == 1, "\(faces.errors)")
+        let lines = try faces.output.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        try #require(lines.count == 2, "\(faces.output)")
+        for line in lines {
+            let error = try #require(line["error"] as? String, "\(line)")
+            #expect(error.contains("libSwiftVisionImaging.so") && error.contains("SWIFTVISION_IMAGING_LIBRARY"), "\(error)")
         }
     }
 

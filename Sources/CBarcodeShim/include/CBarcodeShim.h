@@ -1,6 +1,8 @@
-// A plain C interface over zxing-cpp's barcode reader: one call reads every barcode in a gray image
-// and copies the results into memory the caller releases with svb_free_barcodes. C++ exceptions become
-// a non-zero status and svb_last_error() describes the failure.
+// A plain C interface over Debian's zxing-cpp 1.4 barcode reader: one call reads every barcode in a gray
+// image and copies the results into memory the caller releases with svb_free_barcodes. C++ exceptions
+// become a non-zero status and svb_last_error() describes the failure. The functions are in
+// libSwiftVisionBarcodes.so (Sources/CBarcodeReader), loaded with dlopen on first use (DebianZXingLibrary.swift),
+// so this header declares their types, bound with dlsym.
 #ifndef SWIFTVISION_CBARCODESHIM_H
 #define SWIFTVISION_CBARCODESHIM_H
 
@@ -43,16 +45,16 @@ typedef struct {
     char symbologyIdentifier[8];
 } SVBarcode;
 
-/// Text of the last failure on this thread.
-const char *svb_last_error(void);
+/// svb_last_error: text of the last failure on this thread.
+typedef const char *(*svb_last_errorFunction)(void);
 
-/// Reads the barcodes in an 8-bit gray image of `height` rows `bytesPerRow` apart.
+/// svb_read_barcodes: reads the barcodes in an 8-bit gray image of `height` rows `bytesPerRow` apart.
 /// On success `results` receives `count` barcodes (possibly none).
-int svb_read_barcodes(const uint8_t *pixels, int32_t width, int32_t height, int32_t bytesPerRow, SVBarcodeHints hints,
-                      SVBarcode **results, int32_t *count);
+typedef int (*svb_read_barcodesFunction)(const uint8_t *pixels, int32_t width, int32_t height, int32_t bytesPerRow,
+                                         SVBarcodeHints hints, SVBarcode **results, int32_t *count);
 
-/// Releases what svb_read_barcodes returned.
-void svb_free_barcodes(SVBarcode *results, int32_t count);
+/// svb_free_barcodes: releases what svb_read_barcodes returned.
+typedef void (*svb_free_barcodesFunction)(SVBarcode *results, int32_t count);
 
 #ifdef __cplusplus
 }

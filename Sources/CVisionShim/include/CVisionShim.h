@@ -1,6 +1,8 @@
 // A plain C interface over the few OpenCV calls SwiftVision needs.
 // Every function wraps one OpenCV call on caller-owned memory and turns C++
 // exceptions into a non-zero status; sv_last_error() then describes the failure.
+// OpenCV itself runs in libSwiftVisionImaging.so and libSwiftVisionMedia.so, loaded on first use: when one
+// cannot be loaded, the functions that need it fail and sv_last_error says why.
 #ifndef SWIFTVISION_CVISIONSHIM_H
 #define SWIFTVISION_CVISIONSHIM_H
 
@@ -77,7 +79,8 @@ void sv_set_codec_messages(int shown);
 /// 1 after sv_set_codec_messages(1), else 0.
 int sv_codec_messages_shown(void);
 
-/// Sets how many threads OpenCV's parallel loops use (cv::setNumThreads) and returns the count now in use.
+/// Sets how many threads OpenCV's parallel loops use (cv::setNumThreads) and returns the count now in use;
+/// before OpenCV is loaded (on the first call that needs it) the count is kept, applied then, and returned as given.
 int32_t sv_set_thread_count(int32_t count);
 
 /// Decodes an encoded image into `destination` (8-bit BGR), shrinking a JPEG by `reduction` (1, 2, 4 or 8)

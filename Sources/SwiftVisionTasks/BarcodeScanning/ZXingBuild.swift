@@ -2,7 +2,7 @@ import Foundation
 import SwiftVisionRuntime
 
 /// The zxing-cpp that reads the pixels: 3.x from the library scripts/build-zxing.sh builds, loaded with
-/// `dlopen`, else Debian's 1.4, linked in.
+/// `dlopen`, else Debian's 1.4, in libSwiftVisionBarcodes.so, also loaded with `dlopen` (``DebianZXingLibrary``).
 enum ZXingBuild: Sendable {
     case zxing3(ZXingLibrary)
     case debian

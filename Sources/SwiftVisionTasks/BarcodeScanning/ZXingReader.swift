@@ -54,20 +54,23 @@ struct ZXingReader {
         return found
     }
 
-    /// One call of Debian's zxing-cpp's `ReadBarcodes`.
+    /// One call of Debian's zxing-cpp's `ReadBarcodes` (in libSwiftVisionBarcodes.so, loaded on first use).
     private func read(_ gray: PixelBuffer, formats: BarcodeFormat, maximumCount: Int) throws -> [Barcode] {
         let hints = SVBarcodeHints(
             formats: formats.rawValue, tryHarder: tryHarder ? 1 : 0, tryRotate: tryRotate ? 1 : 0,
             tryDownscale: tryDownscale ? 1 : 0, maximumCount: Int32(maximumCount))
+        let library = try DebianZXingLibrary.shared()
         var results: UnsafeMutablePointer<SVBarcode>?
         var count: Int32 = 0
         let status = gray.bytes.withUnsafeBufferPointer { pixels in
-            svb_read_barcodes(
+            library.readBarcodes(
                 pixels.baseAddress, Int32(gray.width), Int32(gray.height), Int32(gray.bytesPerRow), hints, &results,
                 &count)
         }
-        guard status == 0 else { throw VisionTaskError.engineFailed("zxing-cpp: " + String(cString: svb_last_error())) }
-        defer { svb_free_barcodes(results, count) }
+        guard status == 0 else {
+            throw VisionTaskError.engineFailed("zxing-cpp: " + (library.lastError().map { String(cString: $0) } ?? "failed"))
+        }
+        defer { library.freeBarcodes(results, count) }
         return (0..<Int(count)).map { Barcode(results![$0]) }
     }
 }

@@ -1,6 +1,8 @@
+// libSwiftVisionBarcodes.so: Debian's zxing-cpp 1.4 behind the functions of CBarcodeShim.h, loaded by
+// DebianZXingLibrary.swift on first use.
 #define ZX_USE_UTF8 1
 
-#include "CBarcodeShim.h"
+#include "CBarcodeReader.h"
 
 #include <ReadBarcode.h>
 
@@ -8,6 +10,7 @@
 #include <cstring>
 #include <exception>
 #include <string>
+#include <type_traits>
 
 namespace {
 
@@ -83,3 +86,8 @@ void svb_free_barcodes(SVBarcode *results, int32_t count) {
 }
 
 }  // extern "C"
+
+static_assert(std::is_same_v<decltype(&svb_last_error), svb_last_errorFunction> &&
+                  std::is_same_v<decltype(&svb_read_barcodes), svb_read_barcodesFunction> &&
+                  std::is_same_v<decltype(&svb_free_barcodes), svb_free_barcodesFunction>,
+              "the functions have the types CBarcodeShim.h declares");

@@ -1,5 +1,5 @@
-#include "CVisionShimAnalysis.h"
-#include "ShimSupport.hpp"
+#include "CVisionImaging.h"
+#include "OpenCVSupport.hpp"
 
 #include <opencv2/imgproc.hpp>
 
@@ -37,7 +37,7 @@ cv::Mat doubles(const double *values, int rows, int columns) {
 
 extern "C" {
 
-int sv_gaussian_blur(SVImageView source, SVImageView destination, double sigma) {
+int svi_gaussian_blur(SVImageView source, SVImageView destination, double sigma) {
     return guarded([&] {
         cv::Mat target = asMat(destination);
         cv::GaussianBlur(asMat(source), target, cv::Size(), sigma, sigma, cv::BORDER_REPLICATE);
@@ -45,7 +45,7 @@ int sv_gaussian_blur(SVImageView source, SVImageView destination, double sigma) 
     });
 }
 
-int sv_canny(SVImageView source, SVImageView destination, double lowThreshold, double highThreshold) {
+int svi_canny(SVImageView source, SVImageView destination, double lowThreshold, double highThreshold) {
     return guarded([&] {
         cv::Mat target = asMat(destination);
         cv::Canny(asMat(source), target, lowThreshold, highThreshold, 3, true);
@@ -53,7 +53,7 @@ int sv_canny(SVImageView source, SVImageView destination, double lowThreshold, d
     });
 }
 
-int sv_adaptive_threshold(SVImageView source, SVImageView destination, int32_t blockSize, double offset, int inverted) {
+int svi_adaptive_threshold(SVImageView source, SVImageView destination, int32_t blockSize, double offset, int inverted) {
     return guarded([&] {
         cv::Mat target = asMat(destination);
         cv::adaptiveThreshold(asMat(source), target, 255, cv::ADAPTIVE_THRESH_MEAN_C,
@@ -62,7 +62,7 @@ int sv_adaptive_threshold(SVImageView source, SVImageView destination, int32_t b
     });
 }
 
-int sv_threshold(SVImageView source, SVImageView destination, double level, int inverted) {
+int svi_threshold(SVImageView source, SVImageView destination, double level, int inverted) {
     return guarded([&] {
         cv::Mat target = asMat(destination);
         cv::threshold(asMat(source), target, level, 255, inverted ? cv::THRESH_BINARY_INV : cv::THRESH_BINARY);
@@ -70,7 +70,7 @@ int sv_threshold(SVImageView source, SVImageView destination, double level, int 
     });
 }
 
-int sv_morphology(SVImageView source, SVImageView destination, SVMorphology operation, int32_t kernelSize) {
+int svi_morphology(SVImageView source, SVImageView destination, SVMorphology operation, int32_t kernelSize) {
     return guarded([&] {
         cv::Mat target = asMat(destination);
         const cv::Mat kernel = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(kernelSize, kernelSize));
@@ -79,7 +79,7 @@ int sv_morphology(SVImageView source, SVImageView destination, SVMorphology oper
     });
 }
 
-int sv_divide(SVImageView numerator, SVImageView denominator, SVImageView destination, double scale) {
+int svi_divide(SVImageView numerator, SVImageView denominator, SVImageView destination, double scale) {
     return guarded([&] {
         cv::Mat target = asMat(destination);
         cv::divide(asMat(numerator), asMat(denominator), target, scale);
@@ -87,7 +87,7 @@ int sv_divide(SVImageView numerator, SVImageView denominator, SVImageView destin
     });
 }
 
-int sv_invert(SVImageView source, SVImageView destination) {
+int svi_invert(SVImageView source, SVImageView destination) {
     return guarded([&] {
         cv::Mat target = asMat(destination);
         cv::bitwise_not(asMat(source), target);
@@ -95,7 +95,7 @@ int sv_invert(SVImageView source, SVImageView destination) {
     });
 }
 
-int sv_find_contours(SVImageView binary, int32_t **points, int32_t **lengths, int32_t *count) {
+int svi_find_contours(SVImageView binary, int32_t **points, int32_t **lengths, int32_t *count) {
     return guarded([&] {
         std::vector<std::vector<cv::Point>> contours;
         cv::findContours(asMat(binary), contours, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
@@ -121,7 +121,7 @@ int sv_find_contours(SVImageView binary, int32_t **points, int32_t **lengths, in
     });
 }
 
-int sv_line_segments(SVImageView gray, float **segments, int32_t *count) {
+int svi_line_segments(SVImageView gray, float **segments, int32_t *count) {
     return guarded([&] {
         std::vector<cv::Vec4f> lines;
         cv::createLineSegmentDetector()->detect(asMat(gray), lines);
@@ -138,7 +138,7 @@ int sv_line_segments(SVImageView gray, float **segments, int32_t *count) {
     });
 }
 
-int sv_convex_hull(const int32_t *xy, int32_t count, int32_t *hull, int32_t *hullCount) {
+int svi_convex_hull(const int32_t *xy, int32_t count, int32_t *hull, int32_t *hullCount) {
     return guarded([&] {
         std::vector<cv::Point> result;
         cv::convexHull(points(xy, count), result, true);
@@ -147,7 +147,7 @@ int sv_convex_hull(const int32_t *xy, int32_t count, int32_t *hull, int32_t *hul
     });
 }
 
-int sv_approximate_polygon(const int32_t *xy, int32_t count, double epsilon, int32_t *output, int32_t *outputCount) {
+int svi_approximate_polygon(const int32_t *xy, int32_t count, double epsilon, int32_t *output, int32_t *outputCount) {
     return guarded([&] {
         std::vector<cv::Point> result;
         cv::approxPolyDP(points(xy, count), result, epsilon, true);
@@ -156,7 +156,7 @@ int sv_approximate_polygon(const int32_t *xy, int32_t count, double epsilon, int
     });
 }
 
-int sv_fill_convex_polygon(SVImageView image, const double *xy, int32_t count, const double value[4]) {
+int svi_fill_convex_polygon(SVImageView image, const double *xy, int32_t count, const double value[4]) {
     return guarded([&] {
         std::vector<cv::Point> corners(static_cast<size_t>(count));
         for (int32_t index = 0; index < count; ++index) {
@@ -168,7 +168,7 @@ int sv_fill_convex_polygon(SVImageView image, const double *xy, int32_t count, c
     });
 }
 
-int sv_perspective_transform(const double source[8], const double destination[8], double matrix[9]) {
+int svi_perspective_transform(const double source[8], const double destination[8], double matrix[9]) {
     return guarded([&] {
         cv::Point2f from[4], to[4];
         for (int index = 0; index < 4; ++index) {
@@ -181,7 +181,7 @@ int sv_perspective_transform(const double source[8], const double destination[8]
     });
 }
 
-int sv_warp_perspective(SVImageView source, SVImageView destination, const double matrix[9],
+int svi_warp_perspective(SVImageView source, SVImageView destination, const double matrix[9],
                         SVInterpolation interpolation, const double border[4]) {
     return guarded([&] {
         cv::Mat target = asMat(destination);

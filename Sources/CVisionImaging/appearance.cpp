@@ -1,5 +1,5 @@
-#include "CVisionShimAppearance.h"
-#include "ShimSupport.hpp"
+#include "CVisionImaging.h"
+#include "OpenCVSupport.hpp"
 
 #include <opencv2/imgproc.hpp>
 
@@ -7,7 +7,7 @@ using namespace shim;
 
 extern "C" {
 
-int sv_match_template(SVImageView image, SVImageView templ, SVImageView scores) {
+int svi_match_template(SVImageView image, SVImageView templ, SVImageView scores) {
     return guarded([&] {
         cv::Mat target = asMat(scores);
         cv::matchTemplate(asMat(image), asMat(templ), target, cv::TM_CCOEFF_NORMED);

@@ -1,0 +1,46 @@
+#include "LibraryLoading.hpp"
+
+#include <cstdlib>
+
+namespace {
+
+/// The folder of the file the shim's code was loaded from, with a trailing slash, or "".
+std::string shimFolder() {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void *>(&sv_last_error), &info) == 0 || info.dli_fname == nullptr) return "";
+    const std::string path = info.dli_fname;
+    const size_t slash = path.rfind('/');
+    return slash == std::string::npos ? "" : path.substr(0, slash + 1);
+}
+
+}  // namespace
+
+void *shim::openLibrary(const char *fileName, const char *variable, const char *product, const char *purpose,
+                        std::string &failure) {
+    std::string attempts;
+    std::string candidates[3];
+    if (const char *chosen = std::getenv(variable); chosen != nullptr && *chosen != 0) {
+        candidates[0] = chosen;
+    } else {
+        const std::string folder = shimFolder();
+        if (!folder.empty()) candidates[1] = folder + fileName;
+        candidates[2] = fileName;
+    }
+    for (const std::string &candidate : candidates) {
+        if (candidate.empty()) continue;
+        if (void *handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL)) return handle;
+        const char *reason = dlerror();
+        attempts += "\n  " + (reason != nullptr ? std::string(reason) : candidate);
+    }
+    failure = std::string(purpose) + " (" + fileName + ", the package's " + product +
+              " product) could not be loaded; build it next to the executable or set " + variable + " to its path:" +
+              attempts;
+    return nullptr;
+}
+
+bool shim::checkComplete(void *handle, const char *fileName, const std::string &missing, std::string &failure) {
+    if (missing.empty()) return true;
+    failure = std::string(fileName) + " lacks " + missing + ": it is from another version of SwiftVision";
+    dlclose(handle);
+    return false;
+}
