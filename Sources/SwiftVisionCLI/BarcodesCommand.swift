@@ -39,7 +39,7 @@ struct BarcodesCommand: ParsableCommand {
         options.formats = formats
         options.fast = fast
         let task = try CommandTask.load(options, json: json) as BarcodeTask
-        if logging.verbose { FileHandle.standardError.write(Data("barcodes: reading with \(BarcodeTask.reader)\n".utf8)) }
+        if logging.verbose { StandardStream.error.write("barcodes: reading with \(BarcodeTask.reader)\n") }
         try AnalysisOutput.forEachImage(images, json: json, label: "barcodes") { url, image in
             let found = try task.output(for: image)
             if let output = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {

@@ -8,14 +8,45 @@ enum JSONLines {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let line = try encoder.encode(value)
-        FileHandle.standardOutput.write(line + Data("\n".utf8))
+        StandardStream.output.write(line + Data("\n".utf8))
+    }
+}
+
+/// Standard output or error, written straight to its file descriptor: unbuffered, so each line reaches a
+/// pipe as soon as it is written, without Foundation's `FileHandle` (whose code a one-image run would map).
+struct StandardStream {
+    let descriptor: Int32
+
+    static let output = StandardStream(descriptor: STDOUT_FILENO)
+    static let error = StandardStream(descriptor: STDERR_FILENO)
+
+    /// Writes all of `bytes`, retrying partial and interrupted writes; stops at any other failure.
+    func write(_ bytes: Data) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Glibc.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written > 0 {
+                    offset += written
+                } else if written < 0 && errno == EINTR {
+                    continue
+                } else {
+                    return
+                }
+            }
+        }
+    }
+
+    /// Writes `text` as UTF-8.
+    func write(_ text: String) {
+        write(Data(text.utf8))
     }
 }
 
 /// Writes progress and warnings to standard error, leaving standard output to results.
 enum Diagnostics {
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        StandardStream.error.write(message + "\n")
     }
 }
 
@@ -36,12 +67,12 @@ struct ProgressBar {
         let filled = total > 0 ? min(width, done * width / total) : 0
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
         let count = total > 0 ? "\(done)/\(total)" : "\(done)"
-        FileHandle.standardError.write(Data("\r\(label) \(bar) \(count)".utf8))
+        StandardStream.error.write("\r\(label) \(bar) \(count)")
     }
 
     func finish() {
         guard isTerminal else { return }
-        FileHandle.standardError.write(Data("\n".utf8))
+        StandardStream.error.write("\n")
     }
 }
 

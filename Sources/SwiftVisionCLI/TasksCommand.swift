@@ -12,7 +12,7 @@ struct TasksCommand: ParsableCommand {
     func run() throws {
         let registry = TaskRegistry.standard
         if json {
-            FileHandle.standardOutput.write(try registry.listing() + Data("\n".utf8))
+            StandardStream.output.write(try registry.listing() + Data("\n".utf8))
             return
         }
         for entry in registry.entries {
