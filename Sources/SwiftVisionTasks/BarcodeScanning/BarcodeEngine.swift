@@ -74,7 +74,8 @@ package struct BarcodeEngine: Sendable {
 
     /// Linear and PDF417 codes at a slant, which zxing-cpp, reading along rows and columns, misses: the
     /// striped places whose stripes are slanted and that no code of `known` covers are gathered by
-    /// direction, and each group is cut out with a margin, turned so that its stripes stand upright, and read.
+    /// direction, and each group is turned so that its stripes stand upright and cut out with a margin
+    /// (one warp of only the pixels around its cells), and read.
     private func readSlantedStripes(
         in gray: PixelBuffer, with reader: ZXingReader, places: [StripeRegions.Region], besides known: [Barcode]
     ) throws -> [Barcode] {
@@ -84,16 +85,17 @@ package struct BarcodeEngine: Sendable {
         (linear.tryHarder, linear.tryRotate, linear.tryInvert, linear.tryDownscale) = (false, false, false, false)
         guard !linear.formats.isEmpty else { return [] }
         var found: [Barcode] = []
-        let bounds = CGRect(x: 0, y: 0, width: gray.width, height: gray.height)
         let unread = places.filter { region in
             Self.isSlanted(region.direction) && !known.covers(region.cells)
         }
         for region in StripeRegions.grouped(unread) {
-            let margin = 0.2 * max(region.box.width, region.box.height) + 8
-            let box = region.box.insetBy(dx: -margin, dy: -margin).intersection(bounds).integral
-            let crop = try gray.cropped(
-                x: Int(box.minX), y: Int(box.minY), width: Int(box.width), height: Int(box.height))
-            found.merge(try linear.barcodes(in: crop, turnedBy: -region.direction).map { $0.offset(by: box.origin) })
+            let corners = region.cells.flatMap { cell in
+                [CGPoint(x: cell.minX, y: cell.minY), CGPoint(x: cell.maxX, y: cell.minY),
+                 CGPoint(x: cell.maxX, y: cell.maxY), CGPoint(x: cell.minX, y: cell.maxY)]
+            }
+            found.merge(try linear.barcodes(in: gray, turnedBy: -region.direction, around: corners) { extent in
+                0.2 * max(extent.width, extent.height) + 8
+            })
         }
         return found
     }
@@ -105,14 +107,15 @@ package struct BarcodeEngine: Sendable {
     ) throws -> [Barcode] {
         var matrix = reader
         matrix.formats = options.formats.intersection(.matrix)
-        (matrix.tryRotate, matrix.tryDownscale) = (false, false)  // matrix codes are read at any turn; crops are small
+        // One plain pass per crop: matrix codes are read at any turn, and the crops are small and many.
+        (matrix.tryHarder, matrix.tryRotate, matrix.tryInvert, matrix.tryDownscale) = (false, false, false, false)
         guard !matrix.formats.isEmpty else { return [] }
         var found: [Barcode] = []
         for region in regions where max(region.width, region.height) <= Self.smallRegionSide {
             guard !(known + found).covers([region]) else { continue }
             let crop = try gray.cropped(
                 x: Int(region.minX), y: Int(region.minY), width: Int(region.width), height: Int(region.height))
-            let doubled = try crop.resized(width: 2 * crop.width, height: 2 * crop.height, sharp: true)
+            let doubled = try crop.resized(width: 2 * crop.width, height: 2 * crop.height)
             found.merge(try matrix.barcodes(in: doubled).map { $0.scaled(by: (0.5, 0.5)).offset(by: region.origin) })
         }
         return found
@@ -165,18 +168,30 @@ package struct BarcodeEngine: Sendable {
 extension ZXingReader {
     /// The codes in `gray` turned by `degrees` about its centre, with corners mapped back to `gray`.
     func barcodes(in gray: PixelBuffer, turnedBy degrees: Double) throws -> [Barcode] {
-        let angle = degrees * .pi / 180
         let (width, height) = (Double(gray.width), Double(gray.height))
-        let turnedWidth = abs(width * cos(angle)) + abs(height * sin(angle))
-        let turnedHeight = abs(width * sin(angle)) + abs(height * cos(angle))
-        var transform = AffineTransform(translationByX: -width / 2, byY: -height / 2)
-        transform.append(AffineTransform(rotationByRadians: angle))
-        transform.append(AffineTransform(translationByX: turnedWidth / 2, byY: turnedHeight / 2))
-        let turned = try gray.warped(
-            by: transform, width: Int(turnedWidth.rounded(.up)), height: Int(turnedHeight.rounded(.up)),
-            border: [255, 255, 255, 255])
+        let corners = [CGPoint(x: 0, y: 0), CGPoint(x: width, y: 0), CGPoint(x: width, y: height), CGPoint(x: 0, y: height)]
+        return try barcodes(in: gray, turnedBy: degrees, around: corners) { _ in 0 }
+    }
+
+    /// The codes in the part of `gray` around `points`, turned by `degrees`, with corners mapped back to
+    /// `gray`: one warp straight from `gray` to the upright rectangle that holds the turned points with
+    /// `margin(extent)` pixels on every side, `extent` being their turned box's size; white beyond `gray`.
+    func barcodes(
+        in gray: PixelBuffer, turnedBy degrees: Double, around points: [CGPoint], margin: (CGSize) -> Double
+    ) throws -> [Barcode] {
+        let rotation = AffineTransform(rotationByRadians: degrees * .pi / 180)
+        let turned = points.map { rotation.transform($0) }
+        guard let left = turned.map(\.x).min(), let right = turned.map(\.x).max(),
+              let top = turned.map(\.y).min(), let bottom = turned.map(\.y).max()
+        else { return [] }
+        let space = margin(CGSize(width: right - left, height: bottom - top))
+        var transform = rotation
+        transform.append(AffineTransform(translationByX: (space - left).rounded(), byY: (space - top).rounded()))
+        let upright = try gray.warped(
+            by: transform, width: Int((right - left + 2 * space).rounded(.up)),
+            height: Int((bottom - top + 2 * space).rounded(.up)), border: [255, 255, 255, 255])
         guard let back = transform.inverted() else { return [] }
-        return try barcodes(in: turned).map { barcode in
+        return try barcodes(in: upright).map { barcode in
             var barcode = barcode
             barcode.corners = barcode.corners.applying { back.transform($0) }
             barcode.orientation = (barcode.orientation - Int(degrees) + 360) % 360
