@@ -18,8 +18,13 @@ import Testing
         return try interpreter.invoke(inputs: [try RuntimeTests.input(for: photo, interpreter: interpreter)])
     }
 
+    /// The packed-weight files in `folder`, after checking that each has its `.source` record and that
+    /// nothing else is there.
     static func names(in folder: URL) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let all = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        let files = all.filter { $0.hasSuffix(".xnnpack") }
+        #expect(all == (files + files.map { $0 + ".source" }).sorted(), "each file has its record, and nothing is left over")
+        return files
     }
 
     static func inode(_ url: URL) throws -> Int {
@@ -57,12 +62,32 @@ import Testing
 
         try FileManager.default.copyItem(at: shortRange, to: model)
         #expect(try Self.outputs(of: model, folder: cache) == (try Self.outputs(of: shortRange, folder: nil)))
-        // Another model under the same name: its weights, not the packed weights of the one it replaced.
+        let first = try Self.names(in: cache)
+        #expect(first.count == 1 && first.allSatisfy { $0.hasPrefix("detector-") })
+        // Another model under the same name: its weights, not the packed weights of the one it replaced,
+        // whose file goes as the new one is written.
         try FileManager.default.removeItem(at: model)
         try FileManager.default.copyItem(at: fullRange, to: model)
         #expect(try Self.outputs(of: model, folder: cache) == (try Self.outputs(of: fullRange, folder: nil)))
-        let files = try Self.names(in: cache)
-        #expect(files.count == 2 && files.allSatisfy { $0.hasPrefix("detector-") && $0.hasSuffix(".xnnpack") })
+        let second = try Self.names(in: cache)
+        #expect(second.count == 1 && second.allSatisfy { $0.hasPrefix("detector-") } && second != first)
+    }
+
+    @Test func theWeightsOfADeletedModelGoWhenAnotherIsWritten() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = folder.appendingPathComponent("packed", isDirectory: true)
+        let copy = folder.appendingPathComponent("copy.tflite")
+        try FileManager.default.copyItem(at: try Fixtures.model("face_detection_short_range.tflite"), to: copy)
+        _ = try Self.outputs(of: copy, folder: cache)
+        #expect(try Self.names(in: cache).map { $0.hasPrefix("copy-") } == [true])
+        try FileManager.default.removeItem(at: copy)
+        // A file without its record (an older cache): removed too.
+        try Data([1, 2, 3]).write(to: cache.appendingPathComponent("unknown-0.xnnpack"))
+
+        let model = try Fixtures.model("face_detection_full_range_sparse.tflite")
+        #expect(try Self.outputs(of: model, folder: cache) == (try Self.outputs(of: model, folder: nil)))
+        #expect(try Self.names(in: cache).map { $0.hasPrefix("face_detection_full_range_sparse-") } == [true])
     }
 
     @Test func compilesWithoutAFolderItCannotWrite() throws {

@@ -9,7 +9,9 @@ import Foundation
 /// A file is named after the model's name and a digest of what identifies the model and the runtime
 /// that packed it (path, size, modification time, inode; the same of `libLiteRt.so`): a changed model or
 /// runtime gets a new file. It is written under a temporary name and renamed into place once the
-/// compilation has finished, so a reader never maps a half-written file.
+/// compilation has finished, so a reader never maps a half-written file. Beside it, a `.source` file
+/// records that identity; each time a file is written, the files of models that are gone or changed since
+/// (a deleted copy, an updated download, another runtime) are removed, so the folder does not grow for ever.
 package struct PackedWeightCache: Sendable, Hashable {
     /// The folder of the files.
     package let folder: URL
@@ -22,18 +24,18 @@ package struct PackedWeightCache: Sendable, Hashable {
         self.folder = folder
     }
 
+    static let fileExtension = "xnnpack"
+    static let sourceExtension = "source"
+
     /// Where the packed weights of `model`, as packed by the runtime at `runtime`, are read from or written
-    /// to; nil when the model or runtime cannot be identified, or the folder cannot be made.
+    /// to; nil when the model or runtime cannot be identified, or the folder cannot be written.
     func reservation(forModel model: URL, runtime: String) -> Reservation? {
-        guard let modelIdentity = Self.identity(of: model.path), let runtimeIdentity = Self.identity(of: runtime) else {
-            return nil
-        }
-        let digest = SHA256.hash(data: Data("\(model.path)\n\(modelIdentity)\n\(runtime)\n\(runtimeIdentity)".utf8))
-        let key = digest.prefix(12).map { String(format: "%02x", $0) }.joined()
+        guard let source = Self.source(model: model.path, runtime: runtime) else { return nil }
+        let key = SHA256.hash(data: Data(source.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
         let stem = model.deletingPathExtension().lastPathComponent.filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
-        let file = folder.appendingPathComponent("\(stem)-\(key).xnnpack")
-        if FileManager.default.fileExists(atPath: file.path) {
-            return Reservation(path: file.path, finalPath: nil)
+        let file = folder.appendingPathComponent("\(stem)-\(key).\(Self.fileExtension)").path
+        if FileManager.default.fileExists(atPath: file) {
+            return Reservation(path: file, finalPath: nil, source: source)
         }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -41,9 +43,8 @@ package struct PackedWeightCache: Sendable, Hashable {
             return nil
         }
         guard access(folder.path, W_OK) == 0 else { return nil }
-        removeAbandonedFiles()
-        let temporary = "\(file.path).\(getpid())-\(UInt64.random(in: 0...UInt64.max)).tmp"
-        return Reservation(path: temporary, finalPath: file.path)
+        removeStaleFiles()
+        return Reservation(path: "\(file).\(getpid())-\(UInt64.random(in: 0...UInt64.max)).tmp", finalPath: file, source: source)
     }
 
     /// The file of one compilation: an existing file to map, or a temporary one to write and then keep.
@@ -52,11 +53,17 @@ package struct PackedWeightCache: Sendable, Hashable {
         let path: String
         /// Where the written file goes once the compilation succeeded; nil when an existing file is read.
         let finalPath: String?
+        /// What the file was packed from, for its `.source` file.
+        let source: String
 
-        /// Keeps the written file (the compilation succeeded).
+        /// Keeps the written file (the compilation succeeded), its `.source` file first.
         func keep() {
             guard let finalPath else { return }
-            if rename(path, finalPath) != 0 { unlink(path) }
+            let record = URL(fileURLWithPath: "\(finalPath).\(PackedWeightCache.sourceExtension)")
+            guard (try? Data(source.utf8).write(to: record, options: .atomic)) != nil, rename(path, finalPath) == 0 else {
+                unlink(path)
+                return
+            }
         }
 
         /// Removes the written file (the compilation failed).
@@ -65,21 +72,43 @@ package struct PackedWeightCache: Sendable, Hashable {
         }
     }
 
-    /// Size, modification time and inode of the file at `path`; nil when it cannot be read.
+    /// The model's and the runtime's paths and identities, one per line; nil when either cannot be read.
+    private static func source(model: String, runtime: String) -> String? {
+        guard let modelIdentity = identity(of: model), let runtimeIdentity = identity(of: runtime) else { return nil }
+        return "\(model)\n\(modelIdentity)\n\(runtime)\n\(runtimeIdentity)\n"
+    }
+
+    /// Size, modification time, device and inode of the file at `path`; nil when it cannot be read.
     private static func identity(of path: String) -> String? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         return "\(status.st_size) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec) \(status.st_dev) \(status.st_ino)"
     }
 
-    /// Deletes temporary files that processes which ended while compiling left behind (older than an hour).
-    private func removeAbandonedFiles() {
+    /// Deletes the files whose model or runtime is gone or changed (or whose `.source` is missing), and,
+    /// once older than an hour, temporary files and `.source` files without their file that processes which
+    /// ended while compiling left behind.
+    private func removeStaleFiles() {
         let manager = FileManager.default
         guard let names = try? manager.contentsOfDirectory(atPath: folder.path) else { return }
         let cutoff = Date().addingTimeInterval(-3600)
-        for name in names where name.hasSuffix(".tmp") {
+        func isOld(_ path: String) -> Bool {
+            ((try? manager.attributesOfItem(atPath: path)[.modificationDate]) as? Date).map { $0 < cutoff } ?? false
+        }
+        for name in names {
             let path = folder.appendingPathComponent(name).path
-            if let modified = try? manager.attributesOfItem(atPath: path)[.modificationDate] as? Date, modified < cutoff {
+            if name.hasSuffix(".tmp") {
+                if isOld(path) { unlink(path) }
+            } else if name.hasSuffix(".\(Self.fileExtension)") {
+                let record = "\(path).\(Self.sourceExtension)"
+                let recorded = (try? Data(contentsOf: URL(fileURLWithPath: record))).map { String(decoding: $0, as: UTF8.self) }
+                let lines = recorded?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
+                if lines.count < 3 || Self.source(model: String(lines[0]), runtime: String(lines[2])) != recorded {
+                    unlink(path)
+                    unlink(record)
+                }
+            } else if name.hasSuffix(".\(Self.fileExtension).\(Self.sourceExtension)"),
+                      !manager.fileExists(atPath: String(path.dropLast(Self.sourceExtension.count + 1))), isOld(path) {
                 unlink(path)
             }
         }
