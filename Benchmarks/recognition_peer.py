@@ -2,8 +2,10 @@
 swiftvision-bench and prints one JSON object.
 
 Usage: recognition_peer.py ITERATIONS --barcodes IMAGE... --text IMAGE...
-  barcodes: zxingcpp.read_barcodes on the decoded gray image (zxing-cpp's Python binding, default options):
-            the median, the samples and the codes read;
+  barcodes: zxingcpp.read_barcodes on the decoded image as the file holds it, gray or colour in RGB order, as
+            SwiftVision's VisionImage holds it (zxing-cpp's Python binding, default options, which makes the
+            luminance itself, as our reader does inside its timing; alpha is dropped beforehand, the binding
+            takes 1 or 3 channels): the median, the samples and the codes read;
   text:     Tesseract's API through tesserocr, one PyTessBaseAPI started once (eng, PSM_AUTO, LSTM engine, 300 dpi,
             as TextRecognizer), fed the gray image decoded once; the samples of each recognition (words
             read by the result iterator) and the words read. OMP_THREAD_LIMIT comes from the environment.
@@ -21,6 +23,14 @@ import zxingcpp
 from timing import pin_threads, quantile, samples_ms
 
 
+def decoded(path):
+    """The file's pixels: gray stays gray, colour becomes RGB (without alpha)."""
+    image = cv2.imread(path, cv2.IMREAD_UNCHANGED)
+    if image.ndim == 2:
+        return image
+    return cv2.cvtColor(image, cv2.COLOR_BGR2RGB if image.shape[2] == 3 else cv2.COLOR_BGRA2RGB)
+
+
 def main(iterations, arguments):
     iterations = int(iterations)
     split = arguments.index("--text")
@@ -28,9 +38,9 @@ def main(iterations, arguments):
     pin_threads()
     result = {"zxing_version": version("zxing-cpp"), "barcodes": {}, "text": {}}
     for path in barcodes:
-        gray = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
-        found = zxingcpp.read_barcodes(gray)
-        samples = samples_ms(lambda: zxingcpp.read_barcodes(gray), iterations)
+        image = decoded(path)
+        found = zxingcpp.read_barcodes(image)
+        samples = samples_ms(lambda: zxingcpp.read_barcodes(image), iterations)
         result["barcodes"][path] = {"ms": quantile(samples, 0.5), "count": len(found), "samples": samples}
     result["tesseract_version"] = tesserocr.tesseract_version().split("\n")[0] + ", tesserocr " + version("tesserocr")
     with tesserocr.PyTessBaseAPI(lang="eng", psm=tesserocr.PSM.AUTO, oem=tesserocr.OEM.LSTM_ONLY) as api:

@@ -44,8 +44,9 @@ enum RecognitionBenchmark {
 
         print("")
         print("Rectangles, barcodes, text — median of \(iterations) runs (text: \(textIterations) a side) on decoded images, 1 thread")
-        print("peers: zxing-cpp \(peer.zxingVersion) Python binding (default options); \(peer.tesseractVersion): one PyTessBaseAPI,")
-        print("       eng, PSM_AUTO, LSTM, 300 dpi, on the same gray image; both peers' runs in two halves, before and after ours")
+        print("peers: zxing-cpp \(peer.zxingVersion) Python binding (default options) on the decoded image as ours, gray or RGB;")
+        print("       \(peer.tesseractVersion): one PyTessBaseAPI, eng, PSM_AUTO, LSTM, 300 dpi, on the gray image;")
+        print("       both peers' runs in two halves, before and after ours")
         print("text rows: `fast` is that same single Tesseract pass; `accurate` adds orientation, light flattening, rescaling;")
         print("       words: ours vs the peer's, and the share of the peer's words we read too")
         print(BenchmarkRow.header)
