@@ -26,7 +26,7 @@ struct InfoCommand: ParsableCommand {
         for path in images {
             let report: Report
             do {
-                let data = try ImageError.contents(of: URL(fileURLWithPath: path))
+                let data = try ImageError.contents(atPath: path)
                 let header = try ImageHeader(data: data)
                 try ImageLimits.default.check(width: header.width, height: header.height)
                 let swaps = header.orientation.swapsDimensions

@@ -47,11 +47,48 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible, Loc
 extension ImageError {
     /// The bytes of the file at `url`, or ``unreadableFile(path:reason:)`` saying why they cannot be read.
     package static func contents(of url: URL) throws -> Data {
-        do {
-            return try Data(contentsOf: url, options: .mappedIfSafe)
-        } catch {
-            throw ImageError.unreadableFile(path: url.path, reason: readFailureReason(at: url, error: error))
+        try contents(atPath: url.path)
+    }
+
+    /// The bytes of the file at `path`, read with the system's calls (so that a one-image run such as
+    /// `swiftvision info` maps none of Foundation's URL and file-reading code), or
+    /// ``unreadableFile(path:reason:)`` saying why they cannot be read.
+    package static func contents(atPath path: String) throws -> Data {
+        func failure(_ reason: String) -> ImageError { .unreadableFile(path: path, reason: reason) }
+        func systemReason() -> String { errno == ENOENT ? "no such file" : String(cString: strerror(errno)) }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure(systemReason()) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw failure(systemReason()) }
+        guard status.st_mode & S_IFMT != S_IFDIR else { throw failure("it is a folder, not a file") }
+        // Reads into `buffer`, retrying interrupted reads; 0 at the end of the file.
+        func readSome(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+            while true {
+                let count = read(descriptor, buffer.baseAddress, buffer.count)
+                if count >= 0 { return count }
+                if errno != EINTR { throw failure(systemReason()) }
+            }
         }
+        var data = Data(count: max(Int(status.st_size), 0))
+        var length = 0
+        while length < data.count {
+            let count = try data.withUnsafeMutableBytes { try readSome(into: UnsafeMutableRawBufferPointer(rebasing: $0[length...])) }
+            if count == 0 { break }
+            length += count
+        }
+        if length < data.count {
+            data.count = length
+        } else {
+            // More than the size the file had (it grew, or it is a pipe): the rest in chunks.
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = try chunk.withUnsafeMutableBytes { try readSome(into: $0) }
+                if count == 0 { break }
+                data.append(contentsOf: chunk[..<count])
+            }
+        }
+        return data
     }
 
     /// Why reading the file at `url` failed with `error`, in words: a folder, a missing file, or the
