@@ -5,7 +5,7 @@ Usage: recognition_peer.py ITERATIONS --barcodes IMAGE... --text IMAGE...
   barcodes: zxingcpp.read_barcodes on the decoded image as the file holds it, gray or colour in RGB order, as
             SwiftVision's VisionImage holds it (zxing-cpp's Python binding, default options, which makes the
             luminance itself, as our reader does inside its timing; alpha is dropped beforehand, the binding
-            takes 1 or 3 channels): the median, the samples and the codes read;
+            takes 1 or 3 channels): the samples and the codes read;
   text:     Tesseract's API through tesserocr, one PyTessBaseAPI started once (eng, PSM_AUTO, LSTM engine, 300 dpi,
             as TextRecognizer), fed the gray image decoded once; the samples of each recognition (words
             read by the result iterator) and the words read. OMP_THREAD_LIMIT comes from the environment.
@@ -20,7 +20,7 @@ import cv2
 import tesserocr
 import zxingcpp
 
-from timing import pin_threads, quantile, samples_ms
+from timing import pin_threads, samples_ms
 
 
 def decoded(path):
@@ -41,7 +41,7 @@ def main(iterations, arguments):
         image = decoded(path)
         found = zxingcpp.read_barcodes(image)
         samples = samples_ms(lambda: zxingcpp.read_barcodes(image), iterations)
-        result["barcodes"][path] = {"ms": quantile(samples, 0.5), "count": len(found), "samples": samples}
+        result["barcodes"][path] = {"count": len(found), "samples": samples}
     result["tesseract_version"] = tesserocr.tesseract_version().split("\n")[0] + ", tesserocr " + version("tesserocr")
     with tesserocr.PyTessBaseAPI(lang="eng", psm=tesserocr.PSM.AUTO, oem=tesserocr.OEM.LSTM_ONLY) as api:
         api.SetVariable("debug_file", "/dev/null")

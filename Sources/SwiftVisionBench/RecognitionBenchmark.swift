@@ -110,7 +110,6 @@ enum RecognitionBenchmark {
 
     struct Peer: Decodable {
         struct Reading: Decodable {
-            var ms: Double
             var count: Int
             var samples: [Double]
         }

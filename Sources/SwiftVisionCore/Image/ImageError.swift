@@ -62,32 +62,25 @@ extension ImageError {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure(systemReason()) }
         guard status.st_mode & S_IFMT != S_IFDIR else { throw failure("it is a folder, not a file") }
-        // Reads into `buffer`, retrying interrupted reads; 0 at the end of the file.
-        func readSome(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-            while true {
-                let count = read(descriptor, buffer.baseAddress, buffer.count)
-                if count >= 0 { return count }
-                if errno != EINTR { throw failure(systemReason()) }
-            }
-        }
-        var data = Data(count: max(Int(status.st_size), 0))
+        // A regular file is read to the size it has; anything else (a pipe) to its end, in growing steps.
+        let isRegular = status.st_mode & S_IFMT == S_IFREG
+        var data = Data(count: isRegular ? max(Int(status.st_size), 0) : 65536)
         var length = 0
-        while length < data.count {
-            let count = try data.withUnsafeMutableBytes { try readSome(into: UnsafeMutableRawBufferPointer(rebasing: $0[length...])) }
-            if count == 0 { break }
-            length += count
-        }
-        if length < data.count {
-            data.count = length
-        } else {
-            // More than the size the file had (it grew, or it is a pipe): the rest in chunks.
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = try chunk.withUnsafeMutableBytes { try readSome(into: $0) }
-                if count == 0 { break }
-                data.append(contentsOf: chunk[..<count])
+        while true {
+            if length == data.count {
+                if isRegular { break }
+                data.count *= 2
+            }
+            let count = data.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + length, $0.count - length) }
+            if count > 0 {
+                length += count
+            } else if count == 0 {
+                break
+            } else if errno != EINTR {
+                throw failure(systemReason())
             }
         }
+        data.count = length
         return data
     }
 
