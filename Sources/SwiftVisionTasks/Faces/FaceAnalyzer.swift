@@ -3,7 +3,8 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// The face engine of ``FaceTask``: BlazeFace detection over
-/// the whole image and, in accurate mode, over overlapping tiles, merged by weighted suppression;
+/// the whole image and, in accurate mode, a closer look (overlapping tiles, squares around unsure faces) where
+/// the whole-image pass leaves doubt, merged by weighted suppression;
 /// then the face mesh and irises on crops turned upright by the eye line. Every detection below
 /// ``sureScore`` is confirmed twice: by the mesh's face presence and by the short-range detector on the
 /// upright crop around the mesh.
@@ -19,7 +20,7 @@ final class FaceAnalyzer: Sendable {
     }
 
     let configuration: Configuration
-    private let detector: FaceDetectionModel
+    let detector: FaceDetectionModel
     /// The short-range detector that takes the second look at each face.
     private let confirmer: FaceDetectionModel
     private let landmarkModels: FaceLandmarkModels
@@ -118,20 +119,56 @@ final class FaceAnalyzer: Sendable {
 
     // MARK: Detection
 
-    /// Detections over the whole image and, when configured, tiles; suppressed, filtered and limited.
+    /// Detections over the whole image and, in accurate mode, the regions that need a closer look;
+    /// suppressed, filtered and limited.
     func detections(in image: VisionImage) throws -> [Detection] {
         // The short-range model sees the image as MediaPipe's FaceDetector does (checked by FaceFidelityTests);
         // the full-range one keeps the area-averaged letterbox: MediaPipe's sampling is unchecked for it (the
         // Tasks API runs only the short-range model) and lost faces on a 4:3 frame of zidane.jpg.
-        var found = try configuration.range == .short ? detector.detectAsMediaPipe(in: image) : detector.detect(in: image)
-        if configuration.scansTiles {
-            for tile in Self.tiles(width: image.width, height: image.height) {
-                found += try detector.detect(in: image, region: tile)
+        var found: [Detection]
+        if configuration.range == .short {
+            found = try detector.detectAsMediaPipe(in: image)
+        } else if configuration.scansTiles {
+            let floor = min(detector.minimumScore, configuration.minimumConfidence)
+            let whole = try detector.detect(in: image, minimumScore: min(Self.hintScore, floor))
+            found = whole.filter { $0.score >= floor }
+            for region in Self.closerLooks(width: image.width, height: image.height, after: whole, minimumScore: floor) {
+                found += try detector.detect(in: image, region: region, minimumScore: floor)
             }
+        } else {
+            found = try detector.detect(in: image)
         }
         let minimumWidth = configuration.minimumFaceSize * Double(image.width)
         let kept = found.filter { $0.score >= configuration.minimumConfidence && $0.boundingBox.width >= minimumWidth }
         return NonMaxSuppression.weighted(kept, threshold: 0.3, limit: configuration.maximumFaces)
+    }
+
+    /// The score from which a whole-image detection below the faces' threshold hints at a face.
+    static let hintScore: Float = 0.1
+    /// The width, in pixels of the whole-image pass's input, under which a hinted face may be one that only a
+    /// tile shows the model large enough (the faces of ``FaceTests/groupPhoto(cell:)`` are 9–12).
+    static let smallHintWidth = 14.0
+
+    /// The regions worth a closer look after the whole-image pass found `whole` (detections down to
+    /// ``hintScore``; faces from `minimumScore`), in images larger than a tile: every tile of
+    /// ``tiles(width:height:)`` when it found no face; otherwise the tiles holding a hint of a small face that
+    /// no face explains, and the square three times as wide around each larger face not sure enough to skip
+    /// the checks (seen larger, a real face scores higher; zidane.jpg's second face goes from 0.54 to 0.87).
+    static func closerLooks(width: Int, height: Int, after whole: [Detection], minimumScore: Float) -> [CGRect] {
+        let tiles = tiles(width: width, height: height)
+        let faces = NonMaxSuppression.weighted(whole.filter { $0.score >= minimumScore }, threshold: 0.3)
+        guard !tiles.isEmpty, !faces.isEmpty else { return tiles }
+        let inputPixel = Double(max(width, height)) / 192
+        let hints = NonMaxSuppression.weighted(whole.filter { $0.score < minimumScore }, threshold: 0.3).filter { hint in
+            hint.boundingBox.width / inputPixel < smallHintWidth && !faces.contains { $0.boundingBox.intersects(hint.boundingBox) }
+        }
+        let hintedTiles = tiles.filter { tile in hints.contains { tile.contains(CGPoint(x: $0.boundingBox.midX, y: $0.boundingBox.midY)) } }
+        let squares = faces.filter { $0.score < sureScore && $0.boundingBox.width / inputPixel >= smallHintWidth }.map { face in
+            let side = face.boundingBox.width * 3
+            return CGRect(x: face.boundingBox.midX - side / 2, y: face.boundingBox.midY - side / 2, width: side, height: side)
+                .intersection(CGRect(x: 0, y: 0, width: width, height: height))
+        }
+        return hintedTiles + squares
     }
 
     /// Overlapping square tiles (480 pixels, or a third of the shorter side if larger), overlapping by a

@@ -26,10 +26,14 @@ struct FaceDetectionModel: Sendable {
             keypointCount: 6, minimumScore: range == .short ? 0.5 : 0.6, options: options, store: store, cache: cache)
     }
 
-    /// Faces in `region` (upright pixels) scoring at least MediaPipe's `min_score_thresh`, before suppression.
-    func detect(in image: VisionImage, region: CGRect? = nil) throws -> [Detection] {
-        try model.detect(in: image, region: region)
+    /// Faces in `region` (upright pixels) scoring at least `minimumScore` (MediaPipe's `min_score_thresh`
+    /// unless given), before suppression.
+    func detect(in image: VisionImage, region: CGRect? = nil, minimumScore: Float? = nil) throws -> [Detection] {
+        try model.detect(in: image, region: region, minimumScore: minimumScore)
     }
+
+    /// MediaPipe's `min_score_thresh` for this model.
+    var minimumScore: Float { model.minimumScore }
 
     /// Faces in the whole image sampled as MediaPipe's FaceDetector samples it (one bilinear warp of the
     /// letterboxed square), scoring at least `min_score_thresh`, before suppression.

@@ -49,11 +49,11 @@ struct KeypointDetectionModel: Sendable {
         }
     }
 
-    /// Detections in `region` (upright pixels) scoring at least ``minimumScore``, before suppression; the
-    /// region is letterboxed into the input with area-averaging when it shrinks.
-    func detect(in image: VisionImage, region: CGRect? = nil) throws -> [Detection] {
+    /// Detections in `region` (upright pixels) scoring at least `minimumScore` (``minimumScore`` unless
+    /// given), before suppression; the region is letterboxed into the input with area-averaging when it shrinks.
+    func detect(in image: VisionImage, region: CGRect? = nil, minimumScore: Float? = nil) throws -> [Detection] {
         var mapping: TensorImageMapping?
-        return try detect { inputs in
+        return try detect(minimumScore: minimumScore ?? self.minimumScore) { inputs in
             mapping = try image.write(into: inputs[0], format: format, region: region)
         } imagePoint: { mapping!.imagePoint(fromNormalizedTensorPoint: $0) }
     }
@@ -63,15 +63,15 @@ struct KeypointDetectionModel: Sendable {
     /// input, as in MediaPipe's graphs; scores near the threshold depend on the sampling.
     func detectAsMediaPipe(in image: VisionImage) throws -> [Detection] {
         var square: RotatedRect?
-        return try detect { inputs in
+        return try detect(minimumScore: minimumScore) { inputs in
             square = try image.writeAsMediaPipe(into: inputs[0], format: format)
         } imagePoint: { square!.point(atNormalized: $0.x, $0.y) }
     }
 
-    /// Runs the model on the input `write` fills and decodes its outputs; `imagePoint` maps a point in
-    /// 0…1 of the input to upright pixels.
+    /// Runs the model on the input `write` fills and decodes the outputs scoring at least `minimumScore`;
+    /// `imagePoint` maps a point in 0…1 of the input to upright pixels.
     private func detect(
-        writing write: ([UnsafeMutableRawBufferPointer]) throws -> Void, imagePoint: (CGPoint) -> CGPoint
+        minimumScore: Float, writing write: ([UnsafeMutableRawBufferPointer]) throws -> Void, imagePoint: (CGPoint) -> CGPoint
     ) throws -> [Detection] {
         let scale = Float(format.width)
         let logitThreshold = log(minimumScore / (1 - minimumScore))
