@@ -12,13 +12,25 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Print JSON Lines.")
     var json = false
 
-    struct Report: Encodable {
+    struct Report {
         var file: String
         var width: Int?
         var height: Int?
         var orientation: Int?
         var format: String?
         var error: String?
+
+        /// The report as its JSON line.
+        var jsonLine: JSONObjectLine {
+            var line = JSONObjectLine()
+            line.append("file", file)
+            line.append("width", width)
+            line.append("height", height)
+            line.append("orientation", orientation)
+            line.append("format", format)
+            line.append("error", error)
+            return line
+        }
     }
 
     func run() throws {
@@ -38,7 +50,7 @@ struct InfoCommand: ParsableCommand {
                 report = Report(file: path, error: "\(error.localizedDescription)")
             }
             if json {
-                try JSONLines.print(report)
+                StandardStream.output.write(report.jsonLine.text)
             } else if let error = report.error {
                 Diagnostics.note("\(path): \(error)")
             } else {

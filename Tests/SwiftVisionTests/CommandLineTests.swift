@@ -1,4 +1,5 @@
 import Foundation
+import SwiftVisionTestSupport
 import Testing
 
 @testable import SwiftVision
@@ -83,6 +84,57 @@ import Testing
         #expect(lines.count == 2)
         #expect(lines[0].contains("\"error\"") && lines[0].contains("not an image"))
         #expect(lines[1].contains("\"width\":768"))
+    }
+
+    /// `info --json` writes its lines without `JSONEncoder`; each must be the bytes `JSONEncoder` writes for the
+    /// same members (sorted keys, slashes unescaped, nil members left out), over file names and error messages
+    /// holding every control character, quotes, backslashes, DEL and non-ASCII text.
+    @Test func infoJSONLinesAreTheBytesJSONEncoderWrites() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = try Data(contentsOf: try Fixtures.sample("astronaut.png"))
+        // The PNG's size from its IHDR chunk (the PNG spec: big-endian width and height at bytes 16 and 20).
+        let size = [16, 20].map { offset in png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        let pool = (1..<0x20).map { Character(Unicode.Scalar(UInt8($0))) }
+            + ["\"", "\\", "\u{7f}", " ", "a", "Z", "0", ".", "é", "漢", "😀", "\u{2028}"]
+        var random = SeededGenerator(seed: 26)
+        let names = [String(pool)] + (0..<30).map { _ in String((0..<12).map { _ in pool.randomElement(using: &random)! }) }
+        var paths: [String] = []
+        for (index, name) in names.enumerated() {
+            let url = folder.appendingPathComponent("\(index)\(name)")
+            try (index.isMultiple(of: 2) ? png : Data(name.utf8)).write(to: url)
+            paths.append(url.path)
+        }
+        paths.append(folder.appendingPathComponent("missing \"\\\u{1}é.png").path)
+
+        let run = try Fixtures.run(Self.executable, ["info", "--json"] + paths)
+        #expect(run.status == 1)
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.count == paths.count && run.output.last == "\n")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for (index, (line, path)) in zip(lines, paths).enumerated() {
+            let report = try JSONDecoder().decode(InfoLine.self, from: Data(line.utf8))
+            #expect(report.file == path)
+            #expect(try encoder.encode(report) == Data(line.utf8), "\(line)")
+            if index < names.count && index.isMultiple(of: 2) {
+                #expect([report.width, report.height] == size && report.orientation == 1 && report.format == "png")
+                #expect(report.error == nil)
+            } else {
+                #expect(report.error?.contains(path) == (index == names.count) && report.width == nil)
+                #expect(report.error != nil && report.format == nil)
+            }
+        }
+    }
+
+    /// The members of an `info --json` line.
+    private struct InfoLine: Codable {
+        var file: String
+        var width: Int?
+        var height: Int?
+        var orientation: Int?
+        var format: String?
+        var error: String?
     }
 
     @Test func modelDescribesInstalledModels() throws {
