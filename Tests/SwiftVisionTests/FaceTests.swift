@@ -75,7 +75,7 @@ import SwiftVisionTestSupport
             let whole = try analyzer.detector.detect(in: image, minimumScore: FaceAnalyzer.hintScore)
             let tiles = FaceAnalyzer.tiles(width: image.width, height: image.height)
             let looks = FaceAnalyzer.closerLooks(width: image.width, height: image.height, after: whole, minimumScore: 0.5)
-            #expect(!tiles.isEmpty && looks.count < tiles.count / 2, "\(photo): \(looks.count) of \(tiles.count) tiles")
+            #expect(!tiles.isEmpty && looks.tiles.count < tiles.count / 2, "\(photo): \(looks.tiles.count) of \(tiles.count) tiles")
         }
         for cell in [100, 80] {
             let (photo, squares) = try Self.groupPhoto(cell: cell)

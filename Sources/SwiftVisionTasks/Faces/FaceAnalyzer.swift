@@ -132,8 +132,13 @@ final class FaceAnalyzer: Sendable {
             let floor = min(detector.minimumScore, configuration.minimumConfidence)
             let whole = try detector.detect(in: image, minimumScore: min(Self.hintScore, floor))
             found = whole.filter { $0.score >= floor }
-            for region in Self.closerLooks(width: image.width, height: image.height, after: whole, minimumScore: floor) {
-                found += try detector.detect(in: image, region: region, minimumScore: floor)
+            let looks = Self.closerLooks(width: image.width, height: image.height, after: whole, minimumScore: floor)
+            for tile in looks.tiles {
+                found += try detector.detect(in: image, region: tile, minimumScore: floor)
+            }
+            for square in looks.squares {
+                let near = try confirmer.detect(in: image, region: square, minimumScore: floor)
+                found += near.contains { $0.score >= Self.sureScore } ? near : try detector.detect(in: image, region: square, minimumScore: floor)
             }
         } else {
             found = try detector.detect(in: image)
@@ -150,25 +155,29 @@ final class FaceAnalyzer: Sendable {
     static let smallHintWidth = 14.0
 
     /// The regions worth a closer look after the whole-image pass found `whole` (detections down to
-    /// ``hintScore``; faces from `minimumScore`), in images larger than a tile: every tile of
-    /// ``tiles(width:height:)`` when it found no face; otherwise the tiles holding a hint of a small face that
-    /// no face explains, and the square three times as wide around each larger face not sure enough to skip
-    /// the checks (seen larger, a real face scores higher; zidane.jpg's second face goes from 0.54 to 0.87).
-    static func closerLooks(width: Int, height: Int, after whole: [Detection], minimumScore: Float) -> [CGRect] {
+    /// ``hintScore``; faces from `minimumScore`), in images larger than a tile. Tiles of
+    /// ``tiles(width:height:)``, for the full-range model: all of them when it found no face, otherwise those
+    /// holding a hint of a small face that no face explains. Squares three times as wide as each face not
+    /// sure enough to skip the checks: seen larger, a real face scores higher. The short-range model looks
+    /// there first (a quarter of the full-range one's work), the full-range one when that is not sure
+    /// (zidane.jpg's second face, turned down, goes from 0.54 to 0.87 with it).
+    static func closerLooks(
+        width: Int, height: Int, after whole: [Detection], minimumScore: Float
+    ) -> (tiles: [CGRect], squares: [CGRect]) {
         let tiles = tiles(width: width, height: height)
         let faces = NonMaxSuppression.weighted(whole.filter { $0.score >= minimumScore }, threshold: 0.3)
-        guard !tiles.isEmpty, !faces.isEmpty else { return tiles }
+        guard !tiles.isEmpty, !faces.isEmpty else { return (tiles, []) }
         let inputPixel = Double(max(width, height)) / 192
         let hints = NonMaxSuppression.weighted(whole.filter { $0.score < minimumScore }, threshold: 0.3).filter { hint in
             hint.boundingBox.width / inputPixel < smallHintWidth && !faces.contains { $0.boundingBox.intersects(hint.boundingBox) }
         }
-        let hintedTiles = tiles.filter { tile in hints.contains { tile.contains(CGPoint(x: $0.boundingBox.midX, y: $0.boundingBox.midY)) } }
-        let squares = faces.filter { $0.score < sureScore && $0.boundingBox.width / inputPixel >= smallHintWidth }.map { face in
+        let hinted = tiles.filter { tile in hints.contains { tile.contains(CGPoint(x: $0.boundingBox.midX, y: $0.boundingBox.midY)) } }
+        let squares = faces.filter { $0.score < sureScore }.map { face in
             let side = face.boundingBox.width * 3
             return CGRect(x: face.boundingBox.midX - side / 2, y: face.boundingBox.midY - side / 2, width: side, height: side)
                 .intersection(CGRect(x: 0, y: 0, width: width, height: height))
         }
-        return hintedTiles + squares
+        return (hinted, squares)
     }
 
     /// Overlapping square tiles (480 pixels, or a third of the shorter side if larger), overlapping by a
