@@ -4,8 +4,9 @@
 #
 # 1. $CACHE/downloads: the source distribution from PyPI (`pip download`), checked against its pinned SHA-256.
 # 2. Its core/ sources, readers only, compiled with g++ (two at a time) at -O3, as the CMake Release build of
-#    zxing-cpp's Python wheel (-O2 read 15-25% slower), with the Version.h that CMake would generate written here. The process also links Debian's libZXing.so.2 (the same C++ namespace), so the
-#    library exports only the C API (`ZXing_*`): hidden visibility, a version script and -Bsymbolic.
+#    zxing-cpp's Python wheel (-O2 read 15-25% slower), with the Version.h that CMake would generate written
+#    here. The process also links Debian's libZXing.so.2 (the same C++ namespace), so the library exports
+#    only the C API (`ZXing_*`): hidden visibility, a version script and -Bsymbolic.
 # One line of output; the compiler's output goes to $CACHE/logs/build-zxing.log. A second run does nothing
 # and needs no network.
 set -euo pipefail
