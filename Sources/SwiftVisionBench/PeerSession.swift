@@ -14,8 +14,10 @@ final class PeerSession {
     private let output = Pipe()
     private var pending = Data()
 
-    /// Starts `script` with `arguments`.
+    /// Starts `script` with `arguments`. A peer that has ended makes writing to it fail with an error
+    /// rather than end the bench with SIGPIPE.
     init(python: URL, script: String, arguments: [String]) throws {
+        signal(SIGPIPE, SIG_IGN)
         process.executableURL = python
         process.arguments = [PeerProcess.path(of: script)] + arguments
         process.standardInput = input

@@ -44,14 +44,19 @@ enum RecognitionBenchmark {
             return try [fast, accurate].map { recognizer in try TextReading(recognizer: recognizer, image: image) }
         }
         let peerAfter = try runPeer()
-        let barcodePeer = try PeerSession(python: python, script: "recognition_peer.py", arguments: ["--serve-barcodes"])
-        let zxing = try barcodePeer.line(as: BarcodePeerGreeting.self)
+        let (zxing, barcodes, cpu) = try CPUAffinity.onOneCPU { cpu in
+            let barcodePeer = try PeerSession(python: python, script: "recognition_peer.py", arguments: ["--serve-barcodes"])
+            let zxing = try barcodePeer.line(as: BarcodePeerGreeting.self)
+            let scanner = BarcodeScanner()
+            return (zxing, try barcodeImages.map { try BarcodeReads(of: $0, scanner: scanner, peer: barcodePeer) }, cpu)
+        }
 
         print("")
         print("Rectangles, barcodes, text — median of \(iterations) runs (barcodes: \(barcodeIterations) a side,"
             + " text: \(textIterations) a side) on decoded images, 1 thread")
         print("peers: zxing-cpp \(zxing.zxingVersion) Python binding (default options) on the decoded image as ours, gray or RGB,")
-        print("       kept running: its runs and ours alternate one by one, each side first in every other turn;")
+        print("       kept running: its runs and ours alternate one by one, each side first in every other turn"
+            + (cpu.map { ", both on CPU \($0) alone;" } ?? ";"))
         print("       \(peer.tesseractVersion): one PyTessBaseAPI, eng, PSM_AUTO, LSTM, 300 dpi, on the gray image,")
         print("       its runs in two halves, before and after ours")
         print("text rows: `fast` is that same single Tesseract pass; `accurate` adds orientation, light flattening, rescaling;")
@@ -65,9 +70,7 @@ enum RecognitionBenchmark {
             let ms = try medianMilliseconds(iterations: iterations) { found = try RectangleDetector().results(in: image).count }
             print(BenchmarkRow(task: "rectangles bus.jpg \(image.width)×\(image.height) (\(found) found)", swift: ms, peer: nil, peakMiB: peakResidentMiB()).line)
         }
-        let scanner = BarcodeScanner()
-        for path in barcodeImages {
-            let reads = try BarcodeReads(of: path, scanner: scanner, peer: barcodePeer)
+        for (path, reads) in zip(barcodeImages, barcodes) {
             let name = URL(fileURLWithPath: path).lastPathComponent
             let task = "barcodes \(name) (\(reads.found) vs \(reads.peerFound) read)"
             print(BenchmarkRow(task: task, swift: reads.time, peer: reads.peerTime, peakMiB: peakResidentMiB()).line)
