@@ -56,7 +56,7 @@ enum RecognitionBenchmark {
             + " text: \(textIterations) a side) on decoded images, 1 thread")
         print("peers: zxing-cpp \(zxing.zxingVersion) Python binding (default options) on the decoded image as ours, gray or RGB,")
         print("       kept running: its runs and ours alternate one by one, each side first in every other turn"
-            + (cpu.map { ", both on CPU \($0) alone;" } ?? ";"))
+            + (cpu.map { ", both pinned to CPU \($0);" } ?? ";"))
         print("       \(peer.tesseractVersion): one PyTessBaseAPI, eng, PSM_AUTO, LSTM, 300 dpi, on the gray image,")
         print("       its runs in two halves, before and after ours")
         print("text rows: `fast` is that same single Tesseract pass; `accurate` adds orientation, light flattening, rescaling;")
@@ -109,7 +109,7 @@ enum RecognitionBenchmark {
         }
     }
 
-    /// Our reads of one image and the peer's, in turns: ours first in even runs, the peer's first in odd
+    /// Our reads of one image and the peer's, in turns: ours first in even turns, the peer's first in odd
     /// ones, after ``warmUpRuns`` turns left out, so that both sides' samples meet the same host load.
     struct BarcodeReads {
         var found: Int
