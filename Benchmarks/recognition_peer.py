@@ -1,19 +1,23 @@
-"""Times the Python peers of barcode reading and text recognition on the same images as
-swiftvision-bench and prints one JSON object.
+"""The Python peers of barcode reading and text recognition, on the same images as swiftvision-bench.
 
-Usage: recognition_peer.py ITERATIONS --barcodes IMAGE... --text IMAGE...
-  barcodes: zxingcpp.read_barcodes on the decoded image as the file holds it, gray or colour in RGB order, as
-            SwiftVision's VisionImage holds it (zxing-cpp's Python binding, default options, which makes the
-            luminance itself, as our reader does inside its timing; alpha is dropped beforehand, the binding
-            takes 1 or 3 channels): the samples and the codes read;
-  text:     Tesseract's API through tesserocr, one PyTessBaseAPI started once (eng, PSM_AUTO, LSTM engine, 300 dpi,
-            as TextRecognizer), fed the gray image decoded once; the samples of each recognition (words
-            read by the result iterator) and the words read. OMP_THREAD_LIMIT comes from the environment.
-With no image after --barcodes, only text is timed.
+Usage: recognition_peer.py --serve-barcodes
+       recognition_peer.py ITERATIONS IMAGE...
+  --serve-barcodes: zxingcpp.read_barcodes (zxing-cpp's Python binding, default options) one call at a time, so
+            that swiftvision-bench can alternate its runs with the peer's: prints {"zxing_version": ...}, then
+            for each line on standard input, an image path, times one call on that image and prints
+            {"ms": ..., "count": ...} (the codes read); it ends at the end of its input. The image is decoded
+            on its first request, outside the timing, as the file holds it: gray stays gray, colour becomes
+            RGB, as SwiftVision's VisionImage holds it, so that zxing-cpp makes the luminance itself, as our
+            reader does inside its timing (alpha is dropped beforehand: the binding takes 1 or 3 channels).
+  ITERATIONS IMAGE...: text, Tesseract's API through tesserocr, one PyTessBaseAPI started once (eng, PSM_AUTO, LSTM engine, 300 dpi,
+            as TextRecognizer), fed the gray image decoded once; prints one JSON object with the samples of
+            each recognition (words read by the result iterator) and the words read. OMP_THREAD_LIMIT comes
+            from the environment.
 """
 
 import json
 import sys
+import time
 from importlib.metadata import version
 
 import cv2
@@ -31,21 +35,29 @@ def decoded(path):
     return cv2.cvtColor(image, cv2.COLOR_BGR2RGB if image.shape[2] == 3 else cv2.COLOR_BGRA2RGB)
 
 
-def main(iterations, arguments):
-    iterations = int(iterations)
-    split = arguments.index("--text")
-    barcodes, texts = arguments[1:split], arguments[split + 1:]
+def serve_barcodes():
+    """Answers one timed read per requested image path, until the end of standard input."""
     pin_threads()
-    result = {"zxing_version": version("zxing-cpp"), "barcodes": {}, "text": {}}
-    for path in barcodes:
-        image = decoded(path)
-        found = zxingcpp.read_barcodes(image)
-        samples = samples_ms(lambda: zxingcpp.read_barcodes(image), iterations)
-        result["barcodes"][path] = {"count": len(found), "samples": samples}
-    result["tesseract_version"] = tesserocr.tesseract_version().split("\n")[0] + ", tesserocr " + version("tesserocr")
+    print(json.dumps({"zxing_version": version("zxing-cpp")}), flush=True)
+    images = {}
+    for line in sys.stdin:
+        path = line.rstrip("\n")
+        if path not in images:
+            images[path] = decoded(path)
+        start = time.perf_counter()
+        found = zxingcpp.read_barcodes(images[path])
+        elapsed = (time.perf_counter() - start) * 1000
+        print(json.dumps({"ms": elapsed, "count": len(found)}), flush=True)
+
+
+def recognize_text(iterations, paths):
+    """Prints the text peer's samples and words of each image."""
+    pin_threads()
+    result = {"tesseract_version": tesserocr.tesseract_version().split("\n")[0] + ", tesserocr " + version("tesserocr"),
+              "text": {}}
     with tesserocr.PyTessBaseAPI(lang="eng", psm=tesserocr.PSM.AUTO, oem=tesserocr.OEM.LSTM_ONLY) as api:
         api.SetVariable("debug_file", "/dev/null")
-        for path in texts:
+        for path in paths:
             gray = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
 
             def read():
@@ -59,4 +71,7 @@ def main(iterations, arguments):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2:])
+    if sys.argv[1:] == ["--serve-barcodes"]:
+        serve_barcodes()
+    else:
+        recognize_text(int(sys.argv[1]), sys.argv[2:])

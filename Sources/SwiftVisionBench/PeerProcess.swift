@@ -32,12 +32,16 @@ enum PeerProcess {
         return data
     }
 
+    /// The path of `script` in `Benchmarks/`.
+    static func path(of script: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Benchmarks").appendingPathComponent(script).path
+    }
+
     private static func run(python: URL, script: String, arguments: [String], timeLimit: Double?) throws -> (Data, Bool) {
         let process = Process()
         process.executableURL = python
-        let scripts = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Benchmarks")
-        process.arguments = [scripts.appendingPathComponent(script).path] + arguments
+        process.arguments = [path(of: script)] + arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -2,10 +2,13 @@ import Foundation
 import SwiftVision
 
 /// The second section of `make bench`: rectangle detection at 1, 4 and 12 megapixels, barcode
-/// reading next to zxing-cpp's Python binding and text recognition next to Tesseract's API through
-/// tesserocr (started once, fed the same decoded image), on the same images in the same run. Barcode scenes are built by Tests/Reference/vision_fixtures.py.
+/// reading next to zxing-cpp's Python binding (kept running, its runs alternating with ours one by one)
+/// and text recognition next to Tesseract's API through tesserocr (started once, fed the same decoded
+/// image), on the same images in the same run. Barcode scenes are built by Tests/Reference/vision_fixtures.py.
 enum RecognitionBenchmark {
     static let iterations = 5
+    /// Barcode runs a side, ours and the peer's in turns.
+    static let barcodeIterations = 10
     /// Text runs a side; the peer's come in two halves, before and after ours.
     static let textIterations = 10
     static let barcodeScenes = [
@@ -28,25 +31,34 @@ enum RecognitionBenchmark {
         }
         let barcodeImages = try build("barcodes", barcodeScenes) + barcodeSamples.map { cache.sample(named: $0).path }
         let textImages = try build("text", textScenes) + textSamples.map { cache.sample(named: $0).path }
-        func runPeer(barcodes: [String]) throws -> Peer {
+        func runPeer() throws -> TextPeer {
             try PeerProcess.run(
-                python: python, script: "recognition_peer.py",
-                arguments: ["\(textIterations / 2)", "--barcodes"] + barcodes + ["--text"] + textImages, as: Peer.self)
+                python: python, script: "recognition_peer.py", arguments: ["\(textIterations / 2)"] + textImages,
+                as: TextPeer.self)
         }
-        let peer = try runPeer(barcodes: barcodeImages)
+        let peer = try runPeer()
         let fast = try TextRecognizer(options: TextRecognizerOptions(recognitionLevel: .fast))
         let accurate = try TextRecognizer()
         let text = try textImages.map { path in
             let image = try VisionImage(contentsOfFile: path)
             return try [fast, accurate].map { recognizer in try TextReading(recognizer: recognizer, image: image) }
         }
-        let peerAfter = try runPeer(barcodes: barcodeImages)
+        let peerAfter = try runPeer()
+        let (zxing, barcodes, cpu) = try CPUAffinity.onOneCPU { cpu in
+            let barcodePeer = try PeerSession(python: python, script: "recognition_peer.py", arguments: ["--serve-barcodes"])
+            let zxing = try barcodePeer.line(as: BarcodePeerGreeting.self)
+            let scanner = BarcodeScanner()
+            return (zxing, try barcodeImages.map { try BarcodeReads(of: $0, scanner: scanner, peer: barcodePeer) }, cpu)
+        }
 
         print("")
-        print("Rectangles, barcodes, text — median of \(iterations) runs (text: \(textIterations) a side) on decoded images, 1 thread")
-        print("peers: zxing-cpp \(peer.zxingVersion) Python binding (default options) on the decoded image as ours, gray or RGB;")
-        print("       \(peer.tesseractVersion): one PyTessBaseAPI, eng, PSM_AUTO, LSTM, 300 dpi, on the gray image;")
-        print("       both peers' runs in two halves, before and after ours")
+        print("Rectangles, barcodes, text — median of \(iterations) runs (barcodes: \(barcodeIterations) a side,"
+            + " text: \(textIterations) a side) on decoded images, 1 thread")
+        print("peers: zxing-cpp \(zxing.zxingVersion) Python binding (default options) on the decoded image as ours, gray or RGB,")
+        print("       kept running: its runs and ours alternate one by one, each side first in every other turn"
+            + (cpu.map { ", both pinned to CPU \($0);" } ?? ";"))
+        print("       \(peer.tesseractVersion): one PyTessBaseAPI, eng, PSM_AUTO, LSTM, 300 dpi, on the gray image,")
+        print("       its runs in two halves, before and after ours")
         print("text rows: `fast` is that same single Tesseract pass; `accurate` adds orientation, light flattening, rescaling;")
         print("       words: ours vs the peer's, and the share of the peer's words we read too")
         print(BenchmarkRow.header)
@@ -58,16 +70,10 @@ enum RecognitionBenchmark {
             let ms = try medianMilliseconds(iterations: iterations) { found = try RectangleDetector().results(in: image).count }
             print(BenchmarkRow(task: "rectangles bus.jpg \(image.width)×\(image.height) (\(found) found)", swift: ms, peer: nil, peakMiB: peakResidentMiB()).line)
         }
-        let scanner = BarcodeScanner()
-        for path in barcodeImages {
-            let image = try VisionImage(contentsOfFile: path)
-            var found = 0
-            let time = try timeMilliseconds(iterations: iterations) { found = try scanner.results(in: image).count }
-            let other = peer.barcodes[path]
-            let samples = (other?.samples ?? []) + (peerAfter.barcodes[path]?.samples ?? [])
+        for (path, reads) in zip(barcodeImages, barcodes) {
             let name = URL(fileURLWithPath: path).lastPathComponent
-            let task = "barcodes \(name) (\(found) vs \(other?.count ?? 0) read)"
-            print(BenchmarkRow(task: task, swift: time, peer: Timing(samples: samples), peakMiB: peakResidentMiB()).line)
+            let task = "barcodes \(name) (\(reads.found) vs \(reads.peerFound) read)"
+            print(BenchmarkRow(task: task, swift: reads.time, peer: reads.peerTime, peakMiB: peakResidentMiB()).line)
         }
         for (path, readings) in zip(textImages, text) {
             let name = URL(fileURLWithPath: path).lastPathComponent
@@ -103,27 +109,73 @@ enum RecognitionBenchmark {
         }
     }
 
+    /// Our reads of one image and the peer's, in turns: ours first in even turns, the peer's first in odd
+    /// ones, after ``warmUpRuns`` turns left out, so that both sides' samples meet the same host load.
+    struct BarcodeReads {
+        var found: Int
+        var peerFound: Int
+        var time: Timing
+        var peerTime: Timing
+
+        init(of path: String, scanner: BarcodeScanner, peer: PeerSession) throws {
+            let image = try VisionImage(contentsOfFile: path)
+            let clock = ContinuousClock()
+            var (samples, peerSamples) = ([Double](), [Double]())
+            var (found, peerFound) = (0, 0)
+            for turn in 0..<(warmUpRuns + barcodeIterations) {
+                var (ms, peerMs) = (0.0, 0.0)
+                func readOurs() throws { ms = milliseconds(try clock.measure { found = try scanner.results(in: image).count }) }
+                func readPeers() throws {
+                    let read = try peer.answer(to: path, as: PeerRead.self)
+                    (peerMs, peerFound) = (read.ms, read.count)
+                }
+                if turn.isMultiple(of: 2) {
+                    try readOurs()
+                    try readPeers()
+                } else {
+                    try readPeers()
+                    try readOurs()
+                }
+                guard turn >= warmUpRuns else { continue }
+                samples.append(ms)
+                peerSamples.append(peerMs)
+            }
+            (self.found, self.peerFound) = (found, peerFound)
+            (time, peerTime) = (Timing(samples: samples), Timing(samples: peerSamples))
+        }
+    }
+
+    /// The barcode peer's first line.
+    struct BarcodePeerGreeting: Decodable {
+        var zxingVersion: String
+
+        enum CodingKeys: String, CodingKey {
+            case zxingVersion = "zxing_version"
+        }
+    }
+
+    /// The barcode peer's answer: the time of one read and the codes it found.
+    struct PeerRead: Decodable {
+        var ms: Double
+        var count: Int
+    }
+
     /// A scene written by the fixture script.
     struct Scene: Decodable {
         var file: String
     }
 
-    struct Peer: Decodable {
-        struct Reading: Decodable {
-            var count: Int
-            var samples: [Double]
-        }
+    /// The text peer's samples and words of each image.
+    struct TextPeer: Decodable {
         struct Recognition: Decodable {
             var samples: [Double]
             var words: [String]
         }
-        var zxingVersion: String
         var tesseractVersion: String
-        var barcodes: [String: Reading]
         var text: [String: Recognition]
 
         enum CodingKeys: String, CodingKey {
-            case zxingVersion = "zxing_version", tesseractVersion = "tesseract_version", barcodes, text
+            case tesseractVersion = "tesseract_version", text
         }
     }
 }

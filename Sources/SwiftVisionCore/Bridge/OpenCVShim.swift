@@ -37,12 +37,23 @@ extension PixelBuffer {
         }
     }
 
-    /// A new packed buffer of `format` filled by `body` through a writable view.
+    /// A new packed buffer of `format` filled by `body` through a writable view. Its bytes start
+    /// uninitialised (zeroing them first would write every byte twice): `body` must write every pixel, as
+    /// each OpenCV call the shim makes into a whole destination does.
     static func make(
         format: PixelFormat, width: Int, height: Int, _ body: (SVImageView) throws -> Void
     ) throws -> PixelBuffer {
-        var buffer = PixelBuffer(zeroedFormat: format, width: width, height: height)
-        try buffer.withMutableView(body)
-        return buffer
+        let rows = format == .nv12 ? height * 3 / 2 : height
+        let bytesPerRow = width * format.channelCount
+        guard bytesPerRow * rows > 0 else {
+            var buffer = PixelBuffer(zeroedFormat: format, width: width, height: height)
+            try buffer.withMutableView(body)
+            return buffer
+        }
+        return try PixelBuffer(uninitializedFormat: format, width: width, height: height) { storage in
+            try body(SVImageView(
+                base: storage.baseAddress!, width: width, height: rows, bytesPerRow: bytesPerRow,
+                channels: format.channelCount))
+        }
     }
 }

@@ -51,6 +51,23 @@ public struct PixelBuffer: Sendable, Equatable {
         self.bytes = [UInt8](repeating: 0, count: bytesPerRow * rows)
     }
 
+    /// A tightly packed buffer whose bytes start uninitialised and are written by `initialize`, which
+    /// must write every one of them.
+    init(
+        uninitializedFormat format: PixelFormat, width: Int, height: Int,
+        initializingWith initialize: (UnsafeMutableBufferPointer<UInt8>) throws -> Void
+    ) rethrows {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.bytesPerRow = width * format.channelCount
+        let rows = format == .nv12 ? height * 3 / 2 : height
+        self.bytes = try [UInt8](unsafeUninitializedCapacity: bytesPerRow * rows) { storage, count in
+            try initialize(storage)
+            count = storage.count
+        }
+    }
+
     /// Copies an NV12 frame given as two planes with their own row strides.
     public init(
         nv12Luma luma: Data, lumaBytesPerRow: Int, chroma: Data, chromaBytesPerRow: Int, width: Int, height: Int,
