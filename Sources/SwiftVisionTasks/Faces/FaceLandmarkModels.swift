@@ -1,66 +1,61 @@
 import Foundation
-import Synchronization
 import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// MediaPipe's face mesh (`face_landmark.tflite`, 468 points) and iris (`iris_landmark.tflite`) models,
-/// run on crops turned upright by the eye line. The iris model is loaded the first time irises are asked
-/// for, so faces without landmarks never pay for it; later calls reuse it.
+/// run on crops turned upright by the eye line. Each model is loaded the first time it is needed (the mesh
+/// only for landmarks, tracking and faces not sure enough to skip its check; the iris only for landmarks),
+/// so runs that never need one never pay for it; later calls reuse it.
 final class FaceLandmarkModels: Sendable {
-    /// The iris model, its input format and the index of its points.
-    private struct IrisModel: Sendable {
+    /// A loaded model, its input format and the index of its points.
+    private struct Model: Sendable {
         let interpreter: Interpreter
         let format: ImageTensorFormat
         let points: Int
     }
 
-    private let mesh: Interpreter
-    private let meshFormat: ImageTensorFormat
-    private let meshPointsIndex: Int
-    private let presenceIndex: Int
-    private let store: ModelStore
-    private let options: LiteRT.CompilationOptions
-    private let irisFile: URL
-    private let loadedIris = Mutex<IrisModel?>(nil)
-
-    init(options: LiteRT.CompilationOptions, store: ModelStore, cache: SwiftVisionCache = .current) throws {
-        mesh = try store.interpreter(contentsOf: cache.model(named: "face_landmark.tflite"), options: options)
-        meshFormat = try ImageTensorFormat(tensor: mesh.inputs[0], normalization: .unit)
-        guard let points = mesh.outputs.firstIndex(where: { $0.elementCount == 468 * 3 }),
-            let presence = mesh.outputs.firstIndex(where: { $0.elementCount == 1 })
-        else {
-            throw LiteRTError.incompatibleModel("the face mesh model does not have the expected outputs")
-        }
-        meshPointsIndex = points
-        presenceIndex = presence
-        self.store = store
-        self.options = options
-        irisFile = cache.model(named: "iris_landmark.tflite")
+    /// The mesh model and the index of its face presence.
+    private struct MeshModel: Sendable {
+        let model: Model
+        let presence: Int
     }
 
-    /// The iris model, from the store by the first call and kept for the later ones.
-    private func irisModel() throws -> IrisModel {
-        try loadedIris.withLock { loaded in
-            if let loaded { return loaded }
+    private let mesh: LoadedOnFirstUse<MeshModel>
+    private let iris: LoadedOnFirstUse<Model>
+
+    init(options: LiteRT.CompilationOptions, store: ModelStore, cache: SwiftVisionCache = .current) throws {
+        let meshFile = cache.model(named: "face_landmark.tflite")
+        mesh = LoadedOnFirstUse {
+            let mesh = try store.interpreter(contentsOf: meshFile, options: options)
+            guard let points = mesh.outputs.firstIndex(where: { $0.elementCount == 468 * 3 }),
+                let presence = mesh.outputs.firstIndex(where: { $0.elementCount == 1 })
+            else {
+                throw LiteRTError.incompatibleModel("the face mesh model does not have the expected outputs")
+            }
+            let format = try ImageTensorFormat(tensor: mesh.inputs[0], normalization: .unit)
+            return MeshModel(model: Model(interpreter: mesh, format: format, points: points), presence: presence)
+        }
+        let irisFile = cache.model(named: "iris_landmark.tflite")
+        iris = LoadedOnFirstUse {
             let iris = try store.interpreter(contentsOf: irisFile, options: options)
             guard let points = iris.outputs.firstIndex(where: { $0.elementCount == 5 * 3 }) else {
                 throw LiteRTError.incompatibleModel("the iris model does not have the expected outputs")
             }
-            let model = IrisModel(interpreter: iris, format: try ImageTensorFormat(tensor: iris.inputs[0], normalization: .unit), points: points)
-            loaded = model
-            return model
+            return Model(interpreter: iris, format: try ImageTensorFormat(tensor: iris.inputs[0], normalization: .unit), points: points)
         }
     }
 
     /// The 468 mesh points inside `region` and the probability that a face is there.
     func meshPoints(in image: VisionImage, region: RotatedRect) throws -> (points: [FaceMeshPoint], presence: Float) {
+        let loaded = try self.mesh.value()
+        let (mesh, presence) = (loaded.model, loaded.presence)
         var mapping: TensorImageMapping?
-        let depthScale = Double(region.size.width) / Double(meshFormat.width)
-        return try mesh.invoke { inputs in
-            mapping = try image.write(into: inputs[0], format: meshFormat, region: region)
+        let depthScale = Double(region.size.width) / Double(mesh.format.width)
+        return try mesh.interpreter.invoke { inputs in
+            mapping = try image.write(into: inputs[0], format: mesh.format, region: region)
         } readingOutputs: { outputs in
-            let raw = outputs[meshPointsIndex].bindMemory(to: Float.self)
-            let logit = outputs[presenceIndex].bindMemory(to: Float.self)[0]
+            let raw = outputs[mesh.points].bindMemory(to: Float.self)
+            let logit = outputs[presence].bindMemory(to: Float.self)[0]
             let points = (0..<468).map { index in
                 let point = mapping!.imagePoint(fromTensorPoint: CGPoint(x: Double(raw[index * 3]), y: Double(raw[index * 3 + 1])))
                 return FaceMeshPoint(x: point.x, y: point.y, z: Double(raw[index * 3 + 2]) * depthScale)
@@ -77,7 +72,7 @@ final class FaceLandmarkModels: Sendable {
             center: CGPoint(x: (outer.x + inner.x) / 2, y: (outer.y + inner.y) / 2), size: CGSize(width: width, height: width),
             rotation: RotatedRect.rotation(from: mirrored ? inner : outer, to: mirrored ? outer : inner))
         if mirrored { region = region.mirrored() }
-        let iris = try irisModel()
+        let iris = try iris.value()
         var mapping: TensorImageMapping?
         return try iris.interpreter.invoke { inputs in
             mapping = try image.write(into: inputs[0], format: iris.format, region: region)
