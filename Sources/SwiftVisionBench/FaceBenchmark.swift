@@ -21,6 +21,8 @@ enum FaceBenchmark {
         let fast = try detector(.fast, landmarks: false)
         let accurate = try detector(.accurate, landmarks: false)
         let landmarks = try detector(.accurate, landmarks: true)
+        let defaultThreads = FaceDetectorOptions().threadCount
+        let accurateDefault = try detector(.accurate, landmarks: false, threads: defaultThreads)
         let floor = try bareInvokeMilliseconds(of: "face_detection_short_range.tflite", cache: cache, iterations: iterations)
         print(BenchmarkRow(task: "bare invoke, short range (fast's floor)", swift: floor, peer: nil, peakMiB: peakResidentMiB()).line)
         for (name, path) in zip(photos, paths) {
@@ -28,7 +30,8 @@ enum FaceBenchmark {
             let mediapipe = peer.photos[path]
             for (label, detector, peerTime, peerFaces) in [
                 ("fast (short range)", fast, mediapipe?.shortMs, mediapipe?.shortFaces),
-                ("accurate (full range + tiles)", accurate, mediapipe?.fullMs, mediapipe?.fullFaces),
+                ("accurate (full range + looks)", accurate, mediapipe?.fullMs, mediapipe?.fullFaces),
+                ("accurate, default \(defaultThreads) threads", accurateDefault, mediapipe?.fullMs, mediapipe?.fullFaces),
                 ("accurate + landmarks", landmarks, mediapipe?.meshMs, mediapipe?.meshFaces),
             ] {
                 let count = try detector.results(in: image).count
@@ -50,11 +53,13 @@ enum FaceBenchmark {
         try FaceStreamBenchmark.run(cache: cache, video: video)
     }
 
-    static func detector(_ mode: FaceDetectorOptions.PerformanceMode, landmarks: Bool, tracking: Bool = false) throws -> FaceDetector {
+    static func detector(
+        _ mode: FaceDetectorOptions.PerformanceMode, landmarks: Bool, tracking: Bool = false, threads: Int = 1
+    ) throws -> FaceDetector {
         var options = FaceDetectorOptions()
         options.performanceMode = mode
         options.isTrackingEnabled = tracking
-        options.threadCount = 1
+        options.threadCount = threads
         if landmarks {
             options.landmarkMode = .all
             options.contourMode = .all

@@ -19,7 +19,7 @@ enum ReadmeExamples {
 
     static func readmeFaces(image: VisionImage, video: URL) throws {
         var options = FaceDetectorOptions()          // ML Kit style
-        options.performanceMode = .accurate           // full-range model + tiles: small faces of group photos
+        options.performanceMode = .accurate           // full-range model + closer looks: small faces of group photos
         options.landmarkMode = .all                   // eyes (pupils), ears, cheeks, nose, mouth
         options.contourMode = .all                    // face oval, eyebrows, eyes, lips, nose
         options.isTrackingEnabled = true              // frames form a stream: tracking IDs

@@ -9,8 +9,10 @@ public struct FaceDetectorOptions: Sendable, Equatable {
     public enum PerformanceMode: String, Sendable, CaseIterable, Codable {
         /// The short-range model (faces within about 2 m) on the whole image, as MediaPipe runs it.
         case fast
-        /// The full-range model (faces up to about 5 m) on the whole image and on overlapping tiles,
-        /// which finds the small faces of group photos.
+        /// The full-range model (faces up to about 5 m) on the whole image, then a closer look where that
+        /// leaves doubt: overlapping tiles where it hints at faces too small for it (or everywhere when it
+        /// finds no face), which finds the small faces of group photos, and a larger view of each face not
+        /// sure enough to skip the checks.
         ///
         /// In both modes each face is confirmed by the face mesh and by a second look of the short-range
         /// model at the upright crop around the mesh, which drops animal faces.

@@ -6,7 +6,7 @@ import SwiftVisionTasks
 /// Finds face rectangles, as Vision's `DetectFaceRectanglesRequest`. In a ``SequenceRequestHandler``
 /// faces are tracked from frame to frame and carry tracking IDs.
 public struct DetectFaceRectanglesRequest: FaceRequest {
-    /// `.accurate` (default, as Vision) scans tiles for small faces; `.fast` looks for near faces only.
+    /// `.accurate` (default, as Vision) looks closer (tiles) for small faces; `.fast` looks for near faces only.
     public var performanceMode: FaceDetectorOptions.PerformanceMode = .accurate
     /// Most faces to report, the most confident first.
     public var maximumObservations = 20
@@ -23,7 +23,7 @@ public struct DetectFaceRectanglesRequest: FaceRequest {
 /// Finds faces with their landmark regions, pupils and mesh, as Vision's `DetectFaceLandmarksRequest`.
 /// In a ``SequenceRequestHandler`` the mesh follows each face from frame to frame.
 public struct DetectFaceLandmarksRequest: FaceRequest {
-    /// `.accurate` (default, as Vision) scans tiles for small faces; `.fast` looks for near faces only.
+    /// `.accurate` (default, as Vision) looks closer (tiles) for small faces; `.fast` looks for near faces only.
     public var performanceMode: FaceDetectorOptions.PerformanceMode = .accurate
     /// Most faces to report, the most confident first.
     public var maximumObservations = 20
@@ -40,7 +40,7 @@ public struct DetectFaceLandmarksRequest: FaceRequest {
 /// What the face requests share: their options and how they run on images and frames.
 public protocol FaceRequest: SequenceVisionRequest
 where Result == [FaceObservation], SequenceState == TaskRunner<FaceTask> {
-    /// `.accurate` (default, as Vision) scans tiles for small faces; `.fast` looks for near faces only.
+    /// `.accurate` (default, as Vision) looks closer (tiles) for small faces; `.fast` looks for near faces only.
     var performanceMode: FaceDetectorOptions.PerformanceMode { get set }
     /// Most faces to report.
     var maximumObservations: Int { get set }

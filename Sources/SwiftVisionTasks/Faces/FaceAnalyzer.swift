@@ -11,7 +11,7 @@ import SwiftVisionRuntime
 final class FaceAnalyzer: Sendable {
     struct Configuration: Sendable, Hashable {
         var range: FaceDetectionModel.Range
-        var scansTiles: Bool
+        var looksCloser: Bool
         var minimumConfidence: Float
         /// Smallest face width as a fraction of the image width.
         var minimumFaceSize: Double
@@ -128,7 +128,7 @@ final class FaceAnalyzer: Sendable {
         var found: [Detection]
         if configuration.range == .short {
             found = try detector.detectAsMediaPipe(in: image)
-        } else if configuration.scansTiles {
+        } else if configuration.looksCloser {
             let floor = min(detector.minimumScore, configuration.minimumConfidence)
             let whole = try detector.detect(in: image, minimumScore: min(Self.hintScore, floor))
             found = whole.filter { $0.score >= floor }

@@ -2,8 +2,8 @@ import Foundation
 import SwiftVisionCore
 import SwiftVisionRuntime
 
-/// Finds faces, their landmarks, contours and mesh: BlazeFace detection (and, in accurate mode,
-/// tiles for small faces), then the face mesh and irises; in a stream, faces keep tracking IDs and
+/// Finds faces, their landmarks, contours and mesh: BlazeFace detection (and, in accurate mode, a
+/// closer look where the whole image leaves doubt: tiles for small faces), then the face mesh and irises; in a stream, faces keep tracking IDs and
 /// the mesh follows them from frame to frame.
 public struct FaceTask: VisionTask {
     /// The settings of the faces task, named as the `faces` command's options.
@@ -86,7 +86,7 @@ public struct FaceTask: VisionTask {
         self.options = options
         analyzer = try FaceAnalyzer(
             configuration: FaceAnalyzer.Configuration(
-                range: options.fast ? .short : .full, scansTiles: !options.fast, minimumConfidence: options.threshold,
+                range: options.fast ? .short : .full, looksCloser: !options.fast, minimumConfidence: options.threshold,
                 minimumFaceSize: options.minFaceSize, maximumFaces: options.maxFaces,
                 threads: options.threads ?? LiteRT.CompilationOptions.default.threadCount),
             store: store)
