@@ -76,3 +76,38 @@ import Testing
         #expect(throws: ImageError.self) { try PixelBuffer(zeroedFormat: .bgr, width: 4, height: 4).converted(to: .nv12) }
     }
 }
+
+extension PixelBufferTests {
+    /// OpenCV's area average, as the pip wheel's `cv2.resize` computes it.
+    struct AreaReference: Decodable {
+        var width: Int
+        var height: Int
+        var pixels: String
+    }
+
+    /// Shrinking by a factor that divides neither side (a 447×418 crop of astronaut.png to 192×180 and
+    /// 128×120) goes bilinearly to a whole multiple of the target, then averages whole blocks: it stays within
+    /// half a grey level on average (0.33 measured), and 10 at most, of OpenCV's exact area average; a shrink by a
+    /// factor dividing both sides (2) is that average exactly.
+    @Test(arguments: [(447, 418, 192, 180), (447, 418, 128, 120), (400, 400, 200, 200)])
+    func areaShrinksFollowOpenCVsAreaAverage(crop: (width: Int, height: Int, outWidth: Int, outHeight: Int)) throws {
+        let path = Fixtures.cache.sample(named: "astronaut.png").path
+        let (x, y) = (31, 50)
+        let output = try Fixtures.referenceOutput(
+            "area_reference.py", [path, x, y, crop.width, crop.height, crop.outWidth, crop.outHeight].map { "\($0)" })
+        let reference = try JSONDecoder().decode(AreaReference.self, from: output)
+        let expected = try #require(Data(base64Encoded: reference.pixels))
+        let image = try VisionImage(contentsOfFile: path).buffer.converted(to: .rgb)
+        let shrunk = try image.cropped(x: x, y: y, width: crop.width, height: crop.height)
+            .resized(width: crop.outWidth, height: crop.outHeight)
+        let ours = try Fixtures.packed(shrunk)
+        try #require(ours.count == expected.count)
+        let differences = zip(ours, expected).map { abs(Int($0) - Int($1)) }
+        let mean = Double(differences.reduce(0, +)) / Double(differences.count)
+        if crop.width % crop.outWidth == 0 && crop.height % crop.outHeight == 0 {
+            #expect(differences.max() == 0)
+        } else {
+            #expect(mean < 0.5 && differences.max()! <= 10, "mean \(mean), largest \(differences.max()!)")
+        }
+    }
+}
