@@ -102,3 +102,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: cache.path))
     }
 }
+
+extension PackedWeightCacheTests {
+    /// A packed file cut short (a full disk, a partial copy) no longer matches the size in its record: the
+    /// next compilation packs the weights anew into a new file instead of handing XNNPACK the damaged one,
+    /// and the outputs are those of packing without a file.
+    @Test func aPackedFileCutShortIsPackedAnew() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = folder.appendingPathComponent("packed", isDirectory: true)
+        let model = try Fixtures.model("face_detection_full_range_sparse.tflite")
+        let reference = try Self.outputs(of: model, folder: nil)
+        _ = try Self.outputs(of: model, folder: cache)
+        let file = cache.appendingPathComponent(try #require(try Self.names(in: cache).first))
+        let whole = try Data(contentsOf: file)
+        try whole.prefix(whole.count / 2).write(to: file)
+        let damagedInode = try Self.inode(file)
+
+        #expect(try Self.outputs(of: model, folder: cache) == reference)
+        #expect(try Self.names(in: cache) == [file.lastPathComponent])
+        #expect(try Self.inode(file) != damagedInode, "a new file, written and renamed into place")
+        #expect(try Data(contentsOf: file) == whole)
+    }
+}

@@ -10,8 +10,10 @@ import Foundation
 /// that packed it (path, size, modification time, inode; the same of `libLiteRt.so`): a changed model or
 /// runtime gets a new file. It is written under a temporary name and renamed into place once the
 /// compilation has finished, so a reader never maps a half-written file. Beside it, a `.source` file
-/// records that identity; each time a file is written, the files of models that are gone or changed since
-/// (a deleted copy, an updated download, another runtime) are removed, so the folder does not grow for ever.
+/// records that identity and the file's size; a file whose size differs (cut short on a full disk or by a
+/// copy) is packed anew before XNNPACK sees it. Each time a file is written, the files of models that are
+/// gone or changed since (a deleted copy, an updated download, another runtime) are removed, so the folder
+/// does not grow for ever.
 package struct PackedWeightCache: Sendable, Hashable {
     /// The folder of the files.
     package let folder: URL
@@ -35,7 +37,9 @@ package struct PackedWeightCache: Sendable, Hashable {
         let stem = model.deletingPathExtension().lastPathComponent.filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
         let file = folder.appendingPathComponent("\(stem)-\(key).\(Self.fileExtension)").path
         if FileManager.default.fileExists(atPath: file) {
-            return Reservation(path: file, finalPath: nil, source: source)
+            if Self.isRecorded(file, source: source) { return Reservation(path: file, finalPath: nil, source: source) }
+            unlink(file)
+            unlink("\(file).\(Self.sourceExtension)")
         }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -60,7 +64,9 @@ package struct PackedWeightCache: Sendable, Hashable {
         func keep() {
             guard let finalPath else { return }
             let record = URL(fileURLWithPath: "\(finalPath).\(PackedWeightCache.sourceExtension)")
-            guard (try? Data(source.utf8).write(to: record, options: .atomic)) != nil, rename(path, finalPath) == 0 else {
+            guard let contents = PackedWeightCache.record(of: path, source: source),
+                (try? Data(contents.utf8).write(to: record, options: .atomic)) != nil, rename(path, finalPath) == 0
+            else {
                 unlink(path)
                 return
             }
@@ -78,6 +84,19 @@ package struct PackedWeightCache: Sendable, Hashable {
         return "\(model)\n\(modelIdentity)\n\(runtime)\n\(runtimeIdentity)\n"
     }
 
+    /// The `.source` record of the packed file at `path` packed from `source`: `source`, then the file's size.
+    private static func record(of path: String, source: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return "\(source)\(status.st_size)\n"
+    }
+
+    /// Whether the packed file at `path` has its record, for `source` and the file's present size.
+    private static func isRecorded(_ path: String, source: String) -> Bool {
+        guard let recorded = try? Data(contentsOf: URL(fileURLWithPath: "\(path).\(sourceExtension)")) else { return false }
+        return record(of: path, source: source) == String(decoding: recorded, as: UTF8.self)
+    }
+
     /// Size, modification time, device and inode of the file at `path`; nil when it cannot be read.
     private static func identity(of path: String) -> String? {
         var status = stat()
@@ -85,7 +104,8 @@ package struct PackedWeightCache: Sendable, Hashable {
         return "\(status.st_size) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec) \(status.st_dev) \(status.st_ino)"
     }
 
-    /// Deletes the files whose model or runtime is gone or changed (or whose `.source` is missing), and,
+    /// Deletes the files whose model or runtime is gone or changed, or whose `.source` is missing or gives
+    /// another size, and,
     /// once older than an hour, temporary files and `.source` files without their file that processes which
     /// ended while compiling left behind.
     private func removeStaleFiles() {
@@ -103,7 +123,8 @@ package struct PackedWeightCache: Sendable, Hashable {
                 let record = "\(path).\(Self.sourceExtension)"
                 let recorded = (try? Data(contentsOf: URL(fileURLWithPath: record))).map { String(decoding: $0, as: UTF8.self) }
                 let lines = recorded?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
-                if lines.count < 3 || Self.source(model: String(lines[0]), runtime: String(lines[2])) != recorded {
+                let source = lines.count < 3 ? nil : Self.source(model: String(lines[0]), runtime: String(lines[2]))
+                if !(source.map { Self.isRecorded(path, source: $0) } ?? false) {
                     unlink(path)
                     unlink(record)
                 }
