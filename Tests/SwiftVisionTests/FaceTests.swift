@@ -66,8 +66,9 @@ import SwiftVisionTestSupport
     }
 
     /// Accurate mode looks closer only where the whole-image pass leaves doubt: on zidane.jpg and bus.jpg
-    /// fewer regions than its tiles (the faces there are found by `findsEveryFaceInPhotosOfPeople`), and on
-    /// group photos of smaller faces than `findsTheFacesOfAGroupPhoto`'s it still finds 9 of the 11.
+    /// fewer regions than its tiles (the faces there are found by `findsEveryFaceInPhotosOfPeople`), every
+    /// tile on a group photo of many unsure faces, and on group photos of smaller faces than
+    /// `findsTheFacesOfAGroupPhoto`'s it still finds 9 of the 11.
     @Test func looksCloserOnlyWhereTheWholeImageLeavesDoubt() throws {
         let analyzer = try FaceTask(options: FaceTask.Options(), store: .shared).analyzer
         for photo in ["zidane.jpg", "bus.jpg"] {
@@ -77,6 +78,11 @@ import SwiftVisionTestSupport
             let looks = FaceAnalyzer.closerLooks(width: image.width, height: image.height, after: whole, minimumScore: 0.5)
             #expect(!tiles.isEmpty && looks.tiles.count < tiles.count / 2, "\(photo): \(looks.tiles.count) of \(tiles.count) tiles")
         }
+        // Its five unsure faces and hinted tiles would take as many looks as the tiles: every tile instead.
+        let (crowd, _) = try Self.groupPhoto(cell: 100)
+        let whole = try analyzer.detector.detect(in: crowd, minimumScore: FaceAnalyzer.hintScore)
+        let looks = FaceAnalyzer.closerLooks(width: crowd.width, height: crowd.height, after: whole, minimumScore: 0.5)
+        #expect(looks.tiles == FaceAnalyzer.tiles(width: crowd.width, height: crowd.height) && looks.squares.isEmpty)
         for cell in [100, 80] {
             let (photo, squares) = try Self.groupPhoto(cell: cell)
             let found = try Self.detector().results(in: photo).map(\.frame)
