@@ -117,11 +117,13 @@ extension PackedWeightCacheTests {
         let file = cache.appendingPathComponent(try #require(try Self.names(in: cache).first))
         let whole = try Data(contentsOf: file)
         try whole.prefix(whole.count / 2).write(to: file)
-        let damagedInode = try Self.inode(file)
+        // A second name for the damaged file: XNNPACK repairing it in place would show through it.
+        let damaged = folder.appendingPathComponent("damaged")
+        try #require(link(file.path, damaged.path) == 0)
 
         #expect(try Self.outputs(of: model, folder: cache) == reference)
         #expect(try Self.names(in: cache) == [file.lastPathComponent])
-        #expect(try Self.inode(file) != damagedInode, "a new file, written and renamed into place")
+        #expect(try Data(contentsOf: damaged).count == whole.count / 2, "a new file, written and renamed into place")
         #expect(try Data(contentsOf: file) == whole)
     }
 }
