@@ -33,7 +33,7 @@ enum LabelingBenchmark {
             print("\nLabeling and embedding — EfficientNet-Lite0 (model zoo), 1 thread, median of \(iterations) runs a side")
             print("peer: MediaPipe \(mediapipe.mediapipeVersion) Python ImageClassifier (max_results 1) and ImageEmbedder, same files, decoded photos,")
             print("       kept running: its runs and ours alternate one by one, each side first in every other turn"
-                + (cpu.map { ", both pinned to CPU \($0)" } ?? ""))
+                + (cpu.map { ", both pinned to CPU \($0.number)" } ?? ""))
             print(BenchmarkRow.header)
             var labelerOptions = ImageLabelerOptions(localModel: LocalModel(path: classifier.path))
             labelerOptions.threadCount = 1

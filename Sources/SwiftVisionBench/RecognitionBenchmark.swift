@@ -56,7 +56,7 @@ enum RecognitionBenchmark {
             + " text: \(textIterations) a side) on decoded images, 1 thread")
         print("peers: zxing-cpp \(zxing.zxingVersion) Python binding (default options) on the decoded image as ours, gray or RGB,")
         print("       kept running: its runs and ours alternate one by one, each side first in every other turn"
-            + (cpu.map { ", both pinned to CPU \($0);" } ?? ";"))
+            + (cpu.map { ", both pinned to CPU \($0.number);" } ?? ";"))
         print("       \(peer.tesseractVersion): one PyTessBaseAPI, eng, PSM_AUTO, LSTM, 300 dpi, on the gray image,")
         print("       its runs in two halves, before and after ours")
         print("text rows: `fast` is that same single Tesseract pass; `accurate` adds orientation, light flattening, rescaling;")

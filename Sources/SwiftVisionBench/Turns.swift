@@ -20,11 +20,6 @@ struct PeerTime: TimedPeerAnswer {
 struct PeerCount: TimedPeerAnswer {
     var ms: Double
     var count: Int
-    var peakMiB: Double
-
-    enum CodingKeys: String, CodingKey {
-        case ms, count, peakMiB = "peak_mib"
-    }
 }
 
 /// The MediaPipe peers' first line.
