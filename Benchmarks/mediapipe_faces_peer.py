@@ -1,40 +1,42 @@
-"""Times MediaPipe Python (0.10.21, solutions API, on the same .tflite files from its wheel) on the
-photos and video frames swiftvision-bench uses, and prints one JSON object.
+"""MediaPipe Python (solutions API, on the same .tflite files from its wheel) on the photos and video frames
+swiftvision-bench uses, one timed call at a time, so that the bench can alternate its runs with ours
+(timing.serve).
 
-Usage: mediapipe_faces_peer.py ITERATIONS VIDEO PHOTO...
+Usage: mediapipe_faces_peer.py
+  prints {"mediapipe_version": ...}, then answers each line of standard input with one JSON line:
+  "short PHOTO", "full PHOTO", "mesh PHOTO": one call of the short-range or full-range face detector, or of
+      FaceMesh (static images, up to 20 faces), on the photo decoded once as RGB:
+      {"ms": ..., "count": ... (faces), "peak_mib": ...};
+  "video VIDEO": a tracking FaceMesh (1 face) on every frame of VIDEO in order:
+      {"ms": ... (the median per frame, the first 5 left out), "peak_mib": ...}.
 """
 
-import json
-import sys
+import functools
+from importlib.metadata import version
 
 import cv2
 import mediapipe as mp
 
-from timing import median_ms, peak_mib, read_rgb_frames, stream_median_ms
+from timing import read_rgb_frames, serve, stream_median_ms, timed_ms
 
 
-def main(iterations, video, photos):
-    iterations = int(iterations)
+def main():
     short = mp.solutions.face_detection.FaceDetection(model_selection=0, min_detection_confidence=0.5)
     full = mp.solutions.face_detection.FaceDetection(model_selection=1, min_detection_confidence=0.5)
     mesh = mp.solutions.face_mesh.FaceMesh(static_image_mode=True, max_num_faces=20)
-    result = {"photos": {}}
-    for photo in photos:
-        image = cv2.cvtColor(cv2.imread(photo), cv2.COLOR_BGR2RGB)
-        entry = {}
-        for name, detector in (("short", short), ("full", full)):
-            entry[name + "_ms"] = median_ms(lambda: detector.process(image), iterations)
-            entry[name + "_faces"] = len(detector.process(image).detections or [])
-        entry["mesh_ms"] = median_ms(lambda: mesh.process(image), iterations)
-        entry["mesh_faces"] = len(mesh.process(image).multi_face_landmarks or [])
-        result["photos"][photo] = entry
+    photos = functools.cache(lambda path: cv2.cvtColor(cv2.imread(path), cv2.COLOR_BGR2RGB))
 
-    frames = read_rgb_frames(video)
-    stream = mp.solutions.face_mesh.FaceMesh(static_image_mode=False, max_num_faces=1)
-    result["video_ms"] = stream_median_ms(stream.process, frames)
-    result["peak_mib"] = peak_mib()
-    print(json.dumps(result))
+    def answer(kind, path):
+        if kind == "video":
+            stream = mp.solutions.face_mesh.FaceMesh(static_image_mode=False, max_num_faces=1)
+            return {"ms": stream_median_ms(stream.process, read_rgb_frames(path))}
+        if kind == "mesh":
+            ms, found = timed_ms(mesh.process, photos(path))
+            return {"ms": ms, "count": len(found.multi_face_landmarks or [])}
+        ms, found = timed_ms({"short": short, "full": full}[kind].process, photos(path))
+        return {"ms": ms, "count": len(found.detections or [])}
+    serve({"mediapipe_version": version("mediapipe")}, answer)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2], sys.argv[3:])
+    main()

@@ -2,10 +2,13 @@
 default on Linux) on the model zoo's files and the photos swiftvision-bench uses.
 
 Usage:
-  mediapipe_labeling_peer.py latency ITERATIONS CLASSIFIER EMBEDDER CROPS PHOTO...
-      CROPS is JSON {"photo": PATH, "regions": [[left, top, right, bottom], ...]} in normalised coordinates;
-      prints one JSON object: {"photos": {PHOTO: {"classify_ms", "embed_ms", "top_label"}}, "crops_ms",
-      "peak_mib"}, crops_ms being the time to classify every region of the crops' photo, one call each.
+  mediapipe_labeling_peer.py serve CLASSIFIER EMBEDDER CROPS
+      answers one timed call at a time, so that swiftvision-bench can alternate its runs with ours
+      (timing.serve): prints {"mediapipe_version": ...}, then for each line of standard input one JSON line:
+      "classify PHOTO": {"ms", "top_label", "peak_mib"}; "embed PHOTO": {"ms", "peak_mib"}; "crops":
+      {"ms", "peak_mib"}, the time to classify every region of the crops' photo, one call each. Each photo
+      is decoded once, on its first request. CROPS is JSON {"photo": PATH, "regions": [[left, top, right,
+      bottom], ...]} in normalised coordinates.
   mediapipe_labeling_peer.py stream EMBEDDER PHOTO SECONDS PERIOD_MS
       sends PHOTO scaled to 640x480 to a live-stream embedder every PERIOD_MS for SECONDS, timestamps
       increasing by 1 ms per frame; prints a progress line {"sent", "delivered", "call_ms_max"} every
@@ -16,9 +19,11 @@ Usage:
       how far it got.
 """
 
+import functools
 import json
 import sys
 import time
+from importlib.metadata import version
 
 import cv2
 import mediapipe as mp
@@ -26,33 +31,32 @@ from mediapipe.tasks.python import BaseOptions, vision
 from mediapipe.tasks.python.components.containers.rect import Rect
 from mediapipe.tasks.python.vision.core.image_processing_options import ImageProcessingOptions
 
-from timing import live_stream, median_ms, peak_mib
+from timing import live_stream, serve, timed_ms
 
 
-def latency(iterations, classifier_path, embedder_path, crops, photos):
-    iterations = int(iterations)
+def serve_latency(classifier_path, embedder_path, crops):
+    """Answers one timed classification, embedding or crops run per request, until the end of standard input."""
     classifier = vision.ImageClassifier.create_from_options(vision.ImageClassifierOptions(
         base_options=BaseOptions(model_asset_path=classifier_path), max_results=1))
     embedder = vision.ImageEmbedder.create_from_options(vision.ImageEmbedderOptions(
         base_options=BaseOptions(model_asset_path=embedder_path)))
-    result = {"photos": {}}
-    for photo in photos:
-        image = mp.Image.create_from_file(photo)
-        top = classifier.classify(image).classifications[0].categories[0]
-        result["photos"][photo] = {
-            "classify_ms": median_ms(lambda: classifier.classify(image), iterations),
-            "embed_ms": median_ms(lambda: embedder.embed(image), iterations),
-            "top_label": top.category_name,
-        }
+    images = functools.cache(mp.Image.create_from_file)
     crops = json.loads(crops)
-    image = mp.Image.create_from_file(crops["photo"])
     regions = [ImageProcessingOptions(region_of_interest=Rect(*region)) for region in crops["regions"]]
-    result["crops_ms"] = median_ms(
-        lambda: [classifier.classify(image, image_processing_options=options) for options in regions], iterations)
+
+    def classify_crops(image):
+        return [classifier.classify(image, image_processing_options=options) for options in regions]
+
+    def answer(kind, path):
+        if kind == "classify":
+            ms, found = timed_ms(classifier.classify, images(path))
+            return {"ms": ms, "top_label": found.classifications[0].categories[0].category_name}
+        if kind == "embed":
+            return {"ms": timed_ms(embedder.embed, images(path))[0]}
+        return {"ms": timed_ms(classify_crops, images(crops["photo"]))[0]}
+    serve({"mediapipe_version": version("mediapipe")}, answer)
     classifier.close()
     embedder.close()
-    result["peak_mib"] = peak_mib()
-    print(json.dumps(result))
 
 
 def stream(embedder_path, photo, seconds, period_ms):
@@ -74,7 +78,7 @@ def stream(embedder_path, photo, seconds, period_ms):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "latency":
-        latency(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:])
+    if sys.argv[1] == "serve":
+        serve_latency(*sys.argv[2:5])
     else:
         stream(*sys.argv[2:6])

@@ -3,9 +3,9 @@
 Usage: recognition_peer.py --serve-barcodes
        recognition_peer.py ITERATIONS IMAGE...
   --serve-barcodes: zxingcpp.read_barcodes (zxing-cpp's Python binding, default options) one call at a time, so
-            that swiftvision-bench can alternate its runs with the peer's: prints {"zxing_version": ...}, then
-            for each line on standard input, an image path, times one call on that image and prints
-            {"ms": ..., "count": ...} (the codes read); it ends at the end of its input. The image is decoded
+            that swiftvision-bench can alternate its runs with the peer's (timing.serve): prints
+            {"zxing_version": ...}, then for each line on standard input, "read IMAGE", times one call on that
+            image and prints {"ms": ..., "count": ..., "peak_mib": ...} (the codes read). The image is decoded
             on its first request, outside the timing, as the file holds it: gray stays gray, colour becomes
             RGB, as SwiftVision's VisionImage holds it, so that zxing-cpp makes the luminance itself, as our
             reader does inside its timing (alpha is dropped beforehand: the binding takes 1 or 3 channels).
@@ -15,16 +15,16 @@ Usage: recognition_peer.py --serve-barcodes
             from the environment.
 """
 
+import functools
 import json
 import sys
-import time
 from importlib.metadata import version
 
 import cv2
 import tesserocr
 import zxingcpp
 
-from timing import pin_threads, samples_ms
+from timing import pin_threads, samples_ms, serve, timed_ms
 
 
 def decoded(path):
@@ -36,18 +36,14 @@ def decoded(path):
 
 
 def serve_barcodes():
-    """Answers one timed read per requested image path, until the end of standard input."""
+    """Answers one timed read per requested image, until the end of standard input."""
     pin_threads()
-    print(json.dumps({"zxing_version": version("zxing-cpp")}), flush=True)
-    images = {}
-    for line in sys.stdin:
-        path = line.rstrip("\n")
-        if path not in images:
-            images[path] = decoded(path)
-        start = time.perf_counter()
-        found = zxingcpp.read_barcodes(images[path])
-        elapsed = (time.perf_counter() - start) * 1000
-        print(json.dumps({"ms": elapsed, "count": len(found)}), flush=True)
+    images = functools.cache(decoded)
+
+    def answer(kind, path):
+        ms, found = timed_ms(zxingcpp.read_barcodes, images(path))
+        return {"ms": ms, "count": len(found)}
+    serve({"zxing_version": version("zxing-cpp")}, answer)
 
 
 def recognize_text(iterations, paths):

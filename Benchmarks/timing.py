@@ -1,5 +1,7 @@
 """Timing shared by the Python peers of swiftvision-bench."""
 
+import json
+import sys
 import time
 
 
@@ -43,6 +45,24 @@ def median_ms(body, iterations):
     return quantile(samples_ms(body, iterations), 0.5)
 
 
+def timed_ms(call, *arguments):
+    """The wall time in milliseconds of one `call(*arguments)`, and what it returned."""
+    start = time.perf_counter()
+    result = call(*arguments)
+    return (time.perf_counter() - start) * 1000, result
+
+
+def serve(greeting, answer):
+    """Lets swiftvision-bench alternate its runs with this peer's one by one (its `PeerSession`): prints
+    `greeting` as a JSON line, then for each line of standard input, "KIND ARGUMENT", prints
+    `answer(KIND, ARGUMENT)` as a JSON line with "peak_mib" (this process's peak so far) added, until the
+    end of its input. `answer` times one call (timed_ms) and says what it found."""
+    print(json.dumps(greeting), flush=True)
+    for line in sys.stdin:
+        kind, _, argument = line.rstrip("\n").partition(" ")
+        print(json.dumps({**answer(kind, argument), "peak_mib": peak_mib()}), flush=True)
+
+
 def peak_mib():
     """This process's peak resident memory (VmHWM) in MiB. Unlike ru_maxrss, which Linux carries over
     from the parent through fork and exec, it counts only what this program touched."""
@@ -70,8 +90,6 @@ def live_stream(send, seconds, period, sent_at, delivered, extra=None):
     """Calls `send(index)` every `period` seconds for `seconds`, noting each call's start in `sent_at`
     (the result callback appends its latency to `delivered`); prints a progress line every 25 calls and
     a final summary line, with `extra()`'s fields added."""
-    import json
-
     calls = []
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:

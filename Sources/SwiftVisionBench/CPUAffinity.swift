@@ -3,14 +3,32 @@ import Foundation
 /// The CPUs this process may run on, through glibc's functions looked up at run time (Swift does not
 /// import them).
 enum CPUAffinity {
-    private typealias AffinityFunction = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
+    fileprivate typealias AffinityFunction = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
     private typealias CurrentCPUFunction = @convention(c) () -> Int32
 
+    /// The CPU that ``onOneCPU(_:)`` holds the calling thread to.
+    struct PinnedCPU {
+        /// The CPU's number.
+        var number: Int
+        fileprivate var allowed: [UInt64]
+        fileprivate var pinned: [UInt64]
+        fileprivate var set: AffinityFunction
+
+        /// Runs `body` with the calling thread allowed on the CPUs it was allowed on before the pinning
+        /// (threads it starts meanwhile too), then holds it to ``number`` again.
+        func unpinned<Result>(_ body: () throws -> Result) rethrows -> Result {
+            var (allowed, pinned) = (allowed, pinned)
+            _ = allowed.withUnsafeMutableBytes { set(0, $0.count, $0.baseAddress!) }
+            defer { _ = pinned.withUnsafeMutableBytes { set(0, $0.count, $0.baseAddress!) } }
+            return try body()
+        }
+    }
+
     /// Runs `body` with the calling thread, and the processes it starts meanwhile, allowed only on the CPU it
-    /// runs on now, whose number `body` is given (nil when the CPUs could not be set: then it runs as
-    /// before); the CPUs allowed before are allowed again afterwards. Two processes that take turns on
-    /// one CPU meet the same load from the rest of the host.
-    static func onOneCPU<Result>(_ body: (Int?) throws -> Result) rethrows -> Result {
+    /// runs on now, which `body` is given (nil when the CPUs could not be set: then it runs as before);
+    /// the CPUs allowed before are allowed again afterwards. Two processes that take turns on one CPU meet
+    /// the same load from the rest of the host.
+    static func onOneCPU<Result>(_ body: (PinnedCPU?) throws -> Result) rethrows -> Result {
         let library = dlopen(nil, RTLD_NOW)
         guard let get = dlsym(library, "sched_getaffinity").map({ unsafeBitCast($0, to: AffinityFunction.self) }),
               let set = dlsym(library, "sched_setaffinity").map({ unsafeBitCast($0, to: AffinityFunction.self) }),
@@ -26,6 +44,6 @@ enum CPUAffinity {
         one[cpu / 64] = 1 << UInt64(cpu % 64)
         guard one.withUnsafeMutableBytes({ set(0, $0.count, $0.baseAddress!) }) == 0 else { return try body(nil) }
         defer { _ = allowed.withUnsafeMutableBytes { set(0, $0.count, $0.baseAddress!) } }
-        return try body(cpu)
+        return try body(PinnedCPU(number: cpu, allowed: allowed, pinned: one, set: set))
     }
 }

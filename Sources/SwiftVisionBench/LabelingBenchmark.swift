@@ -2,10 +2,12 @@ import Foundation
 import SwiftVision
 
 /// Image labeling and embedding on photos next to MediaPipe Python's ImageClassifier and ImageEmbedder
-/// (the same model zoo files, 1 thread), and the live-stream embedder on both sides under a producer
-/// far faster than the model and under one about as fast.
+/// (the same model zoo files, 1 thread; the peer kept running, its runs alternating with ours one by one,
+/// both pinned to one CPU), and the live-stream embedder on both sides under a producer far faster than
+/// the model and under one about as fast.
 enum LabelingBenchmark {
     static let photos = ["chelsea.png", "coffee.png", "bus.jpg", "zidane.jpg"]
+    /// Runs a side, ours and the peer's in turns.
     static let iterations = 20
     static let streamSeconds = 2.0
     /// Producer periods in ms: far faster than the model, and about as fast as MediaPipe's model run.
@@ -24,49 +26,57 @@ enum LabelingBenchmark {
         }
         let crops = CropsArgument(photo: cache.sample(named: "bus.jpg").path, regions: normalizedRegions)
         let cropsJSON = String(decoding: try JSONEncoder().encode(crops), as: UTF8.self)
-        let peer = try PeerProcess.run(
-            python: python, script: "mediapipe_labeling_peer.py",
-            arguments: ["latency", "\(iterations)", classifier.path, embedderModel.path, cropsJSON] + paths, as: LatencyPeer.self)
-
-        print("\nLabeling and embedding — EfficientNet-Lite0 (model zoo), 1 thread, median of \(iterations) runs")
-        print("peer: MediaPipe 0.10.21 Python ImageClassifier (max_results 1) and ImageEmbedder, same files, decoded photos")
-        print(BenchmarkRow.header)
-        var labelerOptions = ImageLabelerOptions(localModel: LocalModel(path: classifier.path))
-        labelerOptions.threadCount = 1
-        labelerOptions.confidenceThreshold = 0
-        labelerOptions.maxResultCount = 1
-        let labeler = try ImageLabeler(options: labelerOptions)
-        var embedderOptions = ImageEmbedderOptions(localModel: LocalModel(path: embedderModel.path))
-        embedderOptions.threadCount = 1
-        let embedder = try ImageEmbedder(options: embedderOptions)
-        let interpreter = try Interpreter(contentsOf: embedderModel, options: .init(threadCount: 1))
-        var format = try ImageTensorFormat(
-            tensor: interpreter.inputs[0], metadata: interpreter.model.metadata?.inputs.first, resizeMode: .stretch)
-        format.extendsEdges = true
-        let invoke = try bareInvokeMilliseconds(of: "efficientnet_lite0_embedder.tflite", cache: cache, iterations: iterations)
-        let labelFloor = try bareInvokeMilliseconds(of: "efficientnet_lite0_classifier.tflite", cache: cache, iterations: iterations)
-        print(BenchmarkRow(task: "invoke classifier, the labels' floor", swift: labelFloor, peer: nil, peakMiB: peakResidentMiB()).line)
-        print(BenchmarkRow(task: "invoke embedder, the embeddings' floor", swift: invoke, peer: nil, peakMiB: peakResidentMiB()).line)
-        var tensor = Data(count: format.byteCount)
-        for (name, path) in zip(photos, paths) {
-            let image = try VisionImage(contentsOfFile: path)
-            let other = peer.photos[path]
-            let convert = try medianMilliseconds(iterations: iterations) {
-                try tensor.withUnsafeMutableBytes { _ = try image.writeAsMediaPipe(into: $0, format: format) }
+        try CPUAffinity.onOneCPU { cpu in
+            let peer = try PeerSession(
+                python: python, script: "mediapipe_labeling_peer.py", arguments: ["serve", classifier.path, embedderModel.path, cropsJSON])
+            let mediapipe = try peer.line(as: MediaPipeGreeting.self)
+            print("\nLabeling and embedding — EfficientNet-Lite0 (model zoo), 1 thread, median of \(iterations) runs a side")
+            print("peer: MediaPipe \(mediapipe.mediapipeVersion) Python ImageClassifier (max_results 1) and ImageEmbedder, same files, decoded photos,")
+            print("       kept running: its runs and ours alternate one by one, each side first in every other turn"
+                + (cpu.map { ", both pinned to CPU \($0.number)" } ?? ""))
+            print(BenchmarkRow.header)
+            var labelerOptions = ImageLabelerOptions(localModel: LocalModel(path: classifier.path))
+            labelerOptions.threadCount = 1
+            labelerOptions.confidenceThreshold = 0
+            labelerOptions.maxResultCount = 1
+            let labeler = try ImageLabeler(options: labelerOptions)
+            var embedderOptions = ImageEmbedderOptions(localModel: LocalModel(path: embedderModel.path))
+            embedderOptions.threadCount = 1
+            let embedder = try ImageEmbedder(options: embedderOptions)
+            let interpreter = try Interpreter(contentsOf: embedderModel, options: .init(threadCount: 1))
+            var format = try ImageTensorFormat(
+                tensor: interpreter.inputs[0], metadata: interpreter.model.metadata?.inputs.first, resizeMode: .stretch)
+            format.extendsEdges = true
+            let invoke = try bareInvokeMilliseconds(of: "efficientnet_lite0_embedder.tflite", cache: cache, iterations: iterations)
+            let labelFloor = try bareInvokeMilliseconds(of: "efficientnet_lite0_classifier.tflite", cache: cache, iterations: iterations)
+            print(BenchmarkRow(task: "invoke classifier, the labels' floor", swift: labelFloor, peer: nil, peakMiB: peakResidentMiB()).line)
+            print(BenchmarkRow(task: "invoke embedder, the embeddings' floor", swift: invoke, peer: nil, peakMiB: peakResidentMiB()).line)
+            var tensor = Data(count: format.byteCount)
+            for (name, path) in zip(photos, paths) {
+                let image = try VisionImage(contentsOfFile: path)
+                let convert = try medianMilliseconds(iterations: iterations) {
+                    try tensor.withUnsafeMutableBytes { _ = try image.writeAsMediaPipe(into: $0, format: format) }
+                }
+                print(BenchmarkRow(task: "image→tensor \(name) 224×224", swift: convert, peer: nil, peakMiB: peakResidentMiB()).line)
+                let top = try labeler.results(in: image).first?.text ?? "-"
+                let label = try peer.turns(iterations: iterations, request: "classify \(path)", as: PeerLabel.self) {
+                    _ = try labeler.results(in: image)
+                }
+                print(BenchmarkRow(task: "label \(name)", swift: label.time, peer: label.peerTime, peakMiB: peakResidentMiB()).line
+                    + String(format: " %.2f× floor", label.time.median / labelFloor) + " \(top) vs \(label.answer.topLabel)")
+                let embed = try peer.turns(iterations: iterations, request: "embed \(path)", as: PeerTime.self) {
+                    _ = try embedder.embed(image: image)
+                }
+                print(BenchmarkRow(task: "embed \(name)", swift: embed.time, peer: embed.peerTime, peakMiB: peakResidentMiB()).line
+                    + String(format: " %.2f× floor", embed.time.median / invoke))
             }
-            print(BenchmarkRow(task: "image→tensor \(name) 224×224", swift: convert, peer: nil, peakMiB: peakResidentMiB()).line)
-            let top = try labeler.results(in: image).first?.text ?? "-"
-            let label = try timeMilliseconds(iterations: iterations) { _ = try labeler.results(in: image) }
-            print(BenchmarkRow(task: "label \(name)", swift: label, peer: other?.classifyMs, peakMiB: peakResidentMiB()).line
-                + String(format: " %.2f× floor", label.median / labelFloor) + " \(top) vs \(other?.topLabel ?? "-")")
-            let embed = try timeMilliseconds(iterations: iterations) { _ = try embedder.embed(image: image) }
-            print(BenchmarkRow(task: "embed \(name)", swift: embed, peer: other?.embedMs, peakMiB: peakResidentMiB()).line
-                + String(format: " %.2f× floor", embed.median / invoke))
+            let cropTurns = try peer.turns(iterations: iterations, request: "crops", as: PeerTime.self) {
+                _ = try labeler.results(in: bus, regions: regions)
+            }
+            print(BenchmarkRow(task: "label 5 crops of bus.jpg in one call", swift: cropTurns.time, peer: cropTurns.peerTime, peakMiB: peakResidentMiB()).line
+                + " (peer: 5 calls with a region of interest)")
+            print(String(format: "peak memory: MediaPipe peer %.1f MiB", cropTurns.answer.peakMiB))
         }
-        let cropTime = try timeMilliseconds(iterations: iterations) { _ = try labeler.results(in: bus, regions: regions) }
-        print(BenchmarkRow(task: "label 5 crops of bus.jpg in one call", swift: cropTime, peer: peer.cropsMs, peakMiB: peakResidentMiB()).line
-            + " (peer: 5 calls with a region of interest)")
-        print(String(format: "peak memory: MediaPipe peer %.1f MiB", peer.peakMiB))
         try runLiveStream(cache: cache, python: python, model: embedderModel)
     }
 
@@ -116,16 +126,13 @@ enum LabelingBenchmark {
         var regions: [[Double]]
     }
 
-    struct LatencyPeer: Decodable {
-        struct Photo: Decodable {
-            var classifyMs: Double
-            var embedMs: Double
-            var topLabel: String
-            enum CodingKeys: String, CodingKey { case classifyMs = "classify_ms", embedMs = "embed_ms", topLabel = "top_label" }
+    /// The classifier peer's answer: the time of one call and its top label.
+    struct PeerLabel: TimedPeerAnswer {
+        var ms: Double
+        var topLabel: String
+
+        enum CodingKeys: String, CodingKey {
+            case ms, topLabel = "top_label"
         }
-        var photos: [String: Photo]
-        var cropsMs: Double
-        var peakMiB: Double
-        enum CodingKeys: String, CodingKey { case photos, cropsMs = "crops_ms", peakMiB = "peak_mib" }
     }
 }

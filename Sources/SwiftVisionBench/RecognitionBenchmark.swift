@@ -56,7 +56,7 @@ enum RecognitionBenchmark {
             + " text: \(textIterations) a side) on decoded images, 1 thread")
         print("peers: zxing-cpp \(zxing.zxingVersion) Python binding (default options) on the decoded image as ours, gray or RGB,")
         print("       kept running: its runs and ours alternate one by one, each side first in every other turn"
-            + (cpu.map { ", both pinned to CPU \($0);" } ?? ";"))
+            + (cpu.map { ", both pinned to CPU \($0.number);" } ?? ";"))
         print("       \(peer.tesseractVersion): one PyTessBaseAPI, eng, PSM_AUTO, LSTM, 300 dpi, on the gray image,")
         print("       its runs in two halves, before and after ours")
         print("text rows: `fast` is that same single Tesseract pass; `accurate` adds orientation, light flattening, rescaling;")
@@ -109,8 +109,7 @@ enum RecognitionBenchmark {
         }
     }
 
-    /// Our reads of one image and the peer's, in turns: ours first in even turns, the peer's first in odd
-    /// ones, after ``warmUpRuns`` turns left out, so that both sides' samples meet the same host load.
+    /// Our reads of one image and the peer's, in turns (``PeerSession/turns(iterations:request:as:ours:)``).
     struct BarcodeReads {
         var found: Int
         var peerFound: Int
@@ -119,29 +118,11 @@ enum RecognitionBenchmark {
 
         init(of path: String, scanner: BarcodeScanner, peer: PeerSession) throws {
             let image = try VisionImage(contentsOfFile: path)
-            let clock = ContinuousClock()
-            var (samples, peerSamples) = ([Double](), [Double]())
-            var (found, peerFound) = (0, 0)
-            for turn in 0..<(warmUpRuns + barcodeIterations) {
-                var (ms, peerMs) = (0.0, 0.0)
-                func readOurs() throws { ms = milliseconds(try clock.measure { found = try scanner.results(in: image).count }) }
-                func readPeers() throws {
-                    let read = try peer.answer(to: path, as: PeerRead.self)
-                    (peerMs, peerFound) = (read.ms, read.count)
-                }
-                if turn.isMultiple(of: 2) {
-                    try readOurs()
-                    try readPeers()
-                } else {
-                    try readPeers()
-                    try readOurs()
-                }
-                guard turn >= warmUpRuns else { continue }
-                samples.append(ms)
-                peerSamples.append(peerMs)
+            var found = 0
+            let turns = try peer.turns(iterations: barcodeIterations, request: "read \(path)", as: PeerCount.self) {
+                found = try scanner.results(in: image).count
             }
-            (self.found, self.peerFound) = (found, peerFound)
-            (time, peerTime) = (Timing(samples: samples), Timing(samples: peerSamples))
+            (self.found, peerFound, time, peerTime) = (found, turns.answer.count, turns.time, turns.peerTime)
         }
     }
 
@@ -152,12 +133,6 @@ enum RecognitionBenchmark {
         enum CodingKeys: String, CodingKey {
             case zxingVersion = "zxing_version"
         }
-    }
-
-    /// The barcode peer's answer: the time of one read and the codes it found.
-    struct PeerRead: Decodable {
-        var ms: Double
-        var count: Int
     }
 
     /// A scene written by the fixture script.
