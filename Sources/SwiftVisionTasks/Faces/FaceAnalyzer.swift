@@ -168,7 +168,7 @@ final class FaceAnalyzer: Sendable {
         let tiles = tiles(width: width, height: height)
         let faces = NonMaxSuppression.weighted(whole.filter { $0.score >= minimumScore }, threshold: 0.3)
         guard !tiles.isEmpty, !faces.isEmpty else { return (tiles, []) }
-        let inputPixel = Double(max(width, height)) / 192
+        let inputPixel = Double(max(width, height)) / Double(FaceDetectionModel.Range.full.inputSize)
         let hints = NonMaxSuppression.weighted(whole.filter { $0.score < minimumScore }, threshold: 0.3).filter { hint in
             hint.boundingBox.width / inputPixel < smallHintWidth && !faces.contains { $0.boundingBox.intersects(hint.boundingBox) }
         }

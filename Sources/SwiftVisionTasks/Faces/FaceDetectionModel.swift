@@ -9,6 +9,9 @@ struct FaceDetectionModel: Sendable {
         case short
         /// `face_detection_full_range_sparse.tflite`: faces up to about 5 m, 192×192 input.
         case full
+
+        /// The side of the model's square input, in pixels.
+        var inputSize: Int { self == .short ? 128 : 192 }
     }
 
     let range: Range
@@ -16,7 +19,7 @@ struct FaceDetectionModel: Sendable {
 
     init(range: Range, options: LiteRT.CompilationOptions, store: ModelStore, cache: SwiftVisionCache = .current) throws {
         self.range = range
-        let size = range == .short ? 128 : 192
+        let size = range.inputSize
         model = try KeypointDetectionModel(
             name: range == .short ? "face_detection_short_range.tflite" : "face_detection_full_range_sparse.tflite",
             size: size,
