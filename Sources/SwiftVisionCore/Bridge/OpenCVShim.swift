@@ -21,9 +21,8 @@ extension PixelBuffer {
     /// Calls `body` with a read-only view of the interleaved pixels (the luma and chroma rows for NV12).
     func withView<Result>(_ body: (SVImageView) throws -> Result) rethrows -> Result {
         try bytes.withUnsafeBytes { raw in
-            let rows = format == .nv12 ? height * 3 / 2 : height
             let view = SVImageView(
-                base: UnsafeMutableRawPointer(mutating: raw.baseAddress!), width: width, height: rows,
+                base: UnsafeMutableRawPointer(mutating: raw.baseAddress!), width: width, height: format.rows(forHeight: height),
                 bytesPerRow: bytesPerRow, channels: format.channelCount)
             return try body(view)
         }
@@ -31,7 +30,7 @@ extension PixelBuffer {
 
     /// Calls `body` with a writable view of the pixels.
     mutating func withMutableView<Result>(_ body: (SVImageView) throws -> Result) rethrows -> Result {
-        let (width, height, stride, channels) = (width, format == .nv12 ? height * 3 / 2 : height, bytesPerRow, format.channelCount)
+        let (width, height, stride, channels) = (width, format.rows(forHeight: height), bytesPerRow, format.channelCount)
         return try bytes.withUnsafeMutableBytes { raw in
             try body(SVImageView(base: raw.baseAddress!, width: width, height: height, bytesPerRow: stride, channels: channels))
         }
@@ -43,17 +42,25 @@ extension PixelBuffer {
     static func make(
         format: PixelFormat, width: Int, height: Int, _ body: (SVImageView) throws -> Void
     ) throws -> PixelBuffer {
-        let rows = format == .nv12 ? height * 3 / 2 : height
-        let bytesPerRow = width * format.channelCount
-        guard bytesPerRow * rows > 0 else {
+        guard width * format.channelCount * format.rows(forHeight: height) > 0 else {
             var buffer = PixelBuffer(zeroedFormat: format, width: width, height: height)
             try buffer.withMutableView(body)
             return buffer
         }
-        return try PixelBuffer(uninitializedFormat: format, width: width, height: height) { storage in
-            try body(SVImageView(
-                base: storage.baseAddress!, width: width, height: rows, bytesPerRow: bytesPerRow,
-                channels: format.channelCount))
+        return try PixelBuffer(uninitializedFormat: format, width: width, height: height, writing: body)
+    }
+
+    /// A tightly packed, non-empty buffer of `format` whose bytes start uninitialised and are written by
+    /// `body` through a writable view, which must write every one of them.
+    private init(uninitializedFormat format: PixelFormat, width: Int, height: Int, writing body: (SVImageView) throws -> Void) rethrows {
+        let (stride, rows) = (width * format.channelCount, format.rows(forHeight: height))
+        self.format = format
+        self.width = width
+        self.height = height
+        bytesPerRow = stride
+        bytes = try [UInt8](unsafeUninitializedCapacity: stride * rows) { storage, count in
+            try body(SVImageView(base: storage.baseAddress!, width: width, height: rows, bytesPerRow: stride, channels: format.channelCount))
+            count = storage.count
         }
     }
 }

@@ -29,7 +29,7 @@ public struct PixelBuffer: Sendable, Equatable {
         if format == .nv12, !width.isMultiple(of: 2) || !height.isMultiple(of: 2) {
             throw ImageError.invalidBuffer("NV12 needs an even width and height, got \(width)×\(height)")
         }
-        let rows = format == .nv12 ? height * 3 / 2 : height
+        let rows = format.rows(forHeight: height)
         let needed = stride * (rows - 1) + width * format.channelCount
         guard bytes.count >= needed else {
             throw ImageError.invalidBuffer("\(bytes.count) bytes cannot hold \(rows) rows of \(stride) bytes")
@@ -47,25 +47,7 @@ public struct PixelBuffer: Sendable, Equatable {
         self.width = width
         self.height = height
         self.bytesPerRow = width * format.channelCount
-        let rows = format == .nv12 ? height * 3 / 2 : height
-        self.bytes = [UInt8](repeating: 0, count: bytesPerRow * rows)
-    }
-
-    /// A tightly packed buffer whose bytes start uninitialised and are written by `initialize`, which
-    /// must write every one of them.
-    init(
-        uninitializedFormat format: PixelFormat, width: Int, height: Int,
-        initializingWith initialize: (UnsafeMutableBufferPointer<UInt8>) throws -> Void
-    ) rethrows {
-        self.format = format
-        self.width = width
-        self.height = height
-        self.bytesPerRow = width * format.channelCount
-        let rows = format == .nv12 ? height * 3 / 2 : height
-        self.bytes = try [UInt8](unsafeUninitializedCapacity: bytesPerRow * rows) { storage, count in
-            try initialize(storage)
-            count = storage.count
-        }
+        self.bytes = [UInt8](repeating: 0, count: bytesPerRow * format.rows(forHeight: height))
     }
 
     /// Copies an NV12 frame given as two planes with their own row strides.
@@ -83,7 +65,7 @@ public struct PixelBuffer: Sendable, Equatable {
         else {
             throw ImageError.invalidBuffer("NV12 planes are too small for \(width)×\(height)")
         }
-        var packed = [UInt8](repeating: 0, count: width * height * 3 / 2)
+        var packed = [UInt8](repeating: 0, count: width * PixelFormat.nv12.rows(forHeight: height))
         packed.withUnsafeMutableBytes { target in
             luma.withUnsafeBytes { source in
                 for row in 0..<height {

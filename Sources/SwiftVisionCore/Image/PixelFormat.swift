@@ -21,4 +21,9 @@ public enum PixelFormat: String, Sendable, CaseIterable, Codable {
         case .gray, .nv12: 1
         }
     }
+
+    /// The rows of bytes that `height` rows of pixels take: for NV12, the luma rows and half as many chroma rows.
+    func rows(forHeight height: Int) -> Int {
+        self == .nv12 ? height * 3 / 2 : height
+    }
 }
