@@ -124,7 +124,7 @@ package struct PackedWeightCache: Sendable, Hashable {
                 let recorded = (try? Data(contentsOf: URL(fileURLWithPath: record))).map { String(decoding: $0, as: UTF8.self) }
                 let lines = recorded?.split(separator: "\n", omittingEmptySubsequences: false) ?? []
                 let source = lines.count < 3 ? nil : Self.source(model: String(lines[0]), runtime: String(lines[2]))
-                if !(source.map { Self.isRecorded(path, source: $0) } ?? false) {
+                if source.map({ Self.record(of: path, source: $0) == recorded }) != true {
                     unlink(path)
                     unlink(record)
                 }
