@@ -8,6 +8,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -30,6 +31,73 @@ static_assert(int(SV_ROTATE_90_CLOCKWISE) == int(cv::ROTATE_90_CLOCKWISE) && int
 
 using namespace shim;
 
+namespace {
+
+/// One source pixel's share of one destination pixel, along one axis of an area shrink.
+struct AreaTap {
+    int source;
+    float weight;
+};
+
+/// The taps of each destination pixel along an axis shrunk from `source` to `destination` pixels, with
+/// OpenCV's weights (resize.cpp's computeResizeAreaTab): the part of each source pixel the destination
+/// pixel's cell covers, over the cell's width. `starts[d]` to `starts[d + 1]` are destination pixel d's taps.
+void areaTaps(int source, int destination, std::vector<AreaTap> &taps, std::vector<int> &starts) {
+    const double scale = 1.0 / (double(destination) / source);
+    taps.clear();
+    starts.assign(1, 0);
+    for (int d = 0; d < destination; ++d) {
+        const double start = d * scale, end = start + scale;
+        const double cell = std::min(scale, source - start);
+        int last = std::min(int(std::floor(end)), source - 1);
+        const int first = std::min(int(std::ceil(start)), last);
+        if (first - start > 1e-3) taps.push_back({first - 1, float((first - start) / cell)});
+        for (int s = first; s < last; ++s) taps.push_back({s, float(1.0 / cell)});
+        if (end - last > 1e-3) taps.push_back({last, float(std::min(std::min(end - last, 1.0), cell) / cell)});
+        starts.push_back(int(taps.size()));
+    }
+}
+
+/// Adds `weight` times each of `count` bytes of `row` to `sums`; AVX2's eight lanes where the processor has
+/// them (no fused multiply-add, so every processor rounds alike).
+__attribute__((target_clones("avx2", "default"))) void addWeighted(float *sums, const uint8_t *row, float weight,
+                                                                   int count) {
+    for (int i = 0; i < count; ++i) sums[i] += weight * float(row[i]);
+}
+
+/// OpenCV's area average (INTER_AREA) of 8-bit `source` into the smaller `target`, `Channels` per pixel, in
+/// the other order: each destination row first sums its source rows whole (one multiply-add per source
+/// byte, which the compiler vectorises), then each pixel sums its columns of that one row. OpenCV sums
+/// the columns of every source row first, by table: 2.8 ms against 0.41 for zidane.jpg to 192×108, 0.81
+/// against 0.28 for a 447×447 crop to 128×128 (one thread, this machine's AVX2).
+template <int Channels>
+void shrinkByArea(const cv::Mat &source, cv::Mat &target) {
+    std::vector<AreaTap> rows, columns;
+    std::vector<int> rowStarts, columnStarts;
+    areaTaps(source.rows, target.rows, rows, rowStarts);
+    areaTaps(source.cols, target.cols, columns, columnStarts);
+    const int width = source.cols * Channels;
+    std::vector<float> sums(static_cast<size_t>(width));
+    for (int y = 0; y < target.rows; ++y) {
+        std::fill(sums.begin(), sums.end(), 0.0f);
+        float *sum = sums.data();
+        for (int tap = rowStarts[y]; tap < rowStarts[y + 1]; ++tap) {
+            addWeighted(sum, source.ptr<uint8_t>(rows[tap].source), rows[tap].weight, width);
+        }
+        uint8_t *out = target.ptr<uint8_t>(y);
+        for (int x = 0; x < target.cols; ++x) {
+            float pixel[Channels] = {};
+            for (int tap = columnStarts[x]; tap < columnStarts[x + 1]; ++tap) {
+                const float *column = sum + columns[tap].source * Channels;
+                for (int c = 0; c < Channels; ++c) pixel[c] += columns[tap].weight * column[c];
+            }
+            for (int c = 0; c < Channels; ++c) out[x * Channels + c] = cv::saturate_cast<uint8_t>(pixel[c]);
+        }
+    }
+}
+
+}  // namespace
+
 extern "C" {
 
 const char *svi_last_error(void) { return lastError.c_str(); }
@@ -39,37 +107,20 @@ int32_t svi_set_thread_count(int32_t count) {
     return cv::getNumThreads();
 }
 
-namespace {
-
-/// The largest factor of at most `limit` that divides both `width` and `height` (at least 1).
-int commonFactor(int width, int height, int limit) {
-    for (int factor = limit; factor > 1; --factor) {
-        if (width % factor == 0 && height % factor == 0) return factor;
-    }
-    return 1;
-}
-
-}  // namespace
-
 int svi_resize(SVImageView source, SVImageView destination, SVInterpolation interpolation) {
     return guarded([&] {
         cv::Mat target = asMat(destination);
-        cv::Mat input = asMat(source);
-        if (interpolation == SV_INTER_AREA && target.cols > 0 && target.rows > 0) {
-            // OpenCV's area resize is fast (vectorised) only for whole-number factors: first shrink by the
-            // largest whole factor that divides both sides, so the general, slow pass runs on a small image.
-            // When no factor divides both, bring the image bilinearly to the whole multiple of the target
-            // below it (a shrink of less than 2, which bilinear sampling follows closely), then average
-            // whole blocks: a third of the general pass's time on a 447x418 crop shrunk to 192x180.
-            int whole = std::min(input.cols / target.cols, input.rows / target.rows);
-            int factor = commonFactor(input.cols, input.rows, whole);
-            cv::Mat reduced;
-            if (factor > 1 && (input.cols != target.cols * factor || input.rows != target.rows * factor)) {
-                cv::resize(input, reduced, cv::Size(input.cols / factor, input.rows / factor), 0, 0, cv::INTER_AREA);
-                input = reduced;
-            } else if (factor == 1 && whole > 1) {
-                cv::resize(input, reduced, cv::Size(target.cols * whole, target.rows * whole), 0, 0, cv::INTER_LINEAR);
-                input = reduced;
+        const cv::Mat input = asMat(source);
+        // OpenCV's area resize is fast (vectorised) only for whole-number factors; other 8-bit shrinks
+        // take the same average in an order that vectorises.
+        const bool shrinks = target.cols > 0 && target.rows > 0 && input.cols >= target.cols && input.rows >= target.rows;
+        const bool wholeFactors = shrinks && input.cols % target.cols == 0 && input.rows % target.rows == 0;
+        if (interpolation == SV_INTER_AREA && shrinks && !wholeFactors && input.depth() == CV_8U && target.type() == input.type()) {
+            switch (input.channels()) {
+            case 1: shrinkByArea<1>(input, target); return checkedInPlace(target, destination);
+            case 3: shrinkByArea<3>(input, target); return checkedInPlace(target, destination);
+            case 4: shrinkByArea<4>(input, target); return checkedInPlace(target, destination);
+            default: break;
             }
         }
         cv::resize(input, target, target.size(), 0, 0, interpolation);

@@ -1,5 +1,5 @@
 """OpenCV's own area-averaging shrink (cv2.INTER_AREA, the pip wheel's build) of a crop of a PNG, for
-PixelBufferTests to compare SwiftVision's faster two-step shrink with.
+PixelBufferTests to compare SwiftVision's own area shrink with.
 
 Usage: area_reference.py IMAGE X Y WIDTH HEIGHT OUT_WIDTH OUT_HEIGHT
 Prints one JSON object: width, height and the RGB pixels, row by row, base64-encoded.
