@@ -82,7 +82,7 @@ import SwiftVisionTestSupport
         let (crowd, _) = try Self.groupPhoto(cell: 100)
         let whole = try analyzer.detector.detect(in: crowd, minimumScore: FaceAnalyzer.hintScore)
         let looks = FaceAnalyzer.closerLooks(width: crowd.width, height: crowd.height, after: whole, minimumScore: 0.5)
-        #expect(looks.tiles == FaceAnalyzer.tiles(width: crowd.width, height: crowd.height) && looks.squares.isEmpty)
+        #expect(looks.tiles == FaceAnalyzer.tiles(width: crowd.width, height: crowd.height) && looks.unsure.isEmpty)
         for cell in [100, 80] {
             let (photo, squares) = try Self.groupPhoto(cell: cell)
             let found = try Self.detector().results(in: photo).map(\.frame)
@@ -102,7 +102,7 @@ import SwiftVisionTestSupport
             let image = try Fixtures.image(photo)
             let whole = try analyzer.detector.detect(in: image, minimumScore: FaceAnalyzer.hintScore)
             let looks = FaceAnalyzer.closerLooks(width: image.width, height: image.height, after: whole, minimumScore: 0.5)
-            #expect(looks.squares.count == centers.count, "\(photo): \(looks.squares.count) squares")
+            #expect(looks.unsure.count == centers.count, "\(photo): \(looks.unsure.count) unsure faces")
             let detections = try analyzer.detections(in: image)
             #expect(detections.count == centers.count, "\(photo): \(detections.map(\.boundingBox))")
             for center in centers {

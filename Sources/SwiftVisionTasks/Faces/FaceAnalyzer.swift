@@ -136,10 +136,11 @@ final class FaceAnalyzer: Sendable {
             for tile in looks.tiles {
                 found += try detector.detect(in: image, region: tile, minimumScore: floor)
             }
-            for (face, square) in looks.squares {
-                let near = try confirmer.detect(in: image, region: square, minimumScore: floor)
+            for face in looks.unsure {
+                let near = try confirmer.detect(in: image, region: Self.square(around: face, widths: Self.squareWidths, in: image), minimumScore: floor)
                 guard let score = near.filter({ $0.intersectionOverUnion(with: face) > 0.3 }).map(\.score).max(), score >= Self.sureScore
                 else {
+                    let square = Self.square(around: face, widths: Self.fullLookWidths, in: image)
                     found += try detector.detect(in: image, region: square, minimumScore: floor)
                     continue
                 }
@@ -177,22 +178,34 @@ final class FaceAnalyzer: Sendable {
         box.width * Double(FaceDetectionModel.Range.full.inputSize) / Double(max(width, height))
     }
 
-    /// How many face widths a closer look's square spans. Measured with the short-range model
+    /// How many face widths the short-range model's closer look spans. Measured
     /// (`FaceTests.squaresMakeTheUnsureFacesOfZidaneAndBusSure`): zidane.jpg's face turned away scores 0.78
     /// in a square of three widths and 0.90 in one of four, sure, so it needs neither the full-range look
     /// nor the checks; the group photos' faces are found as often either way.
     static let squareWidths = 4.0
+    /// How many face widths the full-range model's look spans, when the short-range one's is not sure. At four
+    /// widths its boxes of the face turned away in frames cut from zidane.jpg miss it by so much that the mesh
+    /// cannot follow it (`StreamTests.aFastStreamKeepsTrackingIDsAndCountsItsDropsHonestly`); at three they do not.
+    static let fullLookWidths = 3.0
 
-    /// The regions worth a closer look after the whole-image pass found `whole` (detections down to
-    /// ``hintScore``; faces from `minimumScore`), in images larger than a tile. Tiles of
-    /// ``tiles(width:height:)``, for the full-range model: all of them when it found no face, otherwise those
-    /// holding a hint of a small face that no face explains. Squares ``squareWidths`` times as wide as each
-    /// face not sure enough to skip the checks: seen larger, a real face scores higher. The short-range model
-    /// looks there first (a quarter of the full-range one's work), the full-range one when that is not sure.
-    /// Every tile, and no square, when that would be as many looks as the tiles.
+    /// The square `widths` times as wide as `face`, around its centre, inside `image`.
+    static func square(around face: Detection, widths: Double, in image: VisionImage) -> CGRect {
+        let box = face.boundingBox
+        let side = box.width * widths
+        return CGRect(x: box.midX - side / 2, y: box.midY - side / 2, width: side, height: side)
+            .intersection(CGRect(x: 0, y: 0, width: image.width, height: image.height))
+    }
+
+    /// Where to look closer after the whole-image pass found `whole` (detections down to ``hintScore``; faces
+    /// from `minimumScore`), in images larger than a tile. Tiles of ``tiles(width:height:)``, for the
+    /// full-range model: all of them when it found no face, otherwise those holding a hint of a small face that
+    /// no face explains. The faces not sure enough to skip the checks, to be seen larger, where a real face
+    /// scores higher: the short-range model looks first (a quarter of the full-range one's work, in a square
+    /// ``squareWidths`` wide), the full-range one when that is not sure (``fullLookWidths``). Every tile, and
+    /// no face, when that would be as many looks as the tiles.
     static func closerLooks(
         width: Int, height: Int, after whole: [Detection], minimumScore: Float
-    ) -> (tiles: [CGRect], squares: [(face: Detection, region: CGRect)]) {
+    ) -> (tiles: [CGRect], unsure: [Detection]) {
         let tiles = tiles(width: width, height: height)
         let faces = NonMaxSuppression.weighted(whole.filter { $0.score >= minimumScore }, threshold: 0.3)
         guard !tiles.isEmpty, !faces.isEmpty else { return (tiles, []) }
@@ -200,13 +213,9 @@ final class FaceAnalyzer: Sendable {
             inputWidth(of: hint.boundingBox, width: width, height: height) < smallHintWidth && !faces.contains { $0.boundingBox.intersects(hint.boundingBox) }
         }
         let hinted = tiles.filter { tile in hints.contains { tile.contains(CGPoint(x: $0.boundingBox.midX, y: $0.boundingBox.midY)) } }
-        let squares = faces.filter { $0.score < sureScore }.map { face in
-            let side = face.boundingBox.width * squareWidths
-            let region = CGRect(x: face.boundingBox.midX - side / 2, y: face.boundingBox.midY - side / 2, width: side, height: side)
-            return (face, region.intersection(CGRect(x: 0, y: 0, width: width, height: height)))
-        }
+        let unsure = faces.filter { $0.score < sureScore }
         // Past the work of every tile (a crowd of unsure faces), every tile, which shows each face larger too.
-        return hinted.count + squares.count < tiles.count ? (hinted, squares) : (tiles, [])
+        return hinted.count + unsure.count < tiles.count ? (hinted, unsure) : (tiles, [])
     }
 
     /// Overlapping square tiles (480 pixels, or a third of the shorter side if larger), overlapping by a
