@@ -15,6 +15,8 @@ let package = Package(
         .library(name: "SwiftVisionImaging", type: .dynamic, targets: ["CVisionImaging"]),
         // Debian's zxing-cpp 1.4, the fallback barcode reader, loaded on first use (see CBarcodeShim.h).
         .library(name: "SwiftVisionBarcodes", type: .dynamic, targets: ["CBarcodeReader"]),
+        // Lets LSTM-only Tesseract instances start without the legacy engine's ambiguity table (see CTesseractSupport.h).
+        .library(name: "SwiftVisionTesseract", type: .dynamic, targets: ["CTesseractSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -57,6 +59,7 @@ let package = Package(
         .target(name: "CZXingC"),
         // Our own declarations of Tesseract's C API, bound with dlopen when text is first recognised.
         .target(name: "CTesseract"),
+        .target(name: "CTesseractSupport", linkerSettings: [.linkedLibrary("dl")]),
         // Our own declarations of libcurl's easy API, bound with dlopen when a model is first downloaded.
         .target(name: "CCurl"),
         // Layer 1: images, geometry, video, drawing and image → tensor; the only importer of the OpenCV shim.

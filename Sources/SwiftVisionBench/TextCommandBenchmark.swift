@@ -17,6 +17,7 @@ enum TextCommandBenchmark {
         print("")
         print("Text from the shell — spawn to exit, median and IQR of \(runs) runs after 1 warm-up (launch_timer.py)")
         print("peer: `tesseract IMAGE - --dpi 300`, one process per image as ours; words: ours (fast) vs the command's")
+        print("ours starts its reader without the legacy engine's universal ambiguity table (libSwiftVisionTesseract.so), which the command builds")
         guard FileManager.default.isExecutableFile(atPath: command) else {
             print("skipped: needs the tesseract command (scripts/install-system-packages.sh installs tesseract-ocr)")
             return

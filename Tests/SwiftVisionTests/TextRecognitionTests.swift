@@ -40,6 +40,32 @@ import Testing
         #expect(recall >= minimumRecall, "\(name): read \(text.text)")
     }
 
+    /// libSwiftVisionTesseract.so's stand-in for Tesseract's universal ambiguity table loader is the one the process
+    /// finds first once text is read, and `swiftvision text` reads the same words, boxes and confidences with
+    /// it as with Tesseract building the table (the support library out of reach), at both levels: on page.png,
+    /// on the rendered scenes, and on the paragraph turned a quarter (whose orientation the legacy engine finds).
+    @Test func theAmbiguityTableChangesNoWord() throws {
+        _ = try Self.accurate.get().results(in: try Fixtures.image("page.png"))
+        let support = Fixtures.packageRoot.appendingPathComponent(".build/debug/" + TesseractLibrary.supportFileName).path
+        let loaded = try #require(dlopen(support, RTLD_NOW | RTLD_NOLOAD), "\(support) is not loaded")
+        defer { dlclose(loaded) }
+        let first = dlsym(UnsafeMutableRawPointer(bitPattern: 0), TesseractLibrary.loadUniversal)
+        #expect(first != nil && first == dlsym(loaded, TesseractLibrary.loadUniversal))
+        let scenes = try ["paragraph.png", "notice-on-bus.jpg", "paragraph-rotated.png"].map {
+            try VisionFixtures.scene($0, in: VisionFixtures.text, file: \.file).file
+        }
+        let inputs = [try Fixtures.sample("page.png").path] + scenes
+        let without = ["SWIFTVISION_TESSERACT_SUPPORT_LIBRARY": "/nonexistent/" + TesseractLibrary.supportFileName]
+        for level in ["fast", "accurate"] {
+            let arguments = ["text", "--json", "--level", level] + inputs
+            let skipped = try Fixtures.run(CommandLineTests.executable, arguments)
+            let built = try Fixtures.run(CommandLineTests.executable, arguments, environment: without)
+            #expect(skipped.status == 0 && built.status == 0, "\(skipped.errors) \(built.errors)")
+            #expect(skipped.output.split(separator: "\n").count == inputs.count && skipped.output.contains("\"coins\""))
+            #expect(skipped.output == built.output, "\(level)")
+        }
+    }
+
     /// The rendered paragraph with its pixels turned upside down and a quarter either way: reading it as it
     /// stands finds few or unsure words, so the orientation is looked for and the page read turned.
     @Test(arguments: [ImageOrientation.down, .left, .right])

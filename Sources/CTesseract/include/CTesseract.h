@@ -53,4 +53,8 @@ typedef const char *(*TessResultIteratorWordRecognitionLanguageFunction)(const T
 enum { LEPTONICA_SEVERITY_EXTERNAL = 0, LEPTONICA_SEVERITY_NONE = 6 };
 typedef int (*LeptonicaSetMsgSeverityFunction)(int severity);
 
+// libSwiftVisionTesseract.so's functions (CTesseractSupport.h).
+typedef void (*SVTSetLoadUniversalFunction)(void *function);
+typedef void (*SVTSkipUniversalAmbiguitiesFunction)(int skips);
+
 #endif

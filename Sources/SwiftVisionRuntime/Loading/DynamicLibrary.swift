@@ -10,6 +10,12 @@ package struct DynamicLibrary {
     package enum Binding {
         /// All of them as it opens: one missing fails the opening.
         case immediate
+        /// As `immediate`, and the library's own symbols join the process's global scope, where the libraries
+        /// opened after it without deep binding look first: its definitions take the place of theirs.
+        case immediateGlobal
+        /// Each on its first call, looked up in the process's global scope before the library and its
+        /// dependencies.
+        case lazy
         /// Each on its first call, looked up in the library and its own dependencies before the process's:
         /// a large library opened into a process that already has many (Swift's, ICU, OpenCV) then binds
         /// only what it calls, without searching theirs. Deep binding (`RTLD_DEEPBIND`) is left out where a
@@ -22,14 +28,26 @@ package struct DynamicLibrary {
     package init(path: String, binding: Binding = .immediate, failure: @escaping (String) -> any Error) throws {
         let mode: Int32 =
             switch binding {
-            case .immediate: RTLD_NOW
-            case .lazyOwnFirst: RTLD_LAZY | (Self.sanitizerLoaded ? 0 : RTLD_DEEPBIND)
+            case .immediate: RTLD_NOW | RTLD_LOCAL
+            case .immediateGlobal: RTLD_NOW | RTLD_GLOBAL
+            case .lazy: RTLD_LAZY | RTLD_LOCAL
+            case .lazyOwnFirst: RTLD_LAZY | RTLD_LOCAL | (Self.sanitizerLoaded ? 0 : RTLD_DEEPBIND)
             }
-        guard let handle = dlopen(path, mode | RTLD_LOCAL) else {
+        guard let handle = dlopen(path, mode) else {
             throw failure(dlerror().map { String(cString: $0) } ?? "dlopen failed")
         }
         self.handle = handle
         self.failure = failure
+    }
+
+    /// Where to look for `fileName`, one of the package's own libraries: `$variable` alone when set, else next to
+    /// the executable (where `swift build` puts it), then on the dynamic loader's search path.
+    package static func candidates(fileName: String, variable: String) -> [String] {
+        if let chosen = ProcessInfo.processInfo.environment[variable], !chosen.isEmpty {
+            return [chosen]
+        }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map(URL.init(fileURLWithPath:))
+        return (executable.map { [$0.deletingLastPathComponent().appendingPathComponent(fileName).path] } ?? []) + [fileName]
     }
 
     /// Whether a sanitizer's runtime (address, thread, leak, undefined behaviour) is in the process: each

@@ -21,11 +21,7 @@ final class DebianZXingLibrary: Sendable {
 
     /// The paths tried in order.
     private static var candidates: [String] {
-        if let chosen = ProcessInfo.processInfo.environment["SWIFTVISION_BARCODES_LIBRARY"], !chosen.isEmpty {
-            return [chosen]
-        }
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).map(URL.init(fileURLWithPath:))
-        return (executable.map { [$0.deletingLastPathComponent().appendingPathComponent(fileName).path] } ?? []) + [fileName]
+        DynamicLibrary.candidates(fileName: fileName, variable: "SWIFTVISION_BARCODES_LIBRARY")
     }
 
     /// A reason the library could not be used.

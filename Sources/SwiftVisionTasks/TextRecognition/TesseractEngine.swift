@@ -38,9 +38,11 @@ final class TesseractEngine {
         let settings = usesLanguageCorrection ? [] : [("load_system_dawg", "0"), ("load_freq_dawg", "0")]
         let status = Self.withCStrings(settings.map(\.0)) { names in
             Self.withCStrings(settings.map(\.1)) { values in
-                library.initialize(
-                    handle, directory.path, self.languages, orientationOnly ? OEM_TESSERACT_ONLY : OEM_LSTM_ONLY, nil, 0,
-                    names, values, settings.count, 0)
+                library.starting(lstmOnly: !orientationOnly) {
+                    library.initialize(
+                        handle, directory.path, self.languages, orientationOnly ? OEM_TESSERACT_ONLY : OEM_LSTM_ONLY, nil, 0,
+                        names, values, settings.count, 0)
+                }
             }
         }
         // On failure `deinit` ends and deletes the instance, once.

@@ -35,6 +35,13 @@ final class TesseractLibrary: Sendable {
     private let setMessageSeverity: LeptonicaSetMsgSeverityFunction
     /// The severity Leptonica had when loaded, with `$LEPT_MSG_SEVERITY` applied: its messages when shown.
     private let shownSeverity: Int32
+    /// libSwiftVisionTesseract.so's switch for the calling thread's instances, when it is loaded.
+    private let skipUniversalAmbiguities: SVTSkipUniversalAmbiguitiesFunction?
+
+    /// The file name of the package's SwiftVisionTesseract product (CTesseractSupport.h).
+    static let supportFileName = "libSwiftVisionTesseract.so"
+    /// Tesseract's `UnicharAmbigs::LoadUniversal`, which the support library stands in for.
+    static let loadUniversal = "_ZN9tesseract13UnicharAmbigs13LoadUniversalERKNS_10UNICHARSETEPS1_"
 
     /// The library of this process, loaded on first use.
     static func shared() throws -> TesseractLibrary {
@@ -49,8 +56,21 @@ final class TesseractLibrary: Sendable {
         // Tesseract and the libraries it brings (Leptonica, libarchive, libcurl...) had some 22000 symbol
         // bindings made at once against the CLI's 40 libraries first; lazily and in their own scope first, the
         // dynamic loader takes about 16 ms instead of 23 ms of `swiftvision text` (perf, page.png).
-        let library = try DynamicLibrary(path: name, binding: .lazyOwnFirst) {
+        //
+        // With libSwiftVisionTesseract.so in the global scope first, Tesseract is opened without deep binding
+        // (about 5 ms more of binding) so that its call to LoadUniversal finds the support library's: LSTM-only
+        // instances then start some 60 ms sooner. Without the support library, text is read as before.
+        let support = Self.openSupport()
+        let library = try DynamicLibrary(path: name, binding: support == nil ? .lazyOwnFirst : .lazy) {
             VisionTaskError.tesseractNotInstalled(library: name, reason: $0)
+        }
+        if let support, let setLoadUniversal: SVTSetLoadUniversalFunction = try? support.function("svt_set_load_universal"),
+            let loadUniversal: UnsafeMutableRawPointer = try? library.function(Self.loadUniversal)
+        {
+            setLoadUniversal(loadUniversal)
+            skipUniversalAmbiguities = try? support.function("svt_skip_universal_ambiguities")
+        } else {
+            skipUniversalAmbiguities = nil
         }
         deleteText = try library.function("TessDeleteText")
         create = try library.function("TessBaseAPICreate")
@@ -77,6 +97,23 @@ final class TesseractLibrary: Sendable {
         setMessageSeverity = try library.function("setMsgSeverity")
         let loaded = setMessageSeverity(Int32(LEPTONICA_SEVERITY_EXTERNAL))
         shownSeverity = setMessageSeverity(loaded)
+    }
+
+    /// libSwiftVisionTesseract.so opened into the global scope, from `$SWIFTVISION_TESSERACT_SUPPORT_LIBRARY`, next
+    /// to the executable or on the loader's path; nil when none of them opens.
+    private static func openSupport() -> DynamicLibrary? {
+        struct Unavailable: Error {}
+        let candidates = DynamicLibrary.candidates(fileName: supportFileName, variable: "SWIFTVISION_TESSERACT_SUPPORT_LIBRARY")
+        return candidates.lazy.compactMap { try? DynamicLibrary(path: $0, binding: .immediateGlobal) { _ in Unavailable() } }.first
+    }
+
+    /// Runs `start` (which starts an instance) with the universal ambiguity table skipped when `lstmOnly`: the
+    /// LSTM engine never reads it, and the words read are the same (`TextTests.theAmbiguityTableChangesNoWord`).
+    func starting<Result>(lstmOnly: Bool, _ start: () -> Result) -> Result {
+        guard lstmOnly, let skipUniversalAmbiguities else { return start() }
+        skipUniversalAmbiguities(1)
+        defer { skipUniversalAmbiguities(0) }
+        return start()
     }
 
     /// Lets Leptonica's messages reach standard error only when the codecs' are shown (`--verbose`): it
