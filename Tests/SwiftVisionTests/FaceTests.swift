@@ -115,6 +115,27 @@ import SwiftVisionTestSupport
         }
     }
 
+    /// The face turned away in the frames `StreamTests` cuts from zidane.jpg (panning 2 pixels a frame, JPEG)
+    /// can be followed from every frame the detector finds it in: in some of them (4 of 15) the mesh misses it in
+    /// the crop turned by the detector's eye key points, and finds it upright.
+    @Test func followsTheFaceTurnedAwayFromEveryFrameItIsFoundIn() throws {
+        let analyzer = try FaceTask(options: FaceTask.Options(), store: .shared).analyzer
+        let photo = try Fixtures.image("zidane.jpg")
+        var found = 0
+        for index in 0..<40 {
+            let frame = try VisionImage(
+                data: try photo.cropped(to: CGRect(x: 2 * index, y: 0, width: 1180, height: 720)).encoded(as: .jpeg(quality: 85)))
+            // Where it was marked by eye in ``people``, in the frame.
+            let center = CGPoint(x: 615 - 2 * index, y: 355)
+            for detection in try analyzer.detections(in: frame) where detection.boundingBox.contains(center) {
+                found += 1
+                let followed = try analyzer.startTracking(detection, in: frame, landmarks: false)
+                #expect(followed?.face.boundingBox.contains(center) == true, "frame \(index)")
+            }
+        }
+        #expect(found >= 10, "found in \(found) frames")
+    }
+
     /// Photos of animals and objects without a human face.
     static let noFaces = ["chelsea.png", "coffee.png", "dog.jpg", "horses.jpg", "giraffe.jpg", "eagle.jpg"]
 

@@ -48,7 +48,7 @@ final class FaceAnalyzer: Sendable {
             var face = Self.face(from: detection)
             let isSure = detection.score >= Self.sureScore
             if isSure && !landmarks { return face }
-            let (mesh, presence) = try landmarkModels.meshPoints(in: image, region: Self.region(for: detection))
+            let (mesh, presence) = try meshPoints(for: detection, in: image)
             let meshFits = presence >= Self.minimumPresence
             guard try isSure || (meshFits && isConfirmed(Self.region(forMesh: mesh), in: image)) else { return nil }
             if landmarks && meshFits {
@@ -84,10 +84,35 @@ final class FaceAnalyzer: Sendable {
         }
     }
 
+    /// The mesh for a fresh detection, in MediaPipe's crop for it (``region(for:)``, turned by the eye key
+    /// points) and, when it finds no face there, once more in that crop upright: the eyes of a face turned
+    /// fully away nearly overlap, and the angle between them says little (zidane.jpg's: 33°, where the mesh
+    /// finds 20°; in 4 of the 15 frames cut from it where `FaceTests` finds it, the mesh finds it only upright).
+    private func meshPoints(for detection: Detection, in image: VisionImage) throws -> (points: [FaceMeshPoint], presence: Float) {
+        let region = Self.region(for: detection)
+        let turned = try landmarkModels.meshPoints(in: image, region: region)
+        guard turned.presence < Self.minimumPresence else { return turned }
+        return try landmarkModels.meshPoints(in: image, region: RotatedRect(center: region.center, size: region.size, rotation: 0))
+    }
+
+    /// As ``track(in:region:landmarks:)`` for the face of a fresh `detection`, with the mesh
+    /// ``meshPoints(for:in:)`` finds.
+    func startTracking(_ detection: Detection, in image: VisionImage, landmarks: Bool) throws -> (face: FaceAnalysis, next: RotatedRect)? {
+        let (mesh, presence) = try meshPoints(for: detection, in: image)
+        return try followed(mesh, presence: presence, in: image, landmarks: landmarks)
+    }
+
     /// Runs the mesh in `region`; if a face is there, returns it (with irises when `landmarks`) and
     /// the region to look at in the next frame.
     func track(in image: VisionImage, region: RotatedRect, landmarks: Bool) throws -> (face: FaceAnalysis, next: RotatedRect)? {
         let (mesh, presence) = try landmarkModels.meshPoints(in: image, region: region)
+        return try followed(mesh, presence: presence, in: image, landmarks: landmarks)
+    }
+
+    /// The face `mesh` shows, when its `presence` says it is one, and the region to look at in the next frame.
+    private func followed(
+        _ mesh: [FaceMeshPoint], presence: Float, in image: VisionImage, landmarks: Bool
+    ) throws -> (face: FaceAnalysis, next: RotatedRect)? {
         guard presence >= Self.minimumPresence else { return nil }
         var face = FaceAnalysis(
             boundingBox: Self.boundingBox(of: mesh), confidence: presence, keypoints: Self.keypoints(from: mesh), roll: 0,

@@ -46,7 +46,7 @@ public struct FaceTracker: Sendable {
             for detection in try analyzer.detections(in: image) where tracks.count < limit {
                 let center = CGPoint(x: detection.boundingBox.midX, y: detection.boundingBox.midY)
                 guard !found.contains(where: { $0.boundingBox.contains(center) }),
-                    let (face, next) = try analyzer.track(in: image, region: FaceAnalyzer.region(for: detection), landmarks: landmarks)
+                    let (face, next) = try analyzer.startTracking(detection, in: image, landmarks: landmarks)
                 else { continue }
                 tracks.append(Track(id: nextID, region: next))
                 found.append(with(face) { $0.trackingID = nextID })
