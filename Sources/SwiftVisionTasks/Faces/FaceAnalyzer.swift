@@ -209,8 +209,9 @@ final class FaceAnalyzer: Sendable {
     /// nor the checks; the group photos' faces are found as often either way.
     static let squareWidths = 4.0
     /// How many face widths the full-range model's look spans, when the short-range one's is not sure. At four
-    /// widths its boxes of the face turned away in frames cut from zidane.jpg miss it by so much that the mesh
-    /// cannot follow it (`StreamTests.aFastStreamKeepsTrackingIDsAndCountsItsDropsHonestly`); at three they do not.
+    /// widths its boxes of the face turned away, in the 16 frames cut from zidane.jpg as `StreamTests` cuts them
+    /// (unencoded) that it is found in, lay so far off that the mesh found it from 6 of them, at three from 14
+    /// (before ``meshPoints(for:in:)`` looked upright too).
     static let fullLookWidths = 3.0
 
     /// The square `widths` times as wide as `face`, around its centre, inside `image`.
