@@ -48,7 +48,11 @@ final class FaceAnalyzer: Sendable {
             var face = Self.face(from: detection)
             let isSure = detection.score >= Self.sureScore
             if isSure && !landmarks { return face }
-            let (mesh, presence) = try meshPoints(for: detection, in: image)
+            // Only a sure face gets the second, upright look: one more mesh for each detection the checks drop
+            // (MediaPipe's false face on zidane.jpg in fast mode) would add half to the cost of dropping it.
+            let (mesh, presence) =
+                isSure
+                ? try meshPoints(for: detection, in: image) : try landmarkModels.meshPoints(in: image, region: Self.region(for: detection))
             let meshFits = presence >= Self.minimumPresence
             guard try isSure || (meshFits && isConfirmed(Self.region(forMesh: mesh), in: image)) else { return nil }
             if landmarks && meshFits {
