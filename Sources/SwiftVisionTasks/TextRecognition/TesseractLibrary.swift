@@ -58,7 +58,7 @@ final class TesseractLibrary: Sendable {
         // dynamic loader takes about 16 ms instead of 23 ms of `swiftvision text` (perf, page.png).
         //
         // With libSwiftVisionTesseract.so in the global scope first, Tesseract is opened without deep binding
-        // (about 5 ms more of binding) so that its call to LoadUniversal finds the support library's: LSTM-only
+        // (giving back part of those 7 ms) so that its call to LoadUniversal finds the support library's: LSTM-only
         // instances then start some 60 ms sooner. Without the support library, text is read as before.
         let support = Self.openSupport()
         let library = try DynamicLibrary(path: name, binding: support == nil ? .lazyOwnFirst : .lazy) {
@@ -108,7 +108,7 @@ final class TesseractLibrary: Sendable {
     }
 
     /// Runs `start` (which starts an instance) with the universal ambiguity table skipped when `lstmOnly`: the
-    /// LSTM engine never reads it, and the words read are the same (`TextTests.theAmbiguityTableChangesNoWord`).
+    /// LSTM engine never reads it, and the words read are the same (`TextRecognitionTests.theAmbiguityTableChangesNoWord`).
     func starting<Result>(lstmOnly: Bool, _ start: () -> Result) -> Result {
         guard lstmOnly, let skipUniversalAmbiguities else { return start() }
         skipUniversalAmbiguities(1)
