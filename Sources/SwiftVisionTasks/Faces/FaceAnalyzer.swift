@@ -166,10 +166,10 @@ final class FaceAnalyzer: Sendable {
                 found += try detector.detect(in: image, region: tile, minimumScore: floor)
             }
             for face in looks.unsure {
-                let near = try confirmer.detect(in: image, region: Self.square(around: face, widths: Self.squareWidths, in: image), minimumScore: floor)
+                let near = try confirmer.detect(in: image, region: Self.square(around: face, widths: Self.squareWidths), minimumScore: floor)
                 guard let score = near.filter({ $0.intersectionOverUnion(with: face) > 0.3 }).map(\.score).max(), score >= Self.sureScore
                 else {
-                    let square = Self.square(around: face, widths: Self.fullLookWidths, in: image)
+                    let square = Self.square(around: face, widths: Self.fullLookWidths)
                     found += try detector.detect(in: image, region: square, minimumScore: floor)
                     continue
                 }
@@ -218,12 +218,11 @@ final class FaceAnalyzer: Sendable {
     /// (before ``meshPoints(for:in:)`` looked upright too).
     static let fullLookWidths = 3.0
 
-    /// The square `widths` times as wide as `face`, around its centre, inside `image`.
-    static func square(around face: Detection, widths: Double, in image: VisionImage) -> CGRect {
+    /// The square `widths` times as wide as `face`, around its centre; the detector keeps the part inside the image.
+    static func square(around face: Detection, widths: Double) -> CGRect {
         let box = face.boundingBox
         let side = box.width * widths
         return CGRect(x: box.midX - side / 2, y: box.midY - side / 2, width: side, height: side)
-            .intersection(CGRect(x: 0, y: 0, width: image.width, height: image.height))
     }
 
     /// Where to look closer after the whole-image pass found `whole` (detections down to ``hintScore``; faces
