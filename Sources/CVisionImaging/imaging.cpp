@@ -33,6 +33,14 @@ using namespace shim;
 
 namespace {
 
+/// Each value of a row of `pixels` pixels of `Channels` bytes, replaced by its channel's entry in `table`
+/// (256 pixels of `Channels` floats, the entry for byte b of channel c at b * Channels + c).
+template <int Channels> void lookUp(const uint8_t *from, float *to, int pixels, const float *table) {
+    for (int pixel = 0; pixel < pixels; ++pixel, from += Channels, to += Channels) {
+        for (int channel = 0; channel < Channels; ++channel) to[channel] = table[from[channel] * Channels + channel];
+    }
+}
+
 /// One source pixel's share of one destination pixel, along one axis of an area shrink.
 struct AreaTap {
     int source;
@@ -180,12 +188,34 @@ int svi_fill(SVImageView destination, const double value[4]) {
 
 int svi_normalize(SVImageView source, SVImageView destination, const double mean[4], const double std[4]) {
     return guarded([&] {
-        cv::Mat target = asMat(destination);
-        asMat(source).convertTo(target, CV_32F);
-        if (checkedInPlace(target, destination) != 0) return -1;
-        cv::subtract(target, scalar(mean), target);
-        cv::divide(target, scalar(std), target);
-        return checkedInPlace(target, destination);
+        cv::Mat input = asMat(source), target = asMat(destination);
+        const auto normalize = [&](const cv::Mat &from, cv::Mat &to) {
+            from.convertTo(to, CV_32F);
+            cv::subtract(to, scalar(mean), to);
+            cv::divide(to, scalar(std), to);
+        };
+        const int channels = input.channels();
+        if (input.depth() != CV_8U || target.type() != CV_MAKETYPE(CV_32F, channels) || input.size() != target.size()) {
+            normalize(input, target);
+            return checkedInPlace(target, destination);
+        }
+        // A byte has 256 values: normalise each once, by the same steps, then look every byte up.
+        cv::Mat values(1, 256, CV_MAKETYPE(CV_8U, channels)), table;
+        for (int value = 0; value < 256; ++value) {
+            std::fill_n(values.ptr<uint8_t>() + value * channels, channels, uint8_t(value));
+        }
+        normalize(values, table);
+        for (int y = 0; y < input.rows; ++y) {
+            const uint8_t *from = input.ptr<uint8_t>(y);
+            float *to = target.ptr<float>(y);
+            switch (channels) {
+            case 1: lookUp<1>(from, to, input.cols, table.ptr<float>()); break;
+            case 3: lookUp<3>(from, to, input.cols, table.ptr<float>()); break;
+            case 4: lookUp<4>(from, to, input.cols, table.ptr<float>()); break;
+            default: lookUp<2>(from, to, input.cols, table.ptr<float>()); break;
+            }
+        }
+        return 0;
     });
 }
 
