@@ -47,10 +47,13 @@ func medianMilliseconds(iterations: Int, _ body: () throws -> Void) rethrows -> 
 /// The median time of one bare invoke of the installed model `name` on one thread, its input left as
 /// allocated: the floor under any call that runs the model once.
 func bareInvokeMilliseconds(of name: String, cache: SwiftVisionCache, iterations: Int) throws -> Double {
+    try medianMilliseconds(iterations: iterations, try bareInvoke(of: name, cache: cache))
+}
+
+/// One bare invoke of the installed model `name`, compiled once for one thread, its input left as allocated.
+func bareInvoke(of name: String, cache: SwiftVisionCache) throws -> () throws -> Void {
     let interpreter = try Interpreter(contentsOf: cache.model(named: name), options: .init(threadCount: 1))
-    return try medianMilliseconds(iterations: iterations) {
-        try interpreter.invoke { _ in } readingOutputs: { _ in }
-    }
+    return { try interpreter.invoke { _ in } readingOutputs: { _ in } }
 }
 
 /// A duration in milliseconds.

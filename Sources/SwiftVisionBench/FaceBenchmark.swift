@@ -3,7 +3,7 @@ import SwiftVision
 
 /// Face detection and landmarks per photo, and per frame in video mode, against MediaPipe Python's
 /// solutions (the same model files) in the same run: the peer is kept running and its runs on the photos
-/// alternate with ours one by one, both pinned to one CPU.
+/// alternate with ours one by one (in fast mode, also with the short-range model's bare invoke), all pinned to one CPU.
 enum FaceBenchmark {
     static let photos = ["astronaut.png", "zidane.jpg", "bus.jpg"]
     /// Runs a side, ours and the peer's in turns.
@@ -29,12 +29,14 @@ enum FaceBenchmark {
                 + (cpu.map { ", both pinned to CPU \($0.number)" } ?? ""))
             print("       (default-threads rows: ours on any CPU, the peer's pinned);"
                 + " video rows: the peer's pass over all frames, then ours, not in turns")
+            print("       fast rows: the floor (a bare invoke of the short-range model, compiled on its own) takes turns with both,"
+                + " each of the three first in every third turn")
             print(BenchmarkRow.header)
             let fast = try detector(.fast, landmarks: false)
             let accurate = try detector(.accurate, landmarks: false)
             let landmarks = try detector(.accurate, landmarks: true)
-            let floor = try bareInvokeMilliseconds(of: "face_detection_short_range.tflite", cache: cache, iterations: iterations)
-            print(BenchmarkRow(task: "bare invoke, short range (fast's floor)", swift: floor, peer: nil, peakMiB: peakResidentMiB()).line)
+            // Fast mode runs the short-range model once per photo, unless a face needs the checks.
+            let floor = try bareInvoke(of: "face_detection_short_range.tflite", cache: cache)
             for ((name, path), image) in zip(zip(photos, paths), images) {
                 for (label, detector, request) in [
                     ("fast (short range)", fast, "short"), ("accurate (full range + looks)", accurate, "full"),
@@ -42,15 +44,14 @@ enum FaceBenchmark {
                 ] {
                     let count = try detector.results(in: image).count
                     func takeTurns() throws -> Turns<PeerCount> {
-                        try peer.turns(iterations: iterations, request: "\(request) \(path)", as: PeerCount.self) {
-                            _ = try detector.results(in: image)
-                        }
+                        try peer.turns(
+                            iterations: iterations, request: "\(request) \(path)", as: PeerCount.self, floor: detector === fast ? floor : nil
+                        ) { _ = try detector.results(in: image) }
                     }
                     let turns = try detector !== accurateDefault ? takeTurns() : cpu?.unpinned(takeTurns) ?? takeTurns()
                     let faces = " faces \(count) vs \(turns.answer.count)"
-                    let ofFloor = detector === fast ? String(format: " %.2f× floor", turns.time.median / floor) : ""
                     let row = BenchmarkRow(task: "\(name) \(label)", swift: turns.time, peer: turns.peerTime, peakMiB: peakResidentMiB())
-                    print(row.line + ofFloor + faces)
+                    print(row.line + turns.overFloor + faces)
                 }
             }
             let stream = try peer.answer(to: "video \(video.path)", as: PeerTime.self)

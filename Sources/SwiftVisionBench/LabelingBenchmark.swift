@@ -2,9 +2,9 @@ import Foundation
 import SwiftVision
 
 /// Image labeling and embedding on photos next to MediaPipe Python's ImageClassifier and ImageEmbedder
-/// (the same model zoo files, 1 thread; the peer kept running, its runs alternating with ours one by one,
-/// both pinned to one CPU), and the live-stream embedder on both sides under a producer far faster than
-/// the model and under one about as fast.
+/// (the same model zoo files, 1 thread; the peer kept running, its runs taking turns with ours and with each
+/// model's bare invoke, all pinned to one CPU), and the live-stream embedder on both sides under a producer
+/// far faster than the model and under one about as fast.
 enum LabelingBenchmark {
     static let photos = ["chelsea.png", "coffee.png", "bus.jpg", "zidane.jpg"]
     /// Runs a side, ours and the peer's in turns.
@@ -32,8 +32,9 @@ enum LabelingBenchmark {
             let mediapipe = try peer.line(as: MediaPipeGreeting.self)
             print("\nLabeling and embedding — EfficientNet-Lite0 (model zoo), 1 thread, median of \(iterations) runs a side")
             print("peer: MediaPipe \(mediapipe.mediapipeVersion) Python ImageClassifier (max_results 1) and ImageEmbedder, same files, decoded photos,")
-            print("       kept running: its runs and ours alternate one by one, each side first in every other turn"
-                + (cpu.map { ", both pinned to CPU \($0.number)" } ?? ""))
+            print("       kept running: its runs, ours and the floor's (a bare invoke of the same model, compiled on its own) take turns,"
+                + " each first in every third turn" + (cpu.map { ", all pinned to CPU \($0.number)" } ?? ""))
+            print("       peak MiB: this process's, with the floors' compiled models")
             print(BenchmarkRow.header)
             var labelerOptions = ImageLabelerOptions(localModel: LocalModel(path: classifier.path))
             labelerOptions.threadCount = 1
@@ -47,10 +48,9 @@ enum LabelingBenchmark {
             var format = try ImageTensorFormat(
                 tensor: interpreter.inputs[0], metadata: interpreter.model.metadata?.inputs.first, resizeMode: .stretch)
             format.extendsEdges = true
-            let invoke = try bareInvokeMilliseconds(of: "efficientnet_lite0_embedder.tflite", cache: cache, iterations: iterations)
-            let labelFloor = try bareInvokeMilliseconds(of: "efficientnet_lite0_classifier.tflite", cache: cache, iterations: iterations)
-            print(BenchmarkRow(task: "invoke classifier, the labels' floor", swift: labelFloor, peer: nil, peakMiB: peakResidentMiB()).line)
-            print(BenchmarkRow(task: "invoke embedder, the embeddings' floor", swift: invoke, peer: nil, peakMiB: peakResidentMiB()).line)
+            // The floors: each model's bare invoke, timed in the same turns as the calls that run it once.
+            let labelFloor = try bareInvoke(of: "efficientnet_lite0_classifier.tflite", cache: cache)
+            let embedFloor = try bareInvoke(of: "efficientnet_lite0_embedder.tflite", cache: cache)
             var tensor = Data(count: format.byteCount)
             for (name, path) in zip(photos, paths) {
                 let image = try VisionImage(contentsOfFile: path)
@@ -59,16 +59,16 @@ enum LabelingBenchmark {
                 }
                 print(BenchmarkRow(task: "image→tensor \(name) 224×224", swift: convert, peer: nil, peakMiB: peakResidentMiB()).line)
                 let top = try labeler.results(in: image).first?.text ?? "-"
-                let label = try peer.turns(iterations: iterations, request: "classify \(path)", as: PeerLabel.self) {
+                let label = try peer.turns(iterations: iterations, request: "classify \(path)", as: PeerLabel.self, floor: labelFloor) {
                     _ = try labeler.results(in: image)
                 }
                 print(BenchmarkRow(task: "label \(name)", swift: label.time, peer: label.peerTime, peakMiB: peakResidentMiB()).line
-                    + String(format: " %.2f× floor", label.time.median / labelFloor) + " \(top) vs \(label.answer.topLabel)")
-                let embed = try peer.turns(iterations: iterations, request: "embed \(path)", as: PeerTime.self) {
+                    + label.overFloor + " \(top) vs \(label.answer.topLabel)")
+                let embed = try peer.turns(iterations: iterations, request: "embed \(path)", as: PeerTime.self, floor: embedFloor) {
                     _ = try embedder.embed(image: image)
                 }
                 print(BenchmarkRow(task: "embed \(name)", swift: embed.time, peer: embed.peerTime, peakMiB: peakResidentMiB()).line
-                    + String(format: " %.2f× floor", embed.time.median / invoke))
+                    + embed.overFloor)
             }
             let cropTurns = try peer.turns(iterations: iterations, request: "crops", as: PeerTime.self) {
                 _ = try labeler.results(in: bus, regions: regions)

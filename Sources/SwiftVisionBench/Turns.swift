@@ -31,38 +31,56 @@ struct MediaPipeGreeting: Decodable {
     }
 }
 
-/// Our timing and the peer's of the same work, their samples taken in turns, and the peer's last answer.
+/// Our timing and the peer's of the same work, their samples taken in turns, and the peer's last answer;
+/// with a floor, the timing of the bare work under ours (the model's invoke), taken in the same turns.
 struct Turns<Answer: TimedPeerAnswer> {
     var time: Timing
     var peerTime: Timing
+    var floorTime: Timing?
     var answer: Answer
+
+    /// Our median over the floor's, both from the same turns, as the rows print it: " 1.17× floor of 13.52 ms".
+    var overFloor: String {
+        floorTime.map { String(format: " %.2f× floor of %.2f ms", time.median / $0.median, $0.median) } ?? ""
+    }
 }
 
 extension PeerSession {
-    /// Runs `ours` and asks the peer for `request` in turns, ours first in even turns and the peer's first in
-    /// odd ones, after ``warmUpRuns`` turns left out, so that both sides' samples meet the same host load.
+    /// Runs `ours`, `floor` when given, and asks the peer for `request` in turns, after ``warmUpRuns`` turns left
+    /// out. Each turn starts one step later in that order than the turn before (ours, floor, peer; then floor,
+    /// peer, ours; ...), so that every side runs first, last and in between as often, and all meet the same host load.
     func turns<Answer: TimedPeerAnswer>(
-        iterations: Int, request: String, as type: Answer.Type, ours: () throws -> Void
+        iterations: Int, request: String, as type: Answer.Type, floor: (() throws -> Void)? = nil, ours: () throws -> Void
     ) throws -> Turns<Answer> {
         let clock = ContinuousClock()
-        var (samples, peerSamples) = ([Double](), [Double]())
+        var (samples, floorSamples, peerSamples) = ([Double](), [Double](), [Double]())
         var answer: Answer?
+        let sides: [Side] = floor == nil ? [.ours, .peer] : [.ours, .floor, .peer]
         for turn in 0..<(warmUpRuns + iterations) {
-            var ms = 0.0
-            func runOurs() throws { ms = milliseconds(try clock.measure(ours)) }
-            func askPeer() throws { answer = try self.answer(to: request, as: Answer.self) }
-            if turn.isMultiple(of: 2) {
-                try runOurs()
-                try askPeer()
-            } else {
-                try askPeer()
-                try runOurs()
+            let counts = turn >= warmUpRuns
+            for step in sides.indices {
+                switch sides[(turn + step) % sides.count] {
+                case .ours:
+                    let ms = milliseconds(try clock.measure(ours))
+                    if counts { samples.append(ms) }
+                case .floor:
+                    let ms = milliseconds(try clock.measure { try floor?() })
+                    if counts { floorSamples.append(ms) }
+                case .peer:
+                    let next = try self.answer(to: request, as: Answer.self)
+                    if counts { peerSamples.append(next.ms) }
+                    answer = next
+                }
             }
-            guard turn >= warmUpRuns, let answer else { continue }
-            samples.append(ms)
-            peerSamples.append(answer.ms)
         }
         guard let answer else { throw Failure(description: "no turns asked for: \(request)") }
-        return Turns(time: Timing(samples: samples), peerTime: Timing(samples: peerSamples), answer: answer)
+        return Turns(
+            time: Timing(samples: samples), peerTime: Timing(samples: peerSamples),
+            floorTime: floor.map { _ in Timing(samples: floorSamples) }, answer: answer)
+    }
+
+    /// A side of ``turns(iterations:request:as:floor:ours:)``.
+    private enum Side {
+        case ours, floor, peer
     }
 }
