@@ -15,7 +15,7 @@ enum FaceStreamBenchmark {
         print("peer: MediaPipe 0.10.21 Tasks FaceDetector, LIVE_STREAM, the same face_detection_short_range.tflite")
         print("short-range detection on every frame (faces task: fast, tracking off); latency: call → result")
         print("not quite the same work: ours also checks each detection under the sure score (0.85) with the face mesh and, if it"
-            + " fits, a second look; MediaPipe reports it as it is. Most faces in these frames score 0.75–0.85")
+            + " fits, a second look; MediaPipe reports it as it is. Over half its detections in these frames score under 0.85")
         let comparison = LiveStreamComparison(
             seconds: streamSeconds, periods: periods, peerGraceSeconds: 20, python: cache.root.appendingPathComponent("tools-venv/bin/python"),
             peerScript: "mediapipe_face_stream_peer.py")
