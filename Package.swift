@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "SwiftVision", targets: ["SwiftVision"]),
+        .library(name: "SwiftVisionCollections", targets: ["SwiftVisionCollections"]),
         .executable(name: "swiftvision", targets: ["SwiftVisionCLI"]),
         .executable(name: "swiftvision-bench", targets: ["SwiftVisionBench"]),
         // OpenCV's image codecs, video and trackers, loaded by the shim on first use (see CVisionMedia.h).
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -82,6 +84,15 @@ let package = Package(
         ),
         // Layer 4: the public umbrella, with the ML Kit, MediaPipe and Apple Vision style adapters.
         .target(name: "SwiftVision", dependencies: ["SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks"]),
+        // Beside layer 4: collections of analysed photos and video frames in SQLite, searched by image, label, face and text.
+        .target(
+            name: "SwiftVisionCollections",
+            dependencies: [
+                "SwiftVision",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // Layer 5: the HTTP API, the live-stream WebSocket and the web page, over the task registry.
         .target(
             name: "SwiftVisionServer",
@@ -125,6 +136,10 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ]
+        ),
+        .testTarget(
+            name: "SwiftVisionCollectionsTests",
+            dependencies: ["SwiftVisionCollections", "SwiftVision", "SwiftVisionTestSupport"]
         ),
     ],
     cxxLanguageStandard: .cxx17

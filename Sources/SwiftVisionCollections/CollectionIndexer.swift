@@ -1,0 +1,212 @@
+import Crypto
+import Dispatch
+import Foundation
+import SwiftVision
+import Synchronization
+
+/// Adds photos and video frames to a collection: each picture is hashed, skipped when the collection
+/// has it, otherwise analysed and written in one transaction. Several sources are analysed at once (the
+/// model store runs their inferences in parallel); a source that cannot be read is recorded as a failure
+/// and the others go on. Stopping at any point loses at most the pictures being analysed, and running
+/// again picks up where it stopped.
+public struct CollectionIndexer: Sendable {
+    /// The file extensions of photos that folders are searched for.
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff"]
+
+    /// Where the items go.
+    public let store: any CollectionStore
+    /// The collection's name.
+    public let collection: String
+    /// The tasks run on each picture.
+    public let analyzer: ItemAnalyzer
+    /// The file extensions (lowercase, without the dot) read as videos.
+    public let videoExtensions: Set<String>
+    /// Seconds between the frames sampled from a video.
+    public let sampleInterval: Double
+    /// How many sources are analysed at once.
+    public let parallelItems: Int
+
+    /// An indexer into `collection` of `store`.
+    public init(
+        store: any CollectionStore, collection: String, analyzer: ItemAnalyzer, videoExtensions: Set<String>,
+        sampleInterval: Double = 1, parallelItems: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) {
+        self.store = store
+        self.collection = collection
+        self.analyzer = analyzer
+        self.videoExtensions = videoExtensions
+        self.sampleInterval = sampleInterval
+        self.parallelItems = max(1, parallelItems)
+    }
+
+    /// The files to index for `paths`: a file as given, a folder's photos and videos (by extension, at any
+    /// depth, in path order); a path that does not exist is kept, to be reported as a failure.
+    public func sources(for paths: [String]) -> [String] {
+        paths.flatMap { path -> [String] in
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return [path] }
+            let known = Self.imageExtensions.union(videoExtensions)
+            let files = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                .filter { known.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }.sorted()
+            let folder = path.hasSuffix("/") ? path : path + "/"
+            return files.map { folder + $0 }
+        }
+    }
+
+    /// Indexes every one of `sources`, calling `report` with each picture's outcome and the run's counts so
+    /// far (from the indexing threads, one call at a time); stops taking new sources once `shouldStop`
+    /// says so. Returns the final counts.
+    @discardableResult
+    public func index(
+        _ sources: [String], shouldStop: @escaping @Sendable () -> Bool = { false },
+        report: @escaping @Sendable (IndexEvent, IndexProgress) -> Void = { _, _ in }
+    ) -> IndexProgress {
+        let state = Mutex((next: 0, progress: IndexProgress(total: sources.count)))
+        let record: @Sendable (IndexEvent) -> Void = { event in
+            state.withLock { state in
+                state.progress.count(event)
+                report(event, state.progress)
+            }
+        }
+        DispatchQueue.concurrentPerform(iterations: min(parallelItems, sources.count)) { _ in
+            while !shouldStop() {
+                let position = state.withLock { state -> Int in
+                    defer { state.next += 1 }
+                    return state.next
+                }
+                guard position < sources.count else { return }
+                index(sources[position], shouldStop: shouldStop, record: record)
+                state.withLock { state in
+                    state.progress.done += 1
+                    report(IndexEvent(file: sources[position], status: .finished), state.progress)
+                }
+            }
+        }
+        return state.withLock { $0.progress }
+    }
+
+    private func index(_ source: String, shouldStop: @Sendable () -> Bool, record: @Sendable (IndexEvent) -> Void) {
+        let url = URL(fileURLWithPath: source)
+        do {
+            if videoExtensions.contains(url.pathExtension.lowercased()) {
+                try indexVideo(source, url: url, shouldStop: shouldStop, record: record)
+            } else {
+                let data = try Data(contentsOf: url, options: .mappedIfSafe)
+                let hash = Self.hexadecimal(SHA256.hash(data: data))
+                if try store.contains(contentHash: hash, timestampMs: nil, in: collection) {
+                    return record(IndexEvent(file: source, status: .skipped))
+                }
+                let image = try VisionImage(data: data)
+                record(try add(image, hash: hash, source: source, timestampMs: nil))
+            }
+        } catch {
+            let message = error.localizedDescription
+            try? store.recordFailure(source: source, message: message, in: collection)
+            record(IndexEvent(file: source, status: .failed, error: message))
+        }
+    }
+
+    /// Samples a frame every ``sampleInterval`` seconds (the first frame, then the first at or after each
+    /// multiple), skipping the frames the collection has.
+    private func indexVideo(_ source: String, url: URL, shouldStop: @Sendable () -> Bool, record: @Sendable (IndexEvent) -> Void) throws {
+        let hash = try Self.fileHash(url)
+        let reader = try VideoReader(url: url)
+        let interval = max(1, Int((sampleInterval * 1000).rounded()))
+        var next = 0
+        for frame in reader where frame.timestampInMilliseconds >= next {
+            if shouldStop() { return }
+            next = (frame.timestampInMilliseconds / interval + 1) * interval
+            if try store.contains(contentHash: hash, timestampMs: frame.timestampInMilliseconds, in: collection) {
+                record(IndexEvent(file: source, timestampMs: frame.timestampInMilliseconds, status: .skipped))
+            } else {
+                record(try add(frame.image, hash: hash, source: source, timestampMs: frame.timestampInMilliseconds))
+            }
+        }
+        if let error = reader.error { throw error }
+    }
+
+    private func add(_ image: VisionImage, hash: String, source: String, timestampMs: Int?) throws -> IndexEvent {
+        let record = ItemRecord(
+            contentHash: hash, source: source, timestampMs: timestampMs, image: image, analysis: try analyzer.analysis(of: image))
+        switch try store.add(record, to: collection) {
+        case .added(let id): return IndexEvent(file: source, timestampMs: timestampMs, status: .added, id: id)
+        case .alreadyIndexed(let id): return IndexEvent(file: source, timestampMs: timestampMs, status: .skipped, id: id)
+        }
+    }
+
+    /// SHA-256 of a file read in 1 MiB pieces.
+    static func fileHash(_ url: URL) throws -> String {
+        let handle = try FileHandle(forReadingFrom: url)
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty { hasher.update(data: piece) }
+        return hexadecimal(hasher.finalize())
+    }
+
+    static func hexadecimal(_ digest: SHA256.Digest) -> String {
+        digest.map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// What happened to one picture, or that a source is done.
+public struct IndexEvent: Sendable, Hashable, Codable {
+    /// The outcome.
+    public enum Status: String, Sendable, Codable {
+        /// Analysed and written.
+        case added
+        /// The collection had it already.
+        case skipped
+        /// It could not be read or analysed.
+        case failed
+        /// Every picture of the source is done.
+        case finished
+    }
+
+    /// The source, as given.
+    public var file: String
+    /// A video frame's time in milliseconds.
+    public var timestampMs: Int?
+    /// The outcome.
+    public var status: Status
+    /// The item's id, when it was added or found.
+    public var id: Int64?
+    /// Why it failed.
+    public var error: String?
+
+    /// An event of `file`.
+    public init(file: String, timestampMs: Int? = nil, status: Status, id: Int64? = nil, error: String? = nil) {
+        self.file = file
+        self.timestampMs = timestampMs
+        self.status = status
+        self.id = id
+        self.error = error
+    }
+}
+
+/// The counts of an indexing run.
+public struct IndexProgress: Sendable, Hashable, Codable {
+    /// Sources done.
+    public var done = 0
+    /// Sources in all.
+    public var total: Int
+    /// Pictures added.
+    public var added = 0
+    /// Pictures the collection had.
+    public var skipped = 0
+    /// Sources (or frames) that failed.
+    public var failed = 0
+
+    /// The counts before anything is done, of `total` sources.
+    public init(total: Int) {
+        self.total = total
+    }
+
+    mutating func count(_ event: IndexEvent) {
+        switch event.status {
+        case .added: added += 1
+        case .skipped: skipped += 1
+        case .failed: failed += 1
+        case .finished: break
+        }
+    }
+}

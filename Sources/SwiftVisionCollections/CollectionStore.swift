@@ -1,0 +1,241 @@
+import Foundation
+import SwiftVision
+
+/// Where collections of analysed pictures are kept: items (photos and sampled video frames), each task's
+/// output for them, the columns that filters read (labels, face counts, barcodes, text) and their embeddings.
+///
+/// A store holds a set of collections, each known by its name. Items are only ever added: an item is
+/// written with all its analyses at once, or not at all, so a run that stops midway leaves no half-written
+/// item, and adding the same picture again finds it by its content hash.
+public protocol CollectionStore: Sendable {
+    /// Every collection with its counts, by name.
+    func collections() throws -> [CollectionSummary]
+
+    /// Whether `collection` already holds the picture with `contentHash` (at `timestampMs` for a video frame).
+    func contains(contentHash: String, timestampMs: Int?, in collection: String) throws -> Bool
+
+    /// Adds `record` to `collection` (made when missing) in one transaction, unless an item with the same
+    /// content hash and timestamp is there already; clears any failure recorded for the record's source.
+    func add(_ record: ItemRecord, to collection: String) throws -> AddOutcome
+
+    /// Records that `source` could not be indexed into `collection` (made when missing), replacing any
+    /// earlier failure of the same source.
+    func recordFailure(source: String, message: String, in collection: String) throws
+
+    /// The failures recorded for `collection`, oldest first.
+    func failures(in collection: String) throws -> [IndexFailure]
+
+    /// The item with `id` in `collection`, if there is one.
+    func item(id: Int64, in collection: String) throws -> CollectionItem?
+
+    /// The unit-length embedding of item `id`, if it has one.
+    func embedding(ofItem id: Int64) throws -> [Float]?
+
+    /// The items of `collection` that pass every filter of `query`: the `limit` most similar to its vector
+    /// (by cosine similarity, exactly), or without a vector the first `limit` in the order they were added.
+    func search(_ query: CollectionQuery, in collection: String) throws -> [SearchHit]
+
+    /// Groups of items of `collection` whose embeddings have a cosine similarity of at least `threshold`
+    /// (linked pairwise: each item of a group is that close to at least one other of it).
+    func duplicateGroups(in collection: String, threshold: Float) throws -> [[CollectionItem]]
+
+    /// Calls `body` with every item of `collection` and its analyses, in the order they were added.
+    func forEachItem(in collection: String, _ body: (ExportedItem) throws -> Void) throws
+}
+
+/// A collection's name and counts.
+public struct CollectionSummary: Sendable, Hashable, Codable {
+    /// The collection's name.
+    public var name: String
+    /// How many items it holds.
+    public var items: Int
+    /// How many sources failed to be indexed.
+    public var failures: Int
+    /// When it was made.
+    public var createdAt: Date
+}
+
+/// One indexed picture: a photo, or one sampled frame of a video.
+public struct CollectionItem: Sendable, Hashable, Codable {
+    /// The item's number in its store.
+    public var id: Int64
+    /// SHA-256 of the file's bytes, in lowercase hexadecimal (for a video frame: of the video file).
+    public var contentHash: String
+    /// The path or URL the picture came from, as it was given.
+    public var source: String
+    /// A video frame's time in milliseconds; nil for a photo.
+    public var timestampMs: Int?
+    /// The upright picture's width in pixels.
+    public var width: Int
+    /// The upright picture's height in pixels.
+    public var height: Int
+    /// The EXIF orientation, 1–8.
+    public var orientation: Int
+    /// When the item was added.
+    public var addedAt: Date
+
+    /// An item as the store keeps it.
+    public init(
+        id: Int64, contentHash: String, source: String, timestampMs: Int?, width: Int, height: Int, orientation: Int,
+        addedAt: Date
+    ) {
+        self.id = id
+        self.contentHash = contentHash
+        self.source = source
+        self.timestampMs = timestampMs
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.addedAt = addedAt
+    }
+}
+
+/// A picture to add, with what the tasks found in it.
+public struct ItemRecord: Sendable {
+    /// SHA-256 of the file's bytes, in lowercase hexadecimal.
+    public var contentHash: String
+    /// The path or URL the picture came from.
+    public var source: String
+    /// A video frame's time in milliseconds; nil for a photo.
+    public var timestampMs: Int?
+    /// The upright picture's width in pixels.
+    public var width: Int
+    /// The upright picture's height in pixels.
+    public var height: Int
+    /// The EXIF orientation, 1–8.
+    public var orientation: Int
+    /// The tasks' outputs.
+    public var analysis: ItemAnalysis
+
+    /// A record of a picture `image` from `source`.
+    public init(contentHash: String, source: String, timestampMs: Int?, image: VisionImage, analysis: ItemAnalysis) {
+        self.contentHash = contentHash
+        self.source = source
+        self.timestampMs = timestampMs
+        width = image.width
+        height = image.height
+        orientation = Int(image.orientation.rawValue)
+        self.analysis = analysis
+    }
+}
+
+/// What the indexed tasks found in one picture: each task's own output (its JSON is the command's
+/// `--json` line), nil for the tasks that were not run.
+public struct ItemAnalysis: Sendable {
+    /// General labels (`label --general`).
+    public var labels: LabelTask.Output?
+    /// Objects with their COCO classes (`detect --multiple --classify`).
+    public var objects: ObjectTask.Output?
+    /// Faces (`faces`).
+    public var faces: FaceTask.Output?
+    /// Printed text (`text`).
+    public var text: TextTask.Output?
+    /// Barcodes (`barcodes`).
+    public var barcodes: BarcodeTask.Output?
+    /// The unit-length embedding (`embed --l2-normalize`).
+    public var embeddings: EmbedTask.Output?
+
+    /// An analysis with no task's output yet.
+    public init() {}
+}
+
+/// Whether ``CollectionStore/add(_:to:)`` wrote the item.
+public enum AddOutcome: Sendable, Equatable {
+    /// The item was written with this id.
+    case added(Int64)
+    /// An item with the same content hash and timestamp was there already, with this id.
+    case alreadyIndexed(Int64)
+}
+
+/// A source that could not be indexed.
+public struct IndexFailure: Sendable, Hashable, Codable {
+    /// The path or URL as it was given.
+    public var source: String
+    /// Why it failed.
+    public var message: String
+    /// When it last failed.
+    public var failedAt: Date
+}
+
+/// What to look for in a collection: filters, all of which an item must pass, then optionally similarity.
+public struct CollectionQuery: Sendable {
+    /// Labels (image labels or object classes, any case) that an item must all have.
+    public var labels: [String] = []
+    /// Labels an item must have none of.
+    public var excludedLabels: [String] = []
+    /// Words that an item's recognised text must all contain (full-text search).
+    public var text: String?
+    /// How many faces an item must have; items whose faces were not analysed never match.
+    public var faceCount: ClosedRange<Int>?
+    /// A barcode's exact text that an item must carry.
+    public var barcode: String?
+    /// Rank by cosine similarity to this vector (any length; it is scaled to unit length).
+    public var vector: [Float]?
+    /// The most items to return.
+    public var limit = 10
+
+    /// A query without filters.
+    public init() {}
+}
+
+/// An item found by a search, with its cosine similarity when the search ranked by one.
+public struct SearchHit: Sendable, Hashable {
+    /// The item.
+    public var item: CollectionItem
+    /// The cosine similarity to the query's vector, −1…1; nil when the query had none.
+    public var score: Float?
+}
+
+/// An item with its analyses, as `index export` writes it.
+public struct ExportedItem: Sendable {
+    /// The item.
+    public var item: CollectionItem
+    /// Each analysed task's output as its JSON object, by task name (`labels`, `objects`, `faces`, `text`,
+    /// `barcodes`, `embeddings`).
+    public var analyses: [String: Data]
+}
+
+/// Why a store refused a call.
+public enum CollectionStoreError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+    /// No collection of that name.
+    case unknownCollection(String)
+    /// No item of that id in the collection.
+    case unknownItem(Int64, collection: String)
+    /// The item has no embedding to search with.
+    case noEmbedding(Int64)
+    /// A collection name that is empty or longer than 200 characters.
+    case invalidName(String)
+    /// A query vector whose length differs from the collection's embeddings.
+    case dimensionMismatch(query: Int, stored: Int)
+    /// A query vector that is empty or has zero length.
+    case zeroVector
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .unknownCollection(let name): "no collection named '\(name)' (swiftvision index list shows them)"
+        case .unknownItem(let id, let collection): "no item \(id) in collection '\(collection)'"
+        case .noEmbedding(let id): "item \(id) has no embedding: index it with --tasks embeddings"
+        case .invalidName(let name): "invalid collection name '\(name)': give 1 to 200 characters"
+        case .dimensionMismatch(let query, let stored):
+            "the query's embedding has \(query) values, the collection's have \(stored): use the same embedder"
+        case .zeroVector: "the query's embedding is empty or all zero"
+        }
+    }
+
+    /// The same as ``description``.
+    public var errorDescription: String? { description }
+}
+
+extension CollectionQuery {
+    /// The face counts that `text` names: `2` (exactly two), `2..` (two or more), `..3` (at most three) or
+    /// `1..2` (one or two); nil when it names none.
+    public static func faceRange(_ text: String) -> ClosedRange<Int>? {
+        let parts = text.split(separator: "..", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2 else { return Int(text).flatMap { $0 >= 0 ? $0...$0 : nil } }
+        let lower = parts[0].isEmpty ? 0 : Int(parts[0])
+        let upper = parts[1].isEmpty ? Int.max : Int(parts[1])
+        guard let lower, let upper, lower >= 0, lower <= upper, !(parts[0].isEmpty && parts[1].isEmpty) else { return nil }
+        return lower...upper
+    }
+}

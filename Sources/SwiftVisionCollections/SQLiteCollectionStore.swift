@@ -1,0 +1,474 @@
+import Foundation
+import GRDB
+import SwiftVision
+import Synchronization
+
+/// The default ``CollectionStore``: one SQLite file (through GRDB) for a set of collections, in WAL mode so
+/// that searches read while an ingest writes, from this process or others. The schema is made and moved
+/// forward by GRDB's migrator; docs/collections.md describes it.
+public final class SQLiteCollectionStore: CollectionStore {
+    /// The database file.
+    public let url: URL
+    private let pool: DatabasePool
+    /// Each collection's embeddings as last loaded, reused while the collection has gained none.
+    private let vectorCache = Mutex<[Int64: CachedVectors]>([:])
+
+    /// The default database file: `collections/collections.sqlite` in the cache folder.
+    public static var defaultURL: URL {
+        SwiftVisionCache.current.root.appendingPathComponent("collections", isDirectory: true)
+            .appendingPathComponent("collections.sqlite")
+    }
+
+    /// Opens (making it and its folder when missing) the database at `url` and brings its schema up to date.
+    public init(url: URL = SQLiteCollectionStore.defaultURL) throws {
+        self.url = url
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        var configuration = Configuration()
+        // Another process writing (an ingest) holds the lock for one item's transaction at a time.
+        configuration.busyMode = .timeout(30)
+        pool = try DatabasePool(path: url.path, configuration: configuration)
+        try Self.migrator.migrate(pool)
+    }
+
+    /// The schema's migrations, in order.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE collection (
+                        id INTEGER PRIMARY KEY,
+                        name TEXT NOT NULL UNIQUE,
+                        createdAt DATETIME NOT NULL);
+                    CREATE TABLE item (
+                        id INTEGER PRIMARY KEY,
+                        collectionId INTEGER NOT NULL REFERENCES collection(id) ON DELETE CASCADE,
+                        contentHash TEXT NOT NULL,
+                        source TEXT NOT NULL,
+                        timestampMs INTEGER,
+                        width INTEGER NOT NULL,
+                        height INTEGER NOT NULL,
+                        orientation INTEGER NOT NULL,
+                        faceCount INTEGER,
+                        addedAt DATETIME NOT NULL);
+                    CREATE UNIQUE INDEX item_content ON item(collectionId, contentHash, ifnull(timestampMs, -1));
+                    CREATE INDEX item_faces ON item(collectionId, faceCount);
+                    CREATE TABLE analysis (
+                        itemId INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                        task TEXT NOT NULL,
+                        json TEXT NOT NULL,
+                        PRIMARY KEY (itemId, task)) WITHOUT ROWID;
+                    CREATE TABLE label (
+                        itemId INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                        name TEXT NOT NULL COLLATE NOCASE,
+                        task TEXT NOT NULL,
+                        confidence REAL NOT NULL,
+                        PRIMARY KEY (itemId, task, name)) WITHOUT ROWID;
+                    CREATE INDEX label_name ON label(name, itemId);
+                    CREATE TABLE barcode (
+                        itemId INTEGER NOT NULL REFERENCES item(id) ON DELETE CASCADE,
+                        format TEXT NOT NULL,
+                        value TEXT NOT NULL);
+                    CREATE INDEX barcode_value ON barcode(value, itemId);
+                    CREATE INDEX barcode_item ON barcode(itemId);
+                    CREATE VIRTUAL TABLE itemText USING fts5(text);
+                    CREATE TABLE embedding (
+                        itemId INTEGER PRIMARY KEY REFERENCES item(id) ON DELETE CASCADE,
+                        vector BLOB NOT NULL,
+                        quantized BLOB NOT NULL);
+                    CREATE TABLE failure (
+                        collectionId INTEGER NOT NULL REFERENCES collection(id) ON DELETE CASCADE,
+                        source TEXT NOT NULL,
+                        message TEXT NOT NULL,
+                        failedAt DATETIME NOT NULL,
+                        PRIMARY KEY (collectionId, source)) WITHOUT ROWID;
+                    """)
+        }
+        return migrator
+    }
+
+    public func collections() throws -> [CollectionSummary] {
+        try pool.read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT name, createdAt,
+                        (SELECT count(*) FROM item WHERE collectionId = collection.id) AS items,
+                        (SELECT count(*) FROM failure WHERE collectionId = collection.id) AS failures
+                    FROM collection ORDER BY name
+                    """
+            ).map { row in
+                CollectionSummary(name: row["name"], items: row["items"], failures: row["failures"], createdAt: row["createdAt"])
+            }
+        }
+    }
+
+    public func contains(contentHash: String, timestampMs: Int?, in collection: String) throws -> Bool {
+        try pool.read { db in
+            guard let collectionId = try Self.collectionId(db, collection) else { return false }
+            return try Self.itemId(db, collectionId: collectionId, contentHash: contentHash, timestampMs: timestampMs) != nil
+        }
+    }
+
+    public func add(_ record: ItemRecord, to collection: String) throws -> AddOutcome {
+        let encoded = try EncodedAnalysis(record.analysis)
+        return try pool.write { db in
+            let collectionId = try Self.makeCollection(db, collection)
+            if let existing = try Self.itemId(db, collectionId: collectionId, contentHash: record.contentHash, timestampMs: record.timestampMs) {
+                return .alreadyIndexed(existing)
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO item (collectionId, contentHash, source, timestampMs, width, height, orientation, faceCount, addedAt)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    collectionId, record.contentHash, record.source, record.timestampMs, record.width, record.height,
+                    record.orientation, record.analysis.faces?.faces.count, Date(),
+                ])
+            let id = db.lastInsertedRowID
+            for (task, json) in encoded.outputs {
+                try db.execute(sql: "INSERT INTO analysis (itemId, task, json) VALUES (?, ?, ?)", arguments: [id, task, json])
+            }
+            for label in encoded.labels {
+                try db.execute(
+                    sql: "INSERT INTO label (itemId, name, task, confidence) VALUES (?, ?, ?, ?)",
+                    arguments: [id, label.name, label.task, label.confidence])
+            }
+            for barcode in record.analysis.barcodes?.barcodes ?? [] {
+                try db.execute(
+                    sql: "INSERT INTO barcode (itemId, format, value) VALUES (?, ?, ?)",
+                    arguments: [id, barcode.format.description, barcode.rawValue])
+            }
+            if let text = record.analysis.text?.text, !text.isEmpty {
+                try db.execute(sql: "INSERT INTO itemText (rowid, text) VALUES (?, ?)", arguments: [id, text])
+            }
+            if let vector = encoded.vector, let quantized = encoded.quantized {
+                try db.execute(
+                    sql: "INSERT INTO embedding (itemId, vector, quantized) VALUES (?, ?, ?)", arguments: [id, vector, quantized])
+            }
+            try db.execute(
+                sql: "DELETE FROM failure WHERE collectionId = ? AND source = ?", arguments: [collectionId, record.source])
+            return .added(id)
+        }
+    }
+
+    public func recordFailure(source: String, message: String, in collection: String) throws {
+        try pool.write { db in
+            let collectionId = try Self.makeCollection(db, collection)
+            try db.execute(
+                sql: "INSERT OR REPLACE INTO failure (collectionId, source, message, failedAt) VALUES (?, ?, ?, ?)",
+                arguments: [collectionId, source, message, Date()])
+        }
+    }
+
+    public func failures(in collection: String) throws -> [IndexFailure] {
+        try pool.read { db in
+            let collectionId = try Self.existingCollectionId(db, collection)
+            return try Row.fetchAll(
+                db, sql: "SELECT source, message, failedAt FROM failure WHERE collectionId = ? ORDER BY failedAt, source",
+                arguments: [collectionId]
+            ).map { IndexFailure(source: $0["source"], message: $0["message"], failedAt: $0["failedAt"]) }
+        }
+    }
+
+    public func item(id: Int64, in collection: String) throws -> CollectionItem? {
+        try pool.read { db in
+            let collectionId = try Self.existingCollectionId(db, collection)
+            return try Row.fetchOne(
+                db, sql: "SELECT * FROM item WHERE id = ? AND collectionId = ?", arguments: [id, collectionId]
+            ).map(Self.item)
+        }
+    }
+
+    public func embedding(ofItem id: Int64) throws -> [Float]? {
+        try pool.read { db in
+            try Data.fetchOne(db, sql: "SELECT vector FROM embedding WHERE itemId = ?", arguments: [id]).map(BlobCoding.floats)
+        }
+    }
+
+    public func search(_ query: CollectionQuery, in collection: String) throws -> [SearchHit] {
+        guard query.limit > 0 else { return [] }
+        let (collectionId, candidates) = try pool.read { db in
+            let collectionId = try Self.existingCollectionId(db, collection)
+            let filter = Self.filter(query, collectionId: collectionId)
+            // Without ranking, the first `limit` matches in order; with it, every match is a candidate.
+            let limit = query.vector == nil ? " LIMIT \(query.limit)" : ""
+            let sql = "SELECT id FROM item WHERE \(filter.sql) ORDER BY id" + limit
+            return (collectionId, try Int64.fetchAll(db, sql: sql, arguments: filter.arguments))
+        }
+        guard let vector = query.vector else {
+            return try items(candidates).map { SearchHit(item: $0, score: nil) }
+        }
+        guard let unit = VectorMatrix.normalized(vector) else { throw CollectionStoreError.zeroVector }
+        let vectors = try cachedVectors(collectionId: collectionId)
+        guard vectors.matrix.count > 0 else { return [] }
+        guard unit.count == vectors.matrix.dimension else {
+            throw CollectionStoreError.dimensionMismatch(query: unit.count, stored: vectors.matrix.dimension)
+        }
+        let filtered = query.hasFilters ? candidates.compactMap { vectors.rows[$0] } : nil
+        let nearest = vectors.matrix.nearest(to: unit, k: query.limit, among: filtered)
+        let found = Dictionary(uniqueKeysWithValues: try items(nearest.map { vectors.ids[$0.row] }).map { ($0.id, $0) })
+        return nearest.compactMap { hit in found[vectors.ids[hit.row]].map { SearchHit(item: $0, score: hit.score) } }
+    }
+
+    public func duplicateGroups(in collection: String, threshold: Float) throws -> [[CollectionItem]] {
+        let collectionId = try pool.read { db in try Self.existingCollectionId(db, collection) }
+        let vectors = try cachedVectors(collectionId: collectionId)
+        var groups = DisjointSets(count: vectors.matrix.count)
+        for (first, second) in vectors.matrix.pairs(atLeast: threshold) { groups.join(first, second) }
+        let rowGroups = groups.groups().filter { $0.count > 1 }
+        let found = Dictionary(
+            uniqueKeysWithValues: try items(rowGroups.flatMap { $0.map { vectors.ids[$0] } }).map { ($0.id, $0) })
+        return rowGroups.map { rows in rows.compactMap { found[vectors.ids[$0]] } }
+    }
+
+    public func forEachItem(in collection: String, _ body: (ExportedItem) throws -> Void) throws {
+        try pool.read { db in
+            let collectionId = try Self.existingCollectionId(db, collection)
+            let rows = try Row.fetchCursor(db, sql: "SELECT * FROM item WHERE collectionId = ? ORDER BY id", arguments: [collectionId])
+            while let row = try rows.next() {
+                let item = Self.item(row)
+                var analyses: [String: Data] = [:]
+                for analysis in try Row.fetchAll(db, sql: "SELECT task, json FROM analysis WHERE itemId = ?", arguments: [item.id]) {
+                    analyses[analysis["task"]] = Data((analysis["json"] as String).utf8)
+                }
+                if let vector = try Data.fetchOne(db, sql: "SELECT vector FROM embedding WHERE itemId = ?", arguments: [item.id]) {
+                    let output = EmbedTask.Output(embeddings: [Embedding(floatEmbedding: BlobCoding.floats(vector))])
+                    analyses[EmbedTask.descriptor.name] = try EncodedAnalysis.encoder.encode(output)
+                }
+                try body(ExportedItem(item: item, analyses: analyses))
+            }
+        }
+    }
+
+    /// The items with `ids`, in id order.
+    private func items(_ ids: [Int64]) throws -> [CollectionItem] {
+        guard !ids.isEmpty else { return [] }
+        return try pool.read { db in
+            let marks = Array(repeating: "?", count: ids.count).joined(separator: ",")
+            return try Row.fetchAll(
+                db, sql: "SELECT * FROM item WHERE id IN (\(marks)) ORDER BY id", arguments: StatementArguments(ids)
+            ).map(Self.item)
+        }
+    }
+
+    /// The collection's embeddings, loaded again only when it has gained some since they were last loaded.
+    private func cachedVectors(collectionId: Int64) throws -> CachedVectors {
+        try pool.read { db in
+            let state = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT count(*) AS count, ifnull(max(embedding.itemId), 0) AS newest
+                    FROM embedding JOIN item ON item.id = embedding.itemId WHERE item.collectionId = ?
+                    """, arguments: [collectionId])
+            let version = CachedVectors.Version(count: state?["count"] ?? 0, newest: state?["newest"] ?? 0)
+            if let cached = vectorCache.withLock({ $0[collectionId] }), cached.version == version { return cached }
+            let loaded = try CachedVectors(db, collectionId: collectionId, version: version)
+            vectorCache.withLock { $0[collectionId] = loaded }
+            return loaded
+        }
+    }
+
+    private static func filter(_ query: CollectionQuery, collectionId: Int64) -> (sql: String, arguments: StatementArguments) {
+        var clauses = ["collectionId = ?"]
+        var arguments: StatementArguments = [collectionId]
+        for label in query.labels {
+            clauses.append("EXISTS (SELECT 1 FROM label WHERE label.itemId = item.id AND label.name = ?)")
+            _ = arguments.append(contentsOf: [label])
+        }
+        for label in query.excludedLabels {
+            clauses.append("NOT EXISTS (SELECT 1 FROM label WHERE label.itemId = item.id AND label.name = ?)")
+            _ = arguments.append(contentsOf: [label])
+        }
+        if let text = query.text {
+            clauses.append("id IN (SELECT rowid FROM itemText WHERE itemText MATCH ?)")
+            _ = arguments.append(contentsOf: [FullText.matchExpression(text)])
+        }
+        if let faces = query.faceCount {
+            clauses.append("faceCount BETWEEN ? AND ?")
+            _ = arguments.append(contentsOf: [faces.lowerBound, faces.upperBound])
+        }
+        if let barcode = query.barcode {
+            clauses.append("EXISTS (SELECT 1 FROM barcode WHERE barcode.itemId = item.id AND barcode.value = ?)")
+            _ = arguments.append(contentsOf: [barcode])
+        }
+        return (clauses.joined(separator: " AND "), arguments)
+    }
+
+    private static func item(_ row: Row) -> CollectionItem {
+        CollectionItem(
+            id: row["id"], contentHash: row["contentHash"], source: row["source"], timestampMs: row["timestampMs"],
+            width: row["width"], height: row["height"], orientation: row["orientation"], addedAt: row["addedAt"])
+    }
+
+    private static func collectionId(_ db: Database, _ name: String) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT id FROM collection WHERE name = ?", arguments: [name])
+    }
+
+    private static func existingCollectionId(_ db: Database, _ name: String) throws -> Int64 {
+        guard let id = try collectionId(db, name) else { throw CollectionStoreError.unknownCollection(name) }
+        return id
+    }
+
+    private static func makeCollection(_ db: Database, _ name: String) throws -> Int64 {
+        guard (1...200).contains(name.count) else { throw CollectionStoreError.invalidName(name) }
+        if let id = try collectionId(db, name) { return id }
+        try db.execute(sql: "INSERT INTO collection (name, createdAt) VALUES (?, ?)", arguments: [name, Date()])
+        return db.lastInsertedRowID
+    }
+
+    private static func itemId(_ db: Database, collectionId: Int64, contentHash: String, timestampMs: Int?) throws -> Int64? {
+        try Int64.fetchOne(
+            db,
+            sql: "SELECT id FROM item WHERE collectionId = ? AND contentHash = ? AND ifnull(timestampMs, -1) = ?",
+            arguments: [collectionId, contentHash, timestampMs ?? -1])
+    }
+}
+
+extension CollectionQuery {
+    /// Whether any filter narrows the items.
+    var hasFilters: Bool {
+        !labels.isEmpty || !excludedLabels.isEmpty || text != nil || faceCount != nil || barcode != nil
+    }
+}
+
+/// A collection's embeddings in one matrix, with the item id of each row.
+private struct CachedVectors: Sendable {
+    /// What the collection held when they were loaded: only additions change it.
+    struct Version: Equatable, Sendable {
+        var count: Int
+        var newest: Int64
+    }
+
+    let version: Version
+    let matrix: VectorMatrix
+    let ids: [Int64]
+    let rows: [Int64: Int]
+
+    init(_ db: Database, collectionId: Int64, version: Version) throws {
+        self.version = version
+        var matrix: VectorMatrix?
+        var ids: [Int64] = []
+        ids.reserveCapacity(version.count)
+        let cursor = try Row.fetchCursor(
+            db,
+            sql: """
+                SELECT embedding.itemId, embedding.vector FROM embedding JOIN item ON item.id = embedding.itemId
+                WHERE item.collectionId = ? ORDER BY embedding.itemId
+                """, arguments: [collectionId])
+        while let row = try cursor.next() {
+            let vector = BlobCoding.floats(row["vector"])
+            if matrix == nil {
+                matrix = VectorMatrix(dimension: vector.count)
+                matrix?.reserveCapacity(version.count)
+            }
+            // Every vector of a collection comes from one embedder; one of another length is left out of search.
+            guard vector.count == matrix?.dimension else { continue }
+            matrix?.append(vector)
+            ids.append(row["itemId"])
+        }
+        self.matrix = matrix ?? VectorMatrix(dimension: 0)
+        self.ids = ids
+        rows = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+    }
+}
+
+/// Groups of rows joined pairwise (union–find with path halving).
+struct DisjointSets {
+    private var parents: [Int]
+
+    init(count: Int) { parents = Array(0..<count) }
+
+    mutating func root(_ element: Int) -> Int {
+        var element = element
+        while parents[element] != element {
+            parents[element] = parents[parents[element]]
+            element = parents[element]
+        }
+        return element
+    }
+
+    mutating func join(_ first: Int, _ second: Int) {
+        let (a, b) = (root(first), root(second))
+        if a != b { parents[max(a, b)] = min(a, b) }
+    }
+
+    /// Every group, each in ascending order, ordered by its first element.
+    mutating func groups() -> [[Int]] {
+        var byRoot: [Int: [Int]] = [:]
+        for element in parents.indices { byRoot[root(element), default: []].append(element) }
+        return byRoot.values.sorted { $0[0] < $1[0] }
+    }
+}
+
+/// FTS5 queries built from what a user typed.
+enum FullText {
+    /// Each word of `text` as a quoted FTS5 string, all of them required: no character of the input is
+    /// read as FTS5 syntax, so any input is a valid query.
+    static func matchExpression(_ text: String) -> String {
+        let words = text.split(whereSeparator: \.isWhitespace).map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        return words.isEmpty ? "\"\"" : words.joined(separator: " AND ")
+    }
+}
+
+/// Vectors as the blobs the store keeps: float32 and int8 values in the machine's byte order (little-endian
+/// on every platform Swift runs on Linux).
+enum BlobCoding {
+    static func data(_ floats: [Float]) -> Data { floats.withUnsafeBytes { Data($0) } }
+
+    static func data(_ bytes: [Int8]) -> Data { bytes.withUnsafeBytes { Data($0) } }
+
+    static func floats(_ data: Data) -> [Float] {
+        var floats = [Float](repeating: 0, count: data.count / MemoryLayout<Float>.stride)
+        _ = floats.withUnsafeMutableBytes { data.copyBytes(to: $0) }
+        return floats
+    }
+}
+
+/// An item's analyses as the store writes them: each task's JSON, the label rows, and the embedding's blobs.
+struct EncodedAnalysis {
+    /// The encoder of the tasks' JSON: the command line's (sorted keys, slashes unescaped).
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }()
+
+    /// (task name, JSON) of every task but the embeddings, whose JSON is rebuilt from the float blob.
+    var outputs: [(String, String)] = []
+    /// One row per distinct label of each task, at its highest confidence.
+    var labels: [(name: String, task: String, confidence: Float)] = []
+    /// The unit-length embedding as float32.
+    var vector: Data?
+    /// The embedding scalar-quantized to int8 by MediaPipe's rule.
+    var quantized: Data?
+
+    init(_ analysis: ItemAnalysis) throws {
+        try add(analysis.labels, LabelTask.self)
+        try add(analysis.objects, ObjectTask.self)
+        try add(analysis.faces, FaceTask.self)
+        try add(analysis.text, TextTask.self)
+        try add(analysis.barcodes, BarcodeTask.self)
+        addLabels(analysis.labels?.labels ?? [], task: LabelTask.descriptor.name)
+        addLabels(analysis.objects?.objects.flatMap(\.labels) ?? [], task: ObjectTask.descriptor.name)
+        if let values = analysis.embeddings?.embeddings.first?.floatEmbedding {
+            vector = BlobCoding.data(values)
+            let quantized = Embedding(values: values, l2Normalize: false, quantize: true, headIndex: 0, headName: nil)
+            self.quantized = BlobCoding.data(quantized.quantizedEmbedding ?? [])
+        }
+    }
+
+    private mutating func add<Task: VisionTask>(_ output: Task.Output?, _ task: Task.Type) throws {
+        guard let output else { return }
+        outputs.append((Task.descriptor.name, String(decoding: try Self.encoder.encode(output), as: UTF8.self)))
+    }
+
+    private mutating func addLabels(_ found: [Label], task: String) {
+        var best: [String: Float] = [:]
+        for label in found where !label.text.isEmpty {
+            best[label.text.lowercased()] = max(best[label.text.lowercased()] ?? 0, label.confidence)
+        }
+        labels += best.sorted { $0.key < $1.key }.map { ($0.key, task, $0.value) }
+    }
+}
