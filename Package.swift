@@ -111,6 +111,7 @@ let package = Package(
             name: "SwiftVisionCLI",
             dependencies: [
                 "SwiftVision",
+                "SwiftVisionCollections",
                 "SwiftVisionServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

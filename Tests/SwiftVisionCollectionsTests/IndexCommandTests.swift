@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+@testable import SwiftVision
+@testable import SwiftVisionCollections
+
+/// `swiftvision index` run as a subprocess, as users run it.
+@Suite struct IndexCommandTests {
+    static let executable = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/debug/swiftvision")
+
+    /// Runs the tool with `arguments` to its end: exit status, output, errors. Both streams go to files, so
+    /// that a child writing much to one of them never waits for a reader.
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "run `swift build` first")
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (output, errors) = (folder.appendingPathComponent("output"), folder.appendingPathComponent("errors"))
+        for file in [output, errors] { FileManager.default.createFile(atPath: file.path, contents: nil) }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, try String(contentsOf: output, encoding: .utf8), try String(contentsOf: errors, encoding: .utf8))
+    }
+
+    /// Each line of `output` as a JSON object; a line that is not one fails the test.
+    static func jsonLines(_ output: String) throws -> [[String: Any]] {
+        try output.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not a JSON object: \(line)")
+        }
+    }
+
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-index-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func aRunKilledMidwayResumesWithoutDuplicates() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("c.sqlite")
+        let media = SwiftVisionCache.current.samples.path
+        let arguments = ["index", "add", "killed", media, "--database", database.path, "--parallel", "1", "--json",
+                         "--tasks", "labels,objects,faces,text,barcodes,embeddings"]
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Killed (SIGKILL: no chance to tidy up) once a few items are in.
+        let store = try SQLiteCollectionStore(url: database)
+        let deadline = Date().addingTimeInterval(120)
+        while process.isRunning, Date() < deadline, (try store.collections().first?.items ?? 0) < 3 {
+            usleep(5_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        let before = try store.collections().first?.items ?? 0
+        let total = CollectionIndexer(
+            store: store, collection: "killed", analyzer: try ItemAnalyzer(tasks: []), videoExtensions: []
+        ).sources(for: [media]).count
+        try #require(process.terminationReason == .uncaughtSignal && before >= 3 && before < total, "killed after \(before) of \(total)")
+
+        let resumed = try Self.run(arguments)
+        #expect(resumed.status == 0, "\(resumed.errors)")
+        let lines = try Self.jsonLines(resumed.output)
+        #expect(lines.filter { $0["status"] as? String == "skipped" }.count == before)
+        #expect(lines.filter { $0["status"] as? String == "added" }.count == total - before)
+        let export = try Self.jsonLines(try Self.run(["index", "export", "killed", "--database", database.path]).output)
+        #expect(export.count == total)
+        #expect(Set(export.compactMap { $0["contentHash"] as? String }).count == total)
+        #expect(export.allSatisfy { $0["labels"] != nil && $0["faces"] != nil && $0["embeddings"] != nil && $0["text"] != nil })
+    }
+
+    @Test func videosAreSampledEveryNSecondsWithTheirTimes() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Three seconds at 10 frames/s: bus.jpg, then zidane.jpg, then chelsea.png, a second each.
+        let video = folder.appendingPathComponent("three.mp4")
+        let writer = try VideoWriter(url: video, width: 640, height: 480, framesPerSecond: 10)
+        for name in ["bus.jpg", "zidane.jpg", "chelsea.png"] {
+            let frame = try VisionImage(contentsOf: SwiftVisionCache.current.sample(named: name)).resized(width: 640, height: 480)
+            for _ in 0..<10 { try writer.append(frame) }
+        }
+        writer.close()
+        let database = folder.appendingPathComponent("c.sqlite").path
+        let add = try Self.run(["index", "add", "clips", video.path, "--every", "1", "--tasks", "embeddings", "--json", "--database", database])
+        #expect(add.status == 0, "\(add.errors)")
+        #expect(try Self.jsonLines(add.output).compactMap { $0["timestampMs"] as? Int } == [0, 1000, 2000])
+        let search = try Self.run([
+            "index", "search", "clips", "--image", SwiftVisionCache.current.sample(named: "chelsea.png").path, "--k", "1", "--json",
+            "--database", database,
+        ])
+        let hit = try #require(try Self.jsonLines(search.output).first)
+        #expect(hit["timestampMs"] as? Int == 2000 && hit["file"] as? String == video.path)
+    }
+
+    @Test func everyCommandPrintsJSONLinesAndRefusesBadInput() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = ["--database", folder.appendingPathComponent("c.sqlite").path]
+        let broken = folder.appendingPathComponent("text.png")
+        try Data("this is a text file, not a picture\n".utf8).write(to: broken)
+        let zidane = SwiftVisionCache.current.sample(named: "zidane.jpg").path
+        let bus = SwiftVisionCache.current.sample(named: "bus.jpg").path
+        let add = try Self.run(["index", "add", "mixed", zidane, broken.path, bus, "--tasks", "faces,embeddings", "--json"] + database)
+        #expect(add.status == 1)
+        let lines = try Self.jsonLines(add.output)
+        let failed = lines.filter { $0["status"] as? String == "failed" }
+        #expect(lines.count == 3 && failed.count == 1 && failed.first?["file"] as? String == broken.path)
+        #expect((failed.first?["error"] as? String)?.isEmpty == false)
+        #expect(add.errors.contains(broken.path))
+
+        for arguments in [
+            ["index", "search", "mixed", "--item", "1", "--json"], ["index", "search", "mixed", "--faces", "2", "--json"],
+            // Embeddings come after a ReLU: no two have a negative cosine, so at 0 every item is in one group.
+            ["index", "duplicates", "mixed", "--threshold", "0", "--json"], ["index", "export", "mixed"], ["index", "list", "--json"],
+        ] {
+            let run = try Self.run(arguments + database)
+            #expect(run.status == 0, "\(arguments): \(run.errors)")
+            let lines = try Self.jsonLines(run.output)
+            #expect(!lines.isEmpty && lines.allSatisfy { $0["file"] != nil || $0["name"] != nil || $0["group"] != nil }, "\(arguments)")
+        }
+        for arguments in [
+            ["index", "search", "mixed", "--faces", "two"], ["index", "add", "mixed", zidane, "--tasks", "colours"],
+            ["index", "add", "mixed", zidane, "--every", "0"], ["index", "duplicates", "mixed", "--threshold", "2"],
+            ["index", "search", "mixed", "--image", zidane, "--item", "1"],
+        ] {
+            #expect(try Self.run(arguments + database).status == 64, "\(arguments)")
+        }
+        let unknown = try Self.run(["index", "search", "nowhere", "--label", "dog"] + database)
+        #expect(unknown.status == 1 && unknown.errors.contains("no collection named 'nowhere'"))
+        let missingItem = try Self.run(["index", "search", "mixed", "--item", "99"] + database)
+        #expect(missingItem.status == 1 && missingItem.errors.contains("no item 99"))
+    }
+}
