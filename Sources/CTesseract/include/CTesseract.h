@@ -4,6 +4,7 @@
 #ifndef SWIFTVISION_CTESSERACT_H
 #define SWIFTVISION_CTESSERACT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 typedef struct TessBaseAPI TessBaseAPI;
@@ -34,6 +35,14 @@ typedef TessResultIterator *(*TessBaseAPIGetIteratorFunction)(TessBaseAPI *handl
 typedef TessBool (*TessBaseAPIDetectOrientationScriptFunction)(TessBaseAPI *handle, int *degrees, float *confidence,
                                                                const char **scriptName, float *scriptConfidence);
 typedef void (*TessBaseAPIClearFunction)(TessBaseAPI *handle);
+
+// A recognition's progress monitor (ocrclass.h's ETEXT_DESC): Tesseract calls its cancel function with
+// `cancelThis` as it goes, and stops recognising once the function returns true.
+typedef bool (*TessCancelFunction)(void *cancelThis, int words);
+typedef ETEXT_DESC *(*TessMonitorCreateFunction)(void);
+typedef void (*TessMonitorDeleteFunction)(ETEXT_DESC *monitor);
+typedef void (*TessMonitorSetCancelFuncFunction)(ETEXT_DESC *monitor, TessCancelFunction cancelFunction);
+typedef void (*TessMonitorSetCancelThisFunction)(ETEXT_DESC *monitor, void *cancelThis);
 typedef void (*TessBaseAPIEndFunction)(TessBaseAPI *handle);
 
 typedef TessBool (*TessPageIteratorIsAtBeginningOfFunction)(const TessPageIterator *handle,

@@ -163,9 +163,11 @@ final class FaceAnalyzer: Sendable {
             found = whole.filter { $0.score >= floor }
             let looks = Self.closerLooks(width: image.width, height: image.height, after: whole, minimumScore: floor)
             for tile in looks.tiles {
+                try CancellationToken.checkpoint()
                 found += try detector.detect(in: image, region: tile, minimumScore: floor)
             }
             for face in looks.unsure {
+                try CancellationToken.checkpoint()
                 let near = try confirmer.detect(in: image, region: Self.square(around: face, widths: Self.squareWidths), minimumScore: floor)
                 guard let score = near.filter({ $0.intersectionOverUnion(with: face) > 0.3 }).map(\.score).max(), score >= Self.sureScore
                 else {

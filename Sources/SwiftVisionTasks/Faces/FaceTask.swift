@@ -38,6 +38,7 @@ public struct FaceTask: VisionTask {
         var needsMesh: Bool { landmarks || tracesContours || mesh }
 
         func validate() throws {
+            try VisionTaskError.checkThreads(threads)
             guard (0...1).contains(threshold) else { throw VisionTaskError.invalidOption("threshold must lie in 0…1, not \(threshold)") }
             guard (0...1).contains(minFaceSize) else {
                 throw VisionTaskError.invalidOption("minFaceSize must lie in 0…1, not \(minFaceSize)")

@@ -26,6 +26,7 @@ public struct HandTask: VisionTask {
         public init() {}
 
         func validate() throws {
+            try VisionTaskError.checkThreads(threads)
             try VisionTaskError.checkLandmarkOptions(
                 count: maxHands, named: "maxHands", minDetectionConfidence: minDetectionConfidence, minPresenceConfidence: minPresenceConfidence)
             guard HandAnalyzer.Models(complexity: modelComplexity) != nil else {

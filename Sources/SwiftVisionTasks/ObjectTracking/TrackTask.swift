@@ -25,10 +25,17 @@ public struct TrackTask: VisionTask {
         /// No seed yet, CSRT.
         public init() {}
 
+        /// The largest coordinate or side a seed box may have, in pixels: beyond the side of any image the
+        /// library decodes (2²⁷ pixels at most), so that no seed of a real image is refused, and small enough
+        /// that no arithmetic on a box overflows.
+        public static let largestCoordinate = 1_000_000.0
+
         func validate() throws {
             for box in boxes {
-                guard [box.x, box.y, box.width, box.height].allSatisfy(\.isFinite), box.width > 0, box.height > 0 else {
-                    throw VisionTaskError.invalidOption("a box to track needs finite coordinates and a positive size")
+                let values = [box.x, box.y, box.width, box.height]
+                guard values.allSatisfy({ $0.isFinite && abs($0) <= Self.largestCoordinate }), box.width > 0, box.height > 0 else {
+                    throw VisionTaskError.invalidOption(
+                        "a box to track needs finite coordinates within ±\(Int(Self.largestCoordinate)) and a positive size")
                 }
             }
         }

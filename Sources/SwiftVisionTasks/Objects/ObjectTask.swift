@@ -35,6 +35,7 @@ public struct ObjectTask: VisionTask {
         public init() {}
 
         func validate() throws {
+            try VisionTaskError.checkThreads(threads)
             if let threshold, !(0...1).contains(threshold) {
                 throw VisionTaskError.invalidOption("threshold must lie in 0…1, not \(threshold)")
             }

@@ -25,6 +25,7 @@ public struct PoseTask: VisionTask {
         public init() {}
 
         func validate() throws {
+            try VisionTaskError.checkThreads(threads)
             try VisionTaskError.checkLandmarkOptions(
                 count: maxPoses, named: "maxPoses", minDetectionConfidence: minDetectionConfidence, minPresenceConfidence: minPresenceConfidence)
         }

@@ -27,6 +27,7 @@ struct ImageVectorModel: Sendable {
 
     /// The model at `url` from `store`; it must take exactly one image tensor.
     init(url: URL, threadCount: Int?, store: ModelStore) throws {
+        try VisionTaskError.checkThreads(threadCount)
         let options = threadCount.map { LiteRT.CompilationOptions(threadCount: $0) } ?? .default
         interpreter = try store.interpreter(contentsOf: url, options: options)
         guard interpreter.inputs.count == 1 else {

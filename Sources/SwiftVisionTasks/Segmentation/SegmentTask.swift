@@ -30,6 +30,7 @@ public struct SegmentTask: VisionTask {
         public init() {}
 
         func validate() throws {
+            try VisionTaskError.checkThreads(threads)
             guard (0...1).contains(smoothing) else {
                 throw VisionTaskError.invalidOption("smoothing must lie in 0…1, not \(smoothing)")
             }

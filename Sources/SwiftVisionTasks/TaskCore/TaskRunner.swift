@@ -260,6 +260,7 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
             state = nil
             throw VisionTaskError.closed
         }
+        try CancellationToken.checkpoint()
         var current = try state ?? task.makeStreamState()
         defer { state = timing.withLock { $0.isClosed } ? nil : current }
         return try task.output(forFrame: image, state: &current)

@@ -20,6 +20,8 @@ public enum VisionTaskError: Error, Equatable, Sendable, CustomStringConvertible
     case closed
     /// A frame arrived while the previous one was processed and was dropped (late frames are discarded).
     case frameDropped
+    /// The work was stopped before it finished: its ``CancellationToken`` was cancelled or its deadline passed.
+    case cancelled
 
     /// A one-line explanation of the error, with how to install a missing language or library.
     public var description: String {
@@ -39,6 +41,7 @@ public enum VisionTaskError: Error, Equatable, Sendable, CustomStringConvertible
             "input timestamp must be monotonically increasing: \(current) ms follows \(previous) ms"
         case .closed: "the task was closed"
         case .frameDropped: "the frame arrived while the previous one was processed and was dropped"
+        case .cancelled: "the work was cancelled before it finished (its deadline passed or its caller left)"
         }
     }
 
@@ -51,12 +54,25 @@ public enum VisionTaskError: Error, Equatable, Sendable, CustomStringConvertible
     public var isInvalidOption: Bool {
         switch self {
         case .invalidOption, .unsupportedLanguage: true
-        case .tesseractNotInstalled, .engineFailed, .runningModeMismatch, .nonIncreasingTimestamp, .closed, .frameDropped: false
+        case .tesseractNotInstalled, .engineFailed, .runningModeMismatch, .nonIncreasingTimestamp, .closed, .frameDropped, .cancelled:
+            false
         }
     }
 }
 
 extension VisionTaskError {
+    /// The most inference threads an option may ask for: four per core, and at least 16, so that a
+    /// mistyped or hostile value cannot start thousands of threads.
+    public static let maximumThreads = max(16, 4 * ProcessInfo.processInfo.activeProcessorCount)
+
+    /// Checks a `threads` option: nil (the task's default) or 1…``maximumThreads``.
+    static func checkThreads(_ threads: Int?) throws {
+        guard let threads else { return }
+        guard (1...maximumThreads).contains(threads) else {
+            throw VisionTaskError.invalidOption("threads must lie in 1…\(maximumThreads), not \(threads)")
+        }
+    }
+
     /// Checks the options of a landmark task: at least one `count` of things to find (named `countName`),
     /// and the detection and presence confidences in 0…1.
     static func checkLandmarkOptions(

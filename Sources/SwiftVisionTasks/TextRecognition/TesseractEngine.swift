@@ -59,11 +59,14 @@ final class TesseractEngine {
         library.delete(handle)
     }
 
-    /// The words in a gray buffer, in reading order.
-    func words(in gray: PixelBuffer, resolution: Int) -> [Word] {
+    /// The words in a gray buffer, in reading order. Recognition stops early, throwing
+    /// ``VisionTaskError/cancelled``, when the current ``CancellationToken`` is cancelled.
+    func words(in gray: PixelBuffer, resolution: Int) throws -> [Word] {
+        try CancellationToken.checkpoint()
         setImage(gray, resolution: resolution)
         defer { library.clear(handle) }
-        guard library.recognize(handle, nil) == 0, let iterator = library.iterator(handle) else { return [] }
+        let status = try recognize()
+        guard status == 0, let iterator = library.iterator(handle) else { return [] }
         defer { library.deleteIterator(iterator) }
         let page = library.pageIterator(iterator)
         var words: [Word] = []
@@ -99,6 +102,24 @@ final class TesseractEngine {
             return nil
         }
         return (Int(degrees), confidence)
+    }
+
+    /// Runs Tesseract's recognition, with a monitor that asks the current ``CancellationToken`` (if any)
+    /// whether to stop; throws ``VisionTaskError/cancelled`` when it did stop.
+    private func recognize() throws -> Int32 {
+        guard let token = CancellationToken.current else { return library.recognize(handle, nil) }
+        guard let monitor = library.createMonitor() else { return library.recognize(handle, nil) }
+        defer { library.deleteMonitor(monitor) }
+        let status = withExtendedLifetime(token) {
+            library.setCancelThis(monitor, Unmanaged.passUnretained(token).toOpaque())
+            library.setCancelFunction(monitor) { token, _ in
+                guard let token else { return false }
+                return Unmanaged<CancellationToken>.fromOpaque(token).takeUnretainedValue().isCancelled
+            }
+            return library.recognize(handle, monitor)
+        }
+        try CancellationToken.checkpoint()
+        return status
     }
 
     private func setImage(_ gray: PixelBuffer, resolution: Int) {

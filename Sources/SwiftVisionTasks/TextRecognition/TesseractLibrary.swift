@@ -19,6 +19,10 @@ final class TesseractLibrary: Sendable {
     let setImage: TessBaseAPISetImageFunction
     let setSourceResolution: TessBaseAPISetSourceResolutionFunction
     let recognize: TessBaseAPIRecognizeFunction
+    let createMonitor: TessMonitorCreateFunction
+    let deleteMonitor: TessMonitorDeleteFunction
+    let setCancelFunction: TessMonitorSetCancelFuncFunction
+    let setCancelThis: TessMonitorSetCancelThisFunction
     let iterator: TessBaseAPIGetIteratorFunction
     let detectOrientationScript: TessBaseAPIDetectOrientationScriptFunction
     let clear: TessBaseAPIClearFunction
@@ -81,6 +85,10 @@ final class TesseractLibrary: Sendable {
         setImage = try library.function("TessBaseAPISetImage")
         setSourceResolution = try library.function("TessBaseAPISetSourceResolution")
         recognize = try library.function("TessBaseAPIRecognize")
+        createMonitor = try library.function("TessMonitorCreate")
+        deleteMonitor = try library.function("TessMonitorDelete")
+        setCancelFunction = try library.function("TessMonitorSetCancelFunc")
+        setCancelThis = try library.function("TessMonitorSetCancelThis")
         iterator = try library.function("TessBaseAPIGetIterator")
         detectOrientationScript = try library.function("TessBaseAPIDetectOrientationScript")
         clear = try library.function("TessBaseAPIClear")

@@ -99,7 +99,7 @@ package final class TextEngine: @unchecked Sendable {
             var page = TextPage(upright: upright)
             var words: [TesseractEngine.Word]
             if options.recognitionLevel == .fast {
-                words = engines.text.words(in: page.gray, resolution: Self.resolution)
+                words = try engines.text.words(in: page.gray, resolution: Self.resolution)
             } else {
                 (page, words) = try readAccurately(page.flattened(), engines: engines)
             }
@@ -128,6 +128,7 @@ package final class TextEngine: @unchecked Sendable {
 
     /// The page turned upright when Tesseract's orientation detection is sure it is not.
     private func turnedUpright(_ page: TextPage, finder: TesseractEngine) throws -> TextPage {
+        try CancellationToken.checkpoint()
         let sample = try page.scaled(by: min(1, 2000 / Double(max(page.gray.width, page.gray.height))))
         guard let found = finder.orientation(of: sample.gray, resolution: Self.resolution),
             found.confidence >= Self.minimumOrientationConfidence, found.degrees % 360 != 0
@@ -142,7 +143,7 @@ package final class TextEngine: @unchecked Sendable {
         if max(page.gray.width, page.gray.height) < 800 {
             page = try page.scaled(by: 2)
         }
-        let words = reader.words(in: page.gray, resolution: Self.resolution)
+        let words = try reader.words(in: page.gray, resolution: Self.resolution)
         let heights = Self.lineHeights(of: words).sorted()
         guard !heights.isEmpty else { return (page, words) }
         let median = heights[heights.count / 2]
@@ -150,7 +151,7 @@ package final class TextEngine: @unchecked Sendable {
         let factor = min(4, Self.lineHeight / median)
         guard Double(page.gray.width * page.gray.height) * factor * factor <= 60_000_000 else { return (page, words) }
         let rescaled = try page.scaled(by: factor)
-        return (rescaled, reader.words(in: rescaled.gray, resolution: Self.resolution))
+        return (rescaled, try reader.words(in: rescaled.gray, resolution: Self.resolution))
     }
 
     /// The height of each line of `words`.
