@@ -26,12 +26,15 @@ test: checked-assets
 	$(SWIFTVISION_CACHE)/tools-venv/bin/python -m pytest tests/python -q
 	swift test $(SWIFT_BUILD_FLAGS)
 
-# The fuzz suite of `make test` at length: FUZZ_ITERATIONS mutants per file from FUZZ_SEED (printed on failure).
+# The fuzz suite of `make test` at length: FUZZ_ITERATIONS mutants per file from FUZZ_SEED (printed on failure),
+# then FUZZ_SERVICE_ITERATIONS mutated HTTP requests and live-stream messages against the real server.
 FUZZ_ITERATIONS ?= 20000
 FUZZ_SEED ?= 20261124
+FUZZ_SERVICE_ITERATIONS ?= 3000
 fuzz: checked-assets
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	SWIFTVISION_FUZZ_ITERATIONS=$(FUZZ_ITERATIONS) SWIFTVISION_FUZZ_SEED=$(FUZZ_SEED) swift test --skip-build --filter FuzzTests
+	$(SWIFTVISION_CACHE)/tools-venv/bin/python tests/python/fuzz_service.py --iterations $(FUZZ_SERVICE_ITERATIONS) --seed $(FUZZ_SEED)
 
 # The debug build, samples, models and reference environment that `test`, `fuzz` and the checks below run on.
 checked-assets: system-packages

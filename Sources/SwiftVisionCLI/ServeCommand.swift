@@ -11,7 +11,8 @@ struct ServeCommand: AsyncParsableCommand {
             POST /v1/{task} with an image body (options as query parameters, with the commands' names); \
             GET /v1/stream/{task} upgrades to a live-stream WebSocket; GET /v1/tasks lists tasks and options; \
             GET / is the web page; GET /healthz and GET /metrics (Prometheus) are for operations. \
-            SIGTERM or Ctrl-C stops it gracefully.
+            SIGTERM or Ctrl-C stops it gracefully. Every limit and what to do before exposing the service: \
+            docs/security.md.
             """)
 
     @Option(help: "The address to listen on; loopback unless you say otherwise.")
@@ -20,35 +21,109 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The TCP port.")
     var port = 8080
 
-    @Option(help: "Require this token: Authorization: Bearer TOKEN (or ?token=TOKEN).")
+    @Option(help: "Require this token (Authorization: Bearer TOKEN). Visible to other users in `ps`: prefer --token-file or $SWIFTVISION_TOKEN.")
     var token: String?
+
+    @Option(help: "Read the token from this file (its first line).")
+    var tokenFile: String?
 
     @Option(help: "Inferences run at once (default: the number of cores); more requests wait.")
     var maxConcurrent: Int?
 
+    @Option(help: "Requests admitted to wait for an inference (default: 4 per --max-concurrent); past that, 503 before the body is read.")
+    var maxQueue: Int?
+
+    @Option(help: "Live-stream WebSockets open at once (default: 16).")
+    var maxStreams: Int?
+
+    @Option(help: "Connections open at once (default: 256); past that, 503 and close.")
+    var maxConnections: Int?
+
     @Option(help: "Threads for each inference (default: each task's).")
     var threads: Int?
+
+    @Option(help: "Seconds a request may take before it is answered 504 and its work cancelled (default: 30).")
+    var requestTimeout: Double?
+
+    @Option(help: "Seconds a connection may take to send a request's headers (default: 10).")
+    var headerTimeout: Double?
+
+    @Option(help: "Seconds a request's body may take to arrive (default: 30).")
+    var bodyTimeout: Double?
+
+    @Option(help: "Seconds a kept-alive connection may stay idle (default: 60).")
+    var idleTimeout: Double?
+
+    @Option(help: "Seconds SIGTERM waits for requests in flight before closing their connections (default: 10).")
+    var shutdownGrace: Double?
+
+    @Option(help: "An origin (https://app.example) whose pages may use the service (WebSockets, posts, CORS); repeatable.")
+    var allowOrigin: [String] = []
+
+    @Option(help: "A host name the service answers to besides its address (checked against Host); repeatable.")
+    var serverName: [String] = []
 
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must lie in 0…65535") }
-        if let maxConcurrent, maxConcurrent < 1 { throw ValidationError("--max-concurrent must be at least 1") }
-        if let threads, threads < 1 { throw ValidationError("--threads must be at least 1") }
+        if token != nil && tokenFile != nil { throw ValidationError("give --token or --token-file, not both") }
+        for (name, value) in [
+            ("--request-timeout", requestTimeout), ("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout),
+            ("--idle-timeout", idleTimeout),
+        ] {
+            if let value, !(value > 0 && value <= 86_400) { throw ValidationError("\(name) must lie in (0, 86400] seconds") }
+        }
+        if let shutdownGrace, !(shutdownGrace >= 0 && shutdownGrace <= 3600) {
+            throw ValidationError("--shutdown-grace must lie in 0…3600 seconds")
+        }
+        for (name, value, range) in [
+            ("--max-concurrent", maxConcurrent, 1...1024), ("--max-queue", maxQueue, 0...100_000),
+            ("--max-streams", maxStreams, 0...10_000), ("--max-connections", maxConnections, 1...100_000),
+            ("--threads", threads, 1...ServerConfiguration.maximumThreads),
+        ] {
+            if let value, !range.contains(value) {
+                throw ValidationError("\(name) must lie in \(range.lowerBound)…\(range.upperBound)")
+            }
+        }
+    }
+
+    /// The token from --token, --token-file or $SWIFTVISION_TOKEN; an empty one is an error, not an open service.
+    func resolvedToken() throws -> String? {
+        if let token { return token }
+        if let tokenFile {
+            guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
+                throw ValidationError("cannot read the token file \(tokenFile)")
+            }
+            return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+                .trimmingCharacters(in: .whitespaces)
+        }
+        return ProcessInfo.processInfo.environment["SWIFTVISION_TOKEN"]
     }
 
     func run() async throws {
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
-        configuration.token = token
+        configuration.token = try resolvedToken()
         configuration.threads = threads
         if let maxConcurrent { configuration.maxConcurrent = maxConcurrent }
+        configuration.maxQueued = maxQueue
+        if let maxStreams { configuration.maxStreams = maxStreams }
+        if let maxConnections { configuration.maxConnections = maxConnections }
+        if let requestTimeout { configuration.requestTimeout = .milliseconds(Int(requestTimeout * 1000)) }
+        if let headerTimeout { configuration.headerTimeout = .milliseconds(Int(headerTimeout * 1000)) }
+        if let bodyTimeout { configuration.bodyTimeout = .milliseconds(Int(bodyTimeout * 1000)) }
+        if let idleTimeout { configuration.idleTimeout = .milliseconds(Int(idleTimeout * 1000)) }
+        if let shutdownGrace { configuration.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000)) }
+        configuration.allowedOrigins = allowOrigin
+        configuration.serverNames = serverName
+        if let problem = configuration.problem { throw ValidationError(problem) }
         var logger = Logger(label: "swiftvision.server")
         logger.logLevel = logging.verbose ? .debug : .info
-        if !configuration.isLoopback && token == nil {
-            logger.warning("listening on \(host) without --token: anyone who can reach this address can use the service")
+        if !configuration.isLoopback && configuration.token == nil {
+            logger.warning("listening on \(host) without a token: anyone who can reach this address can use the service")
         }
-        try await VisionService.makeApplication(configuration: configuration, logger: logger).runService()
+        try await VisionService.run(configuration: configuration, logger: logger)
     }
 }

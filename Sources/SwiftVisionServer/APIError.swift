@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import SwiftVision
 
 /// An error the service answers with: a status and a JSON body `{"error":{"code","message"}}`.
@@ -25,6 +26,10 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(status.code) \(code): \(message)" }
 
     static func badOption(_ message: String) -> APIError { APIError(.badRequest, "bad_option", message) }
+    /// A request not answered within its deadline.
+    static var timedOut: APIError {
+        APIError(.gatewayTimeout, "timeout", "the request took longer than the service allows (--request-timeout)")
+    }
     static func unknownTask(_ name: String) -> APIError {
         APIError(
             .notFound, "unknown_task",
@@ -49,11 +54,29 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
             if case .tesseractNotInstalled = error {
                 return APIError(.serviceUnavailable, "not_installed", error.description)
             }
+            if case .cancelled = error {
+                // The client left or the deadline passed: whatever is answered goes nowhere or is a 504.
+                return .timedOut
+            }
             return APIError(.internalServerError, "task_failed", error.description)
         case let error as ImageLabelerError:
             // The rest are set-up problems: the general labels' file is missing or unreadable.
             return error.isInvalidOption
                 ? .badOption(error.description) : APIError(.serviceUnavailable, "not_installed", error.description)
+        case let error as LiteRTError:
+            // Set-up problems: name the file, never the cache's absolute path.
+            switch error {
+            case .modelNotFound(let path):
+                return APIError(
+                    .serviceUnavailable, "not_installed",
+                    "the model \(URL(fileURLWithPath: path).lastPathComponent) is not installed: run `swiftvision setup`")
+            case .runtimeNotInstalled, .runtimeUnusable:
+                return APIError(.serviceUnavailable, "not_installed", "the LiteRT runtime is not installed or not usable: run `swiftvision setup`")
+            case .incompatibleModel, .status:
+                return APIError(.serviceUnavailable, "model_unusable", "a model of this task cannot be loaded: run `swiftvision setup` again")
+            }
+        case is HTTPParserError:
+            return APIError(.badRequest, "bad_request", "the request is not valid HTTP/1.1")
         case is NIOTooManyBytesError:
             return APIError(.contentTooLarge, "body_too_large", "the request body is larger than the service accepts")
         case let error as HTTPError where error.status == .contentTooLarge:
@@ -63,8 +86,17 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         case let error as HTTPError:
             return APIError(error.status, "http_error", error.body ?? error.status.reasonPhrase)
         default:
-            return APIError(.internalServerError, "internal_error", error.localizedDescription)
+            return APIError(.internalServerError, "internal_error", withoutPaths(error.localizedDescription))
         }
+    }
+
+    /// `text` with every absolute path cut to its last component, so that an answer never shows where
+    /// the service keeps its files.
+    static func withoutPaths(_ text: String) -> String {
+        text.split(separator: " ", omittingEmptySubsequences: false).map { word in
+            guard let slash = word.firstIndex(of: "/"), word[slash...].dropFirst().contains("/") else { return String(word) }
+            return String(word[..<slash]) + (word.split(separator: "/").last.map(String.init) ?? "")
+        }.joined(separator: " ")
     }
 
     /// The JSON body.

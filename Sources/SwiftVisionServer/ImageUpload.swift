@@ -4,28 +4,72 @@ import Hummingbird
 import SwiftVision
 
 /// The images of a request: the body itself (`image/jpeg`, `image/png`, `image/webp`, …) or the
-/// file parts of a `multipart/form-data` body.
+/// file parts of a `multipart/form-data` body. Admission is checked from the bytes alone — the count of
+/// parts and images, and each image's size from its header — before any pixel is decoded.
 enum ImageUpload {
-    /// The images in `body`, decoded within `maxPixels`.
-    static func images(in body: ByteBuffer, contentType: String?, maxPixels: Int) throws -> [(name: String, image: VisionImage)] {
+    /// What a request may hold.
+    struct Limits: Sendable {
+        /// The images the endpoint takes.
+        var images: Int
+        /// The largest image, in pixels.
+        var maxPixels: Int
+        /// The pixels of all the images together.
+        var maxRequestPixels: Int
+        /// The most parts of a form.
+        var maxParts: Int
+    }
+
+    /// One image of a request, checked from its header and not yet decoded.
+    struct File: Sendable {
+        var name: String
+        var data: Data
+        var maxPixels: Int
+
+        /// The decoded image.
+        func decode() throws -> VisionImage {
+            try VisionImage(data: data, options: ImageDecodingOptions(limits: ImageLimits(maximumPixelCount: maxPixels)))
+        }
+    }
+
+    /// The image files in `body`, exactly `limits.images` of them, each within the pixel limits; nothing is decoded.
+    static func files(in body: ByteBuffer, contentType: String?, limits: Limits) throws -> [File] {
         let type = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        let options = ImageDecodingOptions(limits: ImageLimits(maximumPixelCount: maxPixels))
+        var files: [(name: String, data: Data)]
         if type == "multipart/form-data" {
-            guard let boundary = parameter("boundary", in: contentType ?? "") else {
-                throw APIError(.badRequest, "bad_multipart", "multipart/form-data needs a boundary")
+            guard let boundary = parameter("boundary", in: contentType ?? ""), !boundary.isEmpty, boundary.count <= 200 else {
+                throw APIError(.badRequest, "bad_multipart", "multipart/form-data needs a boundary of 1 to 200 characters")
             }
-            let parts = try MultipartForm.parts(of: Data(buffer: body), boundary: boundary)
-            let files = parts.filter { !$0.data.isEmpty && ($0.fileName != nil || $0.contentType?.hasPrefix("image/") == true) }
+            let parts = try MultipartForm.parts(of: Data(buffer: body), boundary: boundary, maxParts: limits.maxParts)
+            files = parts.filter { !$0.data.isEmpty && ($0.fileName != nil || $0.contentType?.hasPrefix("image/") == true) }
+                .map { ($0.name, $0.data) }
             guard !files.isEmpty else { throw APIError(.unsupportedMediaType, "not_an_image", "the form has no image file") }
-            return try files.map { ($0.name, try VisionImage(data: $0.data, options: options)) }
+        } else {
+            guard type.hasPrefix("image/") || type == "application/octet-stream" || type.isEmpty else {
+                throw APIError(
+                    .unsupportedMediaType, "not_an_image",
+                    "send the image bytes as image/jpeg, image/png or image/webp, or a multipart/form-data form, not \(type)")
+            }
+            guard body.readableBytes > 0 else { throw APIError(.unsupportedMediaType, "not_an_image", "the request has no body") }
+            files = [("image", Data(buffer: body))]
         }
-        guard type.hasPrefix("image/") || type == "application/octet-stream" || type.isEmpty else {
+        guard files.count == limits.images else {
+            let wanted = limits.images == 1 ? "one image" : "\(limits.images) images"
             throw APIError(
-                .unsupportedMediaType, "not_an_image",
-                "send the image bytes as image/jpeg, image/png or image/webp, or a multipart/form-data form, not \(type)")
+                .badRequest, limits.images == 1 ? "one_image_needed" : "two_images_needed",
+                "send \(wanted) (as multipart/form-data files), not \(files.count)")
         }
-        guard body.readableBytes > 0 else { throw APIError(.unsupportedMediaType, "not_an_image", "the request has no body") }
-        return [("image", try VisionImage(data: Data(buffer: body), options: options))]
+        var total = 0
+        for file in files {
+            let header = try ImageHeader(data: file.data)
+            try ImageLimits(maximumPixelCount: limits.maxPixels).check(width: header.width, height: header.height)
+            total += header.width * header.height
+        }
+        guard total <= limits.maxRequestPixels else {
+            throw APIError(
+                .contentTooLarge, "image_too_large",
+                "the images hold \(total) pixels together; the service takes at most \(limits.maxRequestPixels) per request")
+        }
+        return files.map { File(name: $0.name, data: $0.data, maxPixels: limits.maxPixels) }
     }
 
     /// The value of `name=value` in a header such as `multipart/form-data; boundary=…`.
@@ -49,7 +93,7 @@ enum MultipartForm {
         var data: Data
     }
 
-    static func parts(of body: Data, boundary: String) throws -> [Part] {
+    static func parts(of body: Data, boundary: String, maxParts: Int) throws -> [Part] {
         let delimiter = Data("--\(boundary)".utf8)
         let headerEnd = Data("\r\n\r\n".utf8)
         var parts: [Part] = []
@@ -86,6 +130,9 @@ enum MultipartForm {
                 }
             }
             parts.append(part)
+            guard parts.count <= maxParts else {
+                throw APIError(.badRequest, "too_many_parts", "the form has more than \(maxParts) parts")
+            }
             start = next.upperBound
         }
         return parts

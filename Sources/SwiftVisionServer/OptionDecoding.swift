@@ -4,8 +4,22 @@ import SwiftVision
 /// Turns request options — query parameters with the command line's names (`min-aspect` or
 /// `minAspect`), or a JSON object from a stream's text message — into a task's Codable options.
 enum OptionDecoding {
-    /// Options no client may set: the service loads only the models it was installed with.
-    static let refused: Set<String> = ["model", "detector"]
+    /// Options no client may set: the service loads only the models it was installed with, and its
+    /// threads are the server's to choose (`--threads`).
+    static let refused: Set<String> = ["model", "detector", "threads"]
+
+    /// The largest timestamp a stream message may carry, in milliseconds: 2⁵³, the largest integer a JSON
+    /// number holds exactly (some 285,000 years).
+    static let largestTimestamp = 9_007_199_254_740_992.0
+
+    /// A stream message's `timestampMs`: a whole number of milliseconds in 0…2⁵³.
+    static func timestamp(_ value: JSONValue) throws -> Int {
+        guard case .number(let number) = value, number.isFinite, number == number.rounded(), (0...largestTimestamp).contains(number)
+        else {
+            throw APIError.badOption("timestampMs must be a whole number of milliseconds in 0…\(Int(largestTimestamp))")
+        }
+        return Int(number)
+    }
 
     /// `type`'s options: its `defaults` (the registry's JSON of them; encoded here when nil) overlaid
     /// with `query` and then `overrides`.
@@ -30,8 +44,9 @@ enum OptionDecoding {
             object[key] = value
             given.insert(key)
         }
-        if let refusedKey = given.first(where: refused.contains) {
-            throw APIError.badOption("the option \(refusedKey) is not accepted over HTTP: the service runs its installed models")
+        if let refusedKey = given.sorted().first(where: refused.contains) {
+            let reason = refusedKey == "threads" ? "the server sets its threads (--threads)" : "the service runs its installed models"
+            throw APIError.badOption("the option \(refusedKey) is not accepted over HTTP: \(reason)")
         }
         // Tasks without a `threads` option ignore the key when decoding.
         if let threads, !given.contains("threads") { object["threads"] = .number(Double(threads)) }
@@ -59,8 +74,12 @@ enum OptionDecoding {
     /// `x,y,width,height` as a box: exactly four finite numbers, positive width and height.
     static func box(_ text: String) throws -> JSONValue {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 4, let values = parts as? [Double], values.allSatisfy(\.isFinite), values[2] > 0, values[3] > 0 else {
-            throw APIError.badOption("box \(text) is not x,y,width,height: four finite numbers with a positive width and height")
+        let largest = TrackTask.Options.largestCoordinate
+        guard parts.count == 4, let values = parts as? [Double], values.allSatisfy({ $0.isFinite && abs($0) <= largest }),
+            values[2] > 0, values[3] > 0
+        else {
+            throw APIError.badOption(
+                "box \(text.prefix(100)) is not x,y,width,height: four numbers within ±\(Int(largest)) with a positive width and height")
         }
         return .object(["x": .number(values[0]), "y": .number(values[1]), "width": .number(values[2]), "height": .number(values[3])])
     }
@@ -75,7 +94,9 @@ enum OptionDecoding {
             default: throw APIError.badOption("\(option) takes true or false, not \(text)")
             }
         case .number:
-            guard let number = Double(text), number.isFinite else { throw APIError.badOption("\(option) takes a number, not \(text)") }
+            guard text.utf8.count <= 32, let number = Double(text), number.isFinite else {
+                throw APIError.badOption("\(option) takes a number, not \(text.prefix(32))")
+            }
             return .number(number)
         case .string:
             return .string(text)

@@ -1,25 +1,55 @@
 import Foundation
 
-/// How `swiftvision serve` listens and what it accepts.
+/// How `swiftvision serve` listens, what it accepts and how long it waits. Every limit is the
+/// server's: no client can choose threads, queue lengths or memory.
 public struct ServerConfiguration: Sendable {
     /// The address to bind: loopback by default, so nothing outside the machine can reach it.
     public var host = "127.0.0.1"
     /// The TCP port; 0 picks a free one.
     public var port = 8080
-    /// When set, `/v1/…` and `/metrics` need `Authorization: Bearer TOKEN` (or `?token=TOKEN`).
+    /// When set, `/v1/…` and `/metrics` need `Authorization: Bearer TOKEN` (WebSocket upgrades may
+    /// send `?token=TOKEN` instead, as browsers cannot set headers on them). Never empty.
     public var token: String?
     /// Inferences run at once; more requests wait in a queue.
     public var maxConcurrent = max(1, ProcessInfo.processInfo.activeProcessorCount)
-    /// Requests that may wait for an inference; past that the service answers 503 with `Retry-After`.
-    public var maxQueued = 64
+    /// Requests admitted to wait for an inference (their bodies being read or waiting for a slot);
+    /// past that the service answers 503 with `Retry-After` before reading the body. Nil: four per
+    /// inference slot.
+    public var maxQueued: Int?
+    /// Live-stream WebSockets open at once; each holds an inference slot while a frame is in flight.
+    public var maxStreams = 16
+    /// Connections open at once; past that a connection is answered 503 and closed.
+    public var maxConnections = 256
     /// Threads for each inference; nil for each task's default.
     public var threads: Int?
     /// The largest request body, in bytes.
     public var maxBodyBytes = 25 * 1024 * 1024
-    /// The largest image, in pixels.
+    /// The largest image, in pixels, read from its header before it is decoded.
     public var maxPixels = 50_000_000
+    /// The pixels of all the images of one request together.
+    public var maxRequestPixels = 50_000_000
+    /// The most parts a `multipart/form-data` body may have.
+    public var maxFormParts = 8
     /// The largest WebSocket message (one frame), in bytes.
     public var maxFrameBytes = 8 * 1024 * 1024
+    /// How long a request may take from its arrival to its answer; past that it is answered 504 and
+    /// its work is cancelled.
+    public var requestTimeout: Duration = .seconds(30)
+    /// How long a new connection may take to send its first request's headers.
+    public var headerTimeout: Duration = .seconds(10)
+    /// How long a request's body may take to arrive once its headers have.
+    public var bodyTimeout: Duration = .seconds(30)
+    /// How long a kept-alive connection may stay idle between requests.
+    public var idleTimeout: Duration = .seconds(60)
+    /// How long SIGTERM or Ctrl-C waits for requests in flight before it closes their connections.
+    public var shutdownGrace: Duration = .seconds(10)
+    /// Origins (`https://app.example`) other than the service's own that may open live streams, post
+    /// requests and read answers (CORS). Empty: the service's own page only.
+    public var allowedOrigins: [String] = []
+    /// Host names (with or without a port) the service answers to besides the address it listens on and,
+    /// on loopback, `localhost`, `127.0.0.1` and `[::1]`: a request naming another host is refused, which
+    /// stops DNS rebinding. Only checked on loopback unless names are given.
+    public var serverNames: [String] = []
 
     /// The defaults: loopback, port 8080, no token.
     public init() {}
@@ -27,5 +57,48 @@ public struct ServerConfiguration: Sendable {
     /// Whether the address is reachable only from this machine.
     public var isLoopback: Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// The queue length in force.
+    public var queueLength: Int { maxQueued ?? 4 * maxConcurrent }
+
+    /// Why the configuration cannot be served, or nil when it can.
+    public var problem: String? {
+        if let token, token.isEmpty { return "the token is empty: give a non-empty token, or none" }
+        if let token, token.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            return "the token contains white space"
+        }
+        if maxConcurrent < 1 { return "max-concurrent must be at least 1" }
+        if queueLength < 0 { return "max-queue must be at least 0" }
+        if maxStreams < 0 { return "max-streams must be at least 0" }
+        if maxConnections < 1 { return "max-connections must be at least 1" }
+        if let threads, !(1...Self.maximumThreads).contains(threads) {
+            return "threads must lie in 1…\(Self.maximumThreads)"
+        }
+        for (name, duration) in [
+            ("request-timeout", requestTimeout), ("header-timeout", headerTimeout), ("body-timeout", bodyTimeout),
+            ("idle-timeout", idleTimeout),
+        ] where duration <= .zero {
+            return "\(name) must be positive"
+        }
+        if shutdownGrace < .zero { return "shutdown-grace must not be negative" }
+        if let origin = allowedOrigins.first(where: { Self.origin($0) == nil }) {
+            return "allow-origin \(origin) is not an origin such as https://app.example or http://localhost:3000"
+        }
+        return nil
+    }
+
+    /// The most threads the service lets an inference use.
+    public static var maximumThreads: Int { 4 * max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// `text` as a serialised origin (scheme, host, optional port, lower case), or nil when it is not one.
+    static func origin(_ text: String) -> String? {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+            ["http", "https"].contains(scheme), let host = components.host, !host.isEmpty,
+            components.path.isEmpty || components.path == "/", components.query == nil, components.fragment == nil,
+            components.user == nil
+        else { return nil }
+        let port = components.port.map { ":\($0)" } ?? ""
+        return "\(scheme)://\(host.lowercased())\(port)"
     }
 }

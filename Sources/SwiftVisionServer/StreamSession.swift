@@ -15,7 +15,10 @@ final class StreamSession: Sendable {
     let query: [(String, String)]
     let maxFrameBytes: Int
     let maxPixels: Int
+    let limiter: RequestLimiter
     let logger: Logger
+    /// Whether the frame in flight holds one of the limiter's slots.
+    private let holdsSlot = Atomic<Bool>(false)
 
     /// The session's accounting of frames: each frame is answered once, with a result or an error, or
     /// counted once as dropped in the next result's `dropped`.
@@ -29,12 +32,16 @@ final class StreamSession: Sendable {
     }
     private let ledger = Mutex(Ledger())
 
-    init(catalog: TaskCatalog, taskName: String, query: [(String, String)], maxFrameBytes: Int, maxPixels: Int, logger: Logger) {
+    init(
+        catalog: TaskCatalog, taskName: String, query: [(String, String)], maxFrameBytes: Int, maxPixels: Int,
+        limiter: RequestLimiter, logger: Logger
+    ) {
         self.catalog = catalog
         self.taskName = taskName
         self.query = query
         self.maxFrameBytes = maxFrameBytes
         self.maxPixels = maxPixels
+        self.limiter = limiter
         self.logger = logger
     }
 
@@ -72,10 +79,7 @@ final class StreamSession: Sendable {
                             throw APIError.badOption("a text message must be a JSON object")
                         }
                         if let value = object.removeValue(forKey: "timestampMs") {
-                            guard case .number(let number) = value, number.isFinite else {
-                                throw APIError.badOption("timestampMs must be a number")
-                            }
-                            timestamp = Int(number)
+                            timestamp = try OptionDecoding.timestamp(value)
                         }
                         if !object.isEmpty {
                             overrides.merge(object) { $1 }
@@ -102,8 +106,11 @@ final class StreamSession: Sendable {
                         let index = frame
                         let given = timestamp
                         try stream.frames.table.withLock { frames in
-                            let used = try stream.live.send(timestampInMilliseconds: given) {
-                                try VisionImage(data: bytes, options: options)
+                            let used = try stream.live.send(timestampInMilliseconds: given) { [self] in
+                                // The frame's turn: it counts against the service's inferences until its result.
+                                limiter.takeFrameSlot()
+                                holdsSlot.store(true, ordering: .relaxed)
+                                return try VisionImage(data: bytes, options: options)
                             }
                             frames[used] = index
                         }
@@ -137,6 +144,7 @@ final class StreamSession: Sendable {
         let name = taskName
         let frames = FrameTable()
         let live = task.makeLiveStream { [self] result in
+            if holdsSlot.exchange(false, ordering: .relaxed) { limiter.releaseFrameSlot() }
             guard let index = frames.take(result.timestampInMilliseconds) else { return }
             // A frame of a stream replaced by new options counts as dropped in the next result.
             if case .failure(VisionTaskError.closed) = result.output { return }

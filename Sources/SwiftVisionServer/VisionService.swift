@@ -1,42 +1,83 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import ServiceLifecycle
 import SwiftVision
 
 /// SwiftVision over HTTP: every task of the registry as `POST /v1/{task}`, its live stream as the
 /// WebSocket `GET /v1/stream/{task}`, `GET /v1/tasks`, `POST /v1/similarity`, the web page at `/`,
 /// `GET /healthz` and `GET /metrics`.
+///
+/// Every request is admitted before its body is read, its images are checked from their headers
+/// before they are decoded, decoding and inference run inside the limiter off the connection threads,
+/// and each request has a deadline; see docs/security.md for every limit.
 public enum VisionService {
-    /// The application for `configuration`; run it with `runService()` (SIGTERM and SIGINT shut it
-    /// down gracefully: requests in flight finish).
+    /// The application for `configuration`; run it with ``run(configuration:logger:)`` for the
+    /// graceful shutdown with its grace period, or `runService()`.
     public static func makeApplication(
         configuration: ServerConfiguration, logger: Logger = Logger(label: "swiftvision.server")
     ) -> some ApplicationProtocol {
         let router = makeRouter(configuration: configuration)
+        let policy = ConnectionPolicy(configuration: configuration)
+        let channel = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: HTTP1Channel.Configuration(additionalChannelHandlers: [RequestWatch(policy: policy)]),
+            ws: WebSocketServerConfiguration(maxFrameSize: configuration.maxFrameBytes, autoPing: .enabled(timePeriod: .seconds(30))))
+        let webSocketResponder = router.buildResponder()
+        let server = HTTPServerBuilder { responder in
+            GuardedChildChannel(
+                inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel),
+                policy: policy)
+        }
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(
-                webSocketRouter: router,
-                configuration: HTTP1WebSocketUpgradeChannel.Configuration(ws: WebSocketServerConfiguration(maxFrameSize: configuration.maxFrameBytes))),
+            server: server,
             configuration: ApplicationConfiguration(
-                address: .hostname(configuration.host, port: configuration.port), serverName: "SwiftVision"),
+                address: .hostname(configuration.host, port: configuration.port), serverName: "SwiftVision",
+                // Past the cap and a margin for the connections being answered 503, stop accepting (the
+                // kernel's backlog holds the rest) rather than run out of file descriptors.
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections + connectionMargin)),
             logger: logger)
     }
 
+    /// Connections accepted past the cap only to be answered 503.
+    static let connectionMargin = 32
+
+    /// Runs the service until SIGTERM or SIGINT; then stops accepting, lets requests in flight finish
+    /// for up to the configuration's grace period, and then cancels them and closes their connections.
+    public static func run(configuration: ServerConfiguration, logger: Logger) async throws {
+        var configuration = configuration
+        configuration.maxConnections = FileDescriptorLimit.connections(fitting: configuration.maxConnections, logger: logger)
+        let application = makeApplication(configuration: configuration, logger: logger)
+        var group = ServiceGroupConfiguration(
+            services: [.init(service: application)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        group.maximumGracefulShutdownDuration = configuration.shutdownGrace
+        group.maximumCancellationDuration = .seconds(5)
+        try await ServiceGroup(configuration: group).run()
+    }
+
     /// The routes of the service.
-    static func makeRouter(configuration: ServerConfiguration) -> Router<BasicWebSocketRequestContext> {
+    static func makeRouter(configuration: ServerConfiguration) -> Router<ServiceRequestContext> {
         let catalog = TaskCatalog(threads: configuration.threads)
-        let limiter = RequestLimiter(limit: configuration.maxConcurrent, queueLimit: configuration.maxQueued)
-        let router = Router(context: BasicWebSocketRequestContext.self)
+        let limiter = RequestLimiter(limit: configuration.maxConcurrent, queueLimit: configuration.queueLength)
+        let streams = StreamAdmission(limit: configuration.maxStreams)
+        let router = Router(context: ServiceRequestContext.self)
         router.middlewares.add(AccessLogMiddleware())
+        router.middlewares.add(SecurityHeadersMiddleware())
         router.middlewares.add(JSONErrorMiddleware())
+        router.middlewares.add(UpgradeRefusalMiddleware())
+        router.middlewares.add(RequestGuardMiddleware(configuration: configuration))
         if let page = Bundle.module.url(forResource: "Public", withExtension: nil) {
             router.middlewares.add(FileMiddleware(page.path, searchForIndexHtml: true))
         }
-        router.get("healthz") { _, _ in json(Data(#"{"status":"ok"}"#.utf8)) }
+        router.get("healthz") { _, _ in health() }
+        router.head("healthz") { _, _ in
+            let answer = health()
+            return Response(status: answer.status, headers: answer.headers)
+        }
 
         let protected = router.group()
         if let token = configuration.token { protected.add(middleware: TokenMiddleware(token: token)) }
@@ -48,55 +89,87 @@ public enum VisionService {
         protected.get("v1/tasks") { _, _ in json(try catalog.registry.listing()) }
         protected.post("v1/similarity") { request, context in
             await instrumented(task: "similarity") {
-                let body = try await request.body.collect(upTo: configuration.maxBodyBytes)
-                let images = try ImageUpload.images(
-                    in: body, contentType: request.headers[.contentType], maxPixels: configuration.maxPixels)
-                guard images.count == 2 else {
-                    throw APIError(.badRequest, "two_images_needed", "send two image files as multipart/form-data, not \(images.count)")
-                }
-                let answer = try await limiter.run {
+                let admission = try limiter.admit()
+                let files = try await upload(request, images: 2, configuration: configuration)
+                let answer = try await admission.run(deadline: deadline(configuration), closing: context.channel) {
                     var options = EmbedTask.Options()
                     options.threads = configuration.threads
                     let task = try EmbedTask(options: options)
-                    let first = try task.output(for: images[0].image).embeddings[0]
-                    let second = try task.output(for: images[1].image).embeddings[0]
+                    let first = try task.output(for: try files[0].decode()).embeddings[0]
+                    try CancellationToken.checkpoint()
+                    let second = try task.output(for: try files[1].decode()).embeddings[0]
                     let cosine = try ImageEmbedder.cosineSimilarity(first, second)
-                    return ["cosineSimilarity": cosine, "featurePrintDistance": (max(0, 2 - 2 * cosine)).squareRoot()]
+                    return try JSONSerialization.data(
+                        withJSONObject: ["cosineSimilarity": cosine, "featurePrintDistance": (max(0, 2 - 2 * cosine)).squareRoot()],
+                        options: [.sortedKeys])
                 }
-                return json(try JSONSerialization.data(withJSONObject: answer, options: [.sortedKeys]))
+                return json(answer)
             }
         }
         protected.post("v1/:task") { request, context in
             let name = context.parameters.get("task") ?? ""
             return await instrumented(task: name) {
                 let task = try catalog.task(named: name, query: queryItems(request))
-                let body = try await request.body.collect(upTo: configuration.maxBodyBytes)
-                let images = try ImageUpload.images(
-                    in: body, contentType: request.headers[.contentType], maxPixels: configuration.maxPixels)
-                guard images.count == 1 else {
-                    throw APIError(.badRequest, "one_image_needed", "send one image, not \(images.count)")
-                }
-                let image = images[0].image
-                return json(try await limiter.run { try task.outputJSON(for: image) })
+                let admission = try limiter.admit()
+                let files = try await upload(request, images: 1, configuration: configuration)
+                return json(
+                    try await admission.run(deadline: deadline(configuration), closing: context.channel) {
+                        let image = try files[0].decode()
+                        try CancellationToken.checkpoint()
+                        return try task.outputJSON(for: image)
+                    })
             }
         }
         protected.ws("v1/stream/:task") { request, context in
-            // Refuse unknown tasks and bad options before upgrading, with a JSON error.
+            // Refuse unknown tasks, bad options and a full house before upgrading, with a JSON error.
             _ = try catalog.task(named: context.parameters.get("task") ?? "", query: queryItems(request))
             guard request.headers[.upgrade]?.lowercased() == "websocket" else {
                 throw APIError(
                     HTTPResponse.Status(code: 426, reasonPhrase: "Upgrade Required"), "upgrade_required",
                     "GET /v1/stream/{task} is a WebSocket: connect with Upgrade: websocket")
             }
+            guard streams.hasRoom else { throw streams.full }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
+            guard streams.enter() else { return }
+            defer { streams.leave() }
             let session = StreamSession(
                 catalog: catalog, taskName: context.requestContext.parameters.get("task") ?? "",
                 query: queryItems(context.request), maxFrameBytes: configuration.maxFrameBytes,
-                maxPixels: configuration.maxPixels, logger: context.logger)
+                maxPixels: configuration.maxPixels, limiter: limiter, logger: context.logger)
             try await session.run(inbound: inbound, outbound: outbound)
         }
         return router
+    }
+
+    /// The request's images, read (within the body limit) and checked from their headers; not decoded.
+    static func upload(_ request: Request, images: Int, configuration: ServerConfiguration) async throws -> [ImageUpload.File] {
+        let body = try await request.body.collect(upTo: configuration.maxBodyBytes)
+        return try ImageUpload.files(
+            in: body, contentType: request.headers[.contentType],
+            limits: .init(
+                images: images, maxPixels: configuration.maxPixels, maxRequestPixels: configuration.maxRequestPixels,
+                maxParts: configuration.maxFormParts))
+    }
+
+    /// When a request arriving now must be answered.
+    static func deadline(_ configuration: ServerConfiguration) -> ContinuousClock.Instant {
+        .now + configuration.requestTimeout
+    }
+
+    /// `{"status":"ok"}` when every task's model files are installed; 503 naming the missing files otherwise.
+    static func health() -> Response {
+        let missing = TaskRegistry.standard.entries.flatMap(\.descriptor.models).filter {
+            !FileManager.default.fileExists(atPath: SwiftVisionCache.current.model(named: $0).path)
+        }
+        guard missing.isEmpty else {
+            let body = try? JSONSerialization.data(
+                withJSONObject: ["status": "not_installed", "missing": Array(Set(missing)).sorted()], options: [.sortedKeys])
+            return Response(
+                status: .serviceUnavailable, headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: body ?? Data())))
+        }
+        return json(Data(#"{"status":"ok"}"#.utf8))
     }
 
     /// The request's query parameters in order, values percent-decoded.
@@ -121,30 +194,5 @@ public enum VisionService {
         let known = TaskRegistry.standard.entry(named: task) != nil || task == "similarity"
         ServerMetrics.record(task: known ? task : "unknown", status: Int(response.status.code), duration: ContinuousClock.now - start)
         return response
-    }
-}
-
-/// Lets a request through only with the service's token: `Authorization: Bearer TOKEN`, or
-/// `?token=TOKEN` for browsers' WebSockets, which cannot set headers.
-struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
-    let token: String
-
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let header = request.headers[.authorization]
-        let query = request.uri.queryParameters.get("token").map { String($0) }
-        guard Self.matches(header, "Bearer " + token) || Self.matches(query, token) else {
-            var error = APIError(.unauthorized, "unauthorized", "this service needs its token: Authorization: Bearer TOKEN")
-            error.headers[.wwwAuthenticate] = "Bearer"
-            throw error
-        }
-        return try await next(request, context)
-    }
-
-    /// Compares in time that depends only on the lengths, not on where the texts differ.
-    static func matches(_ given: String?, _ expected: String) -> Bool {
-        guard let given else { return false }
-        let (a, b) = (Array(given.utf8), Array(expected.utf8))
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

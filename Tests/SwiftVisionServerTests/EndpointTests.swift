@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import SwiftVision
+import Synchronization
 import Testing
 
 @testable import SwiftVisionServer
@@ -201,8 +202,10 @@ enum Samples {
             #expect(wrong.status == .unauthorized)
             let right = try await client.execute(uri: "/v1/tasks", method: .get, headers: [.authorization: "Bearer s3cret"])
             #expect(right.status == .ok)
+            // ?token= is only for WebSocket upgrades: proxies log query strings.
             let query = try await client.execute(uri: "/v1/tasks?token=s3cret", method: .get)
-            #expect(query.status == .ok)
+            #expect(query.status == .unauthorized)
+            #expect(without.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
             let metrics = try await client.execute(uri: "/metrics", method: .get)
             #expect(metrics.status == .unauthorized)
             #expect(try await client.execute(uri: "/healthz", method: .get).status == .ok)
@@ -224,13 +227,17 @@ enum Samples {
     @Test func aFullQueueAnswers503WithRetryAfter() async throws {
         let limiter = RequestLimiter(limit: 1, queueLimit: 1)
         let gate = DispatchSemaphore(value: 0)
-        async let first: Void = limiter.run { gate.wait() }
+        let deadline = ContinuousClock.now + .seconds(30)
+        let firstAdmission = try limiter.admit()
+        async let first: Void = firstAdmission.run(deadline: deadline, closing: nil) { gate.wait() }
         // Wait until the first holds the only slot.
         while limiter.load.running == 0 { try await Task.sleep(for: .milliseconds(5)) }
-        async let second: Int = limiter.run { 2 }
+        let secondAdmission = try limiter.admit()
+        async let second: Int = secondAdmission.run(deadline: deadline, closing: nil) { 2 }
         while limiter.load.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        // Admission is decided before any body is read: a third request is refused at once.
         do {
-            _ = try await limiter.run { 3 }
+            _ = try limiter.admit()
             Issue.record("a third request should be refused while one runs and one waits")
         } catch let error as APIError {
             #expect(error.status == .serviceUnavailable)
@@ -241,16 +248,55 @@ enum Samples {
         #expect(try await second == 2)
         #expect(limiter.load.running == 0 && limiter.load.waiting == 0)
     }
+
+    @Test func aRequestPastItsDeadlineIsAnswered504AndNeverRuns() async throws {
+        let limiter = RequestLimiter(limit: 1, queueLimit: 1)
+        let gate = DispatchSemaphore(value: 0)
+        let running = try limiter.admit()
+        async let first: Void = running.run(deadline: .now + .seconds(30), closing: nil) { gate.wait() }
+        while limiter.load.running == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        let waiting = try limiter.admit()
+        let ran = Atomic<Bool>(false)
+        do {
+            _ = try await waiting.run(deadline: .now + .milliseconds(200), closing: nil) { ran.store(true, ordering: .relaxed) }
+            Issue.record("the waiting request should time out")
+        } catch let error as APIError {
+            #expect(error.status == .gatewayTimeout)
+        }
+        gate.signal()
+        try await first
+        let didRun = ran.load(ordering: .relaxed)
+        #expect(!didRun, "a request that timed out in the queue must not run")
+        #expect(limiter.load.running == 0 && limiter.load.waiting == 0)
+        // Its place was given back: two more are admitted.
+        _ = try limiter.admit()
+        _ = try limiter.admit()
+    }
 }
 
 @Suite struct OptionDecodingTests {
     @Test func theServiceThreadCountReachesEveryTaskThatHasOne() throws {
         let faces = try OptionDecoding.options(for: FaceTask.self, query: [], threads: 1)
         #expect(faces.threads == 1)
-        let asked = try OptionDecoding.options(for: FaceTask.self, query: [("threads", "2")], threads: 1)
-        #expect(asked.threads == 2)
         let rectangles = try OptionDecoding.options(for: RectangleTask.self, query: [("min-aspect", "0.3")], threads: 1)
         #expect(rectangles.minAspect == 0.3)
-        #expect(throws: APIError.self) { try OptionDecoding.options(for: RectangleTask.self, query: [("threads", "2")], threads: nil) }
+    }
+
+    @Test(arguments: ["2", "0", "-1", "100000"])
+    func threadsAreNeverAClientOption(value: String) throws {
+        #expect(throws: APIError.self) { try OptionDecoding.options(for: FaceTask.self, query: [("threads", value)], threads: 1) }
+        #expect(throws: APIError.self) {
+            try OptionDecoding.options(for: FaceTask.self, query: [], overrides: ["threads": .number(Double(value)!)], threads: nil)
+        }
+    }
+
+    @Test(arguments: [1e300, -1e300, 9_223_372_036_854_775_807, -1, 1.5, .infinity, .nan])
+    func outOfRangeTimestampsAreBadOptions(value: Double) {
+        #expect(throws: APIError.self) { try OptionDecoding.timestamp(.number(value)) }
+    }
+
+    @Test func timestampsInRangeAreKept() throws {
+        #expect(try OptionDecoding.timestamp(.number(0)) == 0)
+        #expect(try OptionDecoding.timestamp(.number(9_007_199_254_740_992)) == 9_007_199_254_740_992)
     }
 }
