@@ -30,6 +30,13 @@ public final class SQLiteCollectionStore: CollectionStore {
         try Self.migrator.migrate(pool)
     }
 
+    /// Copies the database into a new file at `url` with SQLite's online backup API, page by page, while
+    /// other connections go on reading and writing; the copy is consistent as of the moment it ends.
+    public func backup(to url: URL) throws {
+        let copy = try DatabaseQueue(path: url.path)
+        try pool.backup(to: copy)
+    }
+
     /// The schema's migrations, in order.
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()

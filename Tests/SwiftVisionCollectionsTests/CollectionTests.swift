@@ -39,7 +39,9 @@ struct IndexedSamples: Sendable {
     static let shared = Result { try IndexedSamples() }
 
     private init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-collections-\(UUID().uuidString)")
+        // One folder, emptied at each run: a static value is never torn down, so the last run's stays until the next.
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-collection-tests")
+        try? FileManager.default.removeItem(at: folder)
         let photos = folder.appendingPathComponent("photos")
         try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
         for name in Self.photos {
@@ -163,6 +165,17 @@ struct IndexedSamples: Sendable {
         #expect(exported["faces"] == (try EncodedAnalysis.encoder.encode(direct)))
         let embedding = try JSONDecoder().decode(EmbedTask.Output.self, from: try #require(exported["embeddings"]))
         #expect(embedding.embeddings.first?.floatEmbedding == (try samples.store.embedding(ofItem: try #require(samples.ids["zidane.jpg"]))))
+    }
+
+    @Test func anOnlineBackupHoldsTheSameCollection() throws {
+        let samples = try indexed()
+        let copy = samples.folder.appendingPathComponent("backup-\(UUID().uuidString).sqlite")
+        try samples.store.backup(to: copy)
+        let restored = try SQLiteCollectionStore(url: copy)
+        #expect(try restored.collections() == (try samples.store.collections()))
+        var query = CollectionQuery()
+        query.labels = ["cat"]
+        #expect(try restored.search(query, in: "samples") == (try samples.store.search(query, in: "samples")))
     }
 
     @Test func faceRangesParse() {
