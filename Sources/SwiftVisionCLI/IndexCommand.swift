@@ -162,7 +162,7 @@ extension IndexCommand {
 
         func validate() throws {
             guard image == nil || item == nil else { throw ValidationError("give --image or --item, not both") }
-            guard k >= 1 else { throw ValidationError("--k takes 1 or more") }
+            guard (1...100_000).contains(k) else { throw ValidationError("--k takes 1 to 100000") }
             if let faces, CollectionQuery.faceRange(faces) == nil {
                 throw ValidationError("--faces takes a count or a range of counts: 2, 2.., ..3, 1..2")
             }

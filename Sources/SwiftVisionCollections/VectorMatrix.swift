@@ -112,7 +112,7 @@ struct TopScores {
 
     init(k: Int) {
         self.k = k
-        entries.reserveCapacity(k + 1)
+        entries.reserveCapacity(min(k, 1024) + 1)
     }
 
     mutating func insert(row: Int, score: Float) {

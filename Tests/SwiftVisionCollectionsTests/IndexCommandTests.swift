@@ -130,7 +130,7 @@ import Testing
         for arguments in [
             ["index", "search", "mixed", "--faces", "two"], ["index", "add", "mixed", zidane, "--tasks", "colours"],
             ["index", "add", "mixed", zidane, "--every", "0"], ["index", "duplicates", "mixed", "--threshold", "2"],
-            ["index", "search", "mixed", "--image", zidane, "--item", "1"],
+            ["index", "search", "mixed", "--image", zidane, "--item", "1"], ["index", "search", "mixed", "--k", "0"],
         ] {
             #expect(try Self.run(arguments + database).status == 64, "\(arguments)")
         }
