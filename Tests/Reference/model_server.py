@@ -11,6 +11,10 @@ Prints the port on its first line, then serves until it is terminated:
                           the first request is cut as above; later ones ignore Range and send it all (200)
   /corrupt/model.tflite   FILE with one byte changed in the middle: same size, another checksum
   /slow/model.tflite      FILE in 256 KiB pieces, 20 ms apart
+  /huge/model.tflite      FILE, but Content-Length announces 2 GiB; the connection closes after FILE's bytes
+  /undeclared/model.tflite
+                          FILE with no Content-Length: the body ends when the connection closes
+  /drip/model.tflite      FILE at 2 bytes a second (Content-Length the whole file); closes after 60 s
   /held/model.tflite      /model.tflite, but a 304 waits for /release (30 s at most)
   /garbage.tflite         bytes that are not a model
   /away/model.tflite      a redirect (302) to http://192.0.2.1/model.tflite, a documentation address off
@@ -78,6 +82,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send_bytes(301, b"", headers=(("Location", "/model.tflite"),))
         if path == "/garbage.tflite":
             return self.send_bytes(200, b"this is not a TFLite model\n" * 100)
+        if path in ("/huge/model.tflite", "/undeclared/model.tflite", "/drip/model.tflite"):
+            return self.send_faulty(path.split("/")[1])
         with Handler.lock:
             model, etag, last_modified = Handler.model, Handler.etag, Handler.last_modified
         validators = {
@@ -142,7 +148,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def send_head(self, status, length, content_type, etag, last_modified, headers):
         self.send_response(status)
         self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(length))
+        if length is not None:
+            self.send_header("Content-Length", str(length))
         if etag:
             self.send_header("ETag", etag)
         if last_modified is not None:
@@ -175,6 +182,25 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.wfile.write(piece)
             self.wfile.flush()
             time.sleep(0.02)
+
+    def send_faulty(self, fault):
+        """FILE with a false size (huge), no size (undeclared) or 2 bytes a second (drip); then closes."""
+        data = Handler.model
+        length = {"huge": 2 << 30, "undeclared": None, "drip": len(data)}[fault]
+        self.close_connection = True
+        self.send_head(200, length, "application/octet-stream", Handler.etag, None, [("Connection", "close")])
+        try:
+            if fault != "drip":
+                self.record(200, len(data))
+                self.wfile.write(data)
+                return
+            for start in range(0, 120, 2):
+                self.record(200, 2)
+                self.wfile.write(data[start:start + 2])
+                self.wfile.flush()
+                time.sleep(1)
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the client gave up, as it should
 
     def send_cut(self):
         data = Handler.model

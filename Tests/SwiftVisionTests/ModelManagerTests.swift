@@ -197,3 +197,67 @@ import Testing
         #expect(manager.isModelDownloaded(good) && !manager.isModelDownloaded(bad))
     }
 }
+
+/// Servers that lie about a model's size, send more than a model may be, or stall.
+extension ModelManagerTests {
+    func partialFiles(of model: RemoteModel, in manager: ModelManager) -> [String] {
+        let partial = manager.directory.appendingPathComponent(model.name + ".tflite.partial")
+        return [partial, ResumableTransfer.stateFile(for: partial)].map(\.path).filter(FileManager.default.fileExists)
+    }
+
+    /// A declared 2 GiB is refused from the response's head: not a byte is written, and nothing is left that
+    /// a retry would try to resume.
+    @Test func aModelDeclaredLargerThanTheLimitIsRefusedBeforeAByteIsWritten() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = remote("/huge/model.tflite")
+        let progress = Mutex<[ModelDownloadProgress]>([])
+        let error = await #expect(throws: ModelManagerError.self) {
+            for try await update in manager.downloadUpdates(model) { progress.withLock { $0.append(update) } }
+        }
+        #expect(error == .tooLarge(limit: DownloadLimits.standard.maximumBytes, declared: 2 << 30), "\(String(describing: error))")
+        #expect(progress.withLock { $0 }.allSatisfy { $0.completedBytes == 0 })
+        #expect(partialFiles(of: model, in: manager).isEmpty && !manager.isModelDownloaded(model))
+    }
+
+    /// A body that runs past the limit with no size declared, and a resumed transfer whose whole file is
+    /// larger than the limit: refused, and the partial file and its state are removed.
+    @Test func aTransferPastTheLimitLeavesNoPartialFile() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var limited = manager
+        limited.limits.maximumBytes = 1 << 20
+        let undeclared = remote("/undeclared/model.tflite")
+        let error = await #expect(throws: ModelManagerError.self) { try await Self.download(undeclared, by: limited) }
+        #expect(error == .tooLarge(limit: 1 << 20, declared: nil), "\(String(describing: error))")
+        #expect(partialFiles(of: undeclared, in: limited).isEmpty)
+
+        // Half the file is kept by a transfer cut short; resuming it, the server says the whole file is 9.3 MB,
+        // over the limit.
+        let cut = remote("/cut/model.tflite")
+        await #expect(throws: ModelManagerError.self) { try await download(cut) }
+        #expect(partialFiles(of: cut, in: limited).count == 2)
+        let size = Int64(try Data(contentsOf: served).count)
+        let resumed = await #expect(throws: ModelManagerError.self) { try await Self.download(cut, by: limited) }
+        #expect(resumed == .tooLarge(limit: 1 << 20, declared: size), "\(String(describing: resumed))")
+        #expect(partialFiles(of: cut, in: limited).isEmpty)
+        // The next download asks for the whole file again (this server then cuts it short again).
+        await #expect(throws: ModelManagerError.self) { try await download(cut) }
+        let ranges = try await server.requests().filter { $0.path == "/cut/model.tflite" }.map(\.range)
+        #expect(ranges == [nil, "bytes=\(size / 2)-", nil])
+    }
+
+    /// A server sending 2 bytes a second stalls the transfer, which stops once the stall window has passed
+    /// (2 s here, 30 s by default) with an error saying so; the bytes received are kept for resuming.
+    @Test func aStalledTransferStopsWithinTheStallWindow() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var limited = manager
+        limited.limits.stallSeconds = 2
+        let model = remote("/drip/model.tflite")
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await #expect(throws: ModelManagerError.self) { try await Self.download(model, by: limited) }
+        let elapsed = clock.now - start
+        #expect(elapsed < .seconds(15), "stopped after \(elapsed)")
+        #expect(error?.description.contains("stalled: less than 1024 bytes a second for 2 s") == true, "\(String(describing: error))")
+        #expect(partialFiles(of: model, in: limited).count == 2, "the partial file and its state are kept for resuming")
+    }
+}

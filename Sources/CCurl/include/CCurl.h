@@ -9,6 +9,8 @@
 
 typedef struct CURL CURL;
 typedef int CURLcode;  // 0 is CURLE_OK.
+/// The CURLcode of a transfer stopped by CURLOPT_CONNECTTIMEOUT or CURLOPT_LOW_SPEED_LIMIT/_TIME.
+enum { CURLE_OPERATION_TIMEDOUT = 28 };
 
 /// A list of strings (request headers): curl_slist_append makes and extends it, curl_slist_free_all frees it.
 struct curl_slist {

@@ -9,15 +9,14 @@ enum CurlTransfer {
         let message: String
     }
 
-    /// How long connecting, and then any second without a byte, may take: URLSession's request timeout.
-    private static let timeoutSeconds = 60
-
     /// Fetches `url` (`http` or `https`) with the request headers `headers`. `onResponse` gets the head of
     /// the final response (after any `1xx`), `onBody` its body piece by piece; an error either throws stops
-    /// the transfer and is rethrown. Throws ``Failure`` when the transfer fails, and
-    /// ``ModelManagerError/transferFailed(reason:)`` when libcurl cannot be loaded or set up.
+    /// the transfer and is rethrown. A transfer that does not connect within `limits.stallSeconds`, or moves
+    /// fewer than `limits.stallBytesPerSecond` bytes a second over that time, is stopped as stalled. Throws
+    /// ``Failure`` when the transfer fails, and ``ModelManagerError/transferFailed(reason:)`` when libcurl
+    /// cannot be loaded or set up.
     static func get(
-        _ url: URL, headers: [String: String], onResponse: @escaping (HTTPResponse) throws -> Void,
+        _ url: URL, headers: [String: String], limits: DownloadLimits, onResponse: @escaping (HTTPResponse) throws -> Void,
         onBody: @escaping (UnsafeRawBufferPointer) throws -> Void
     ) throws {
         let curl = try CurlLibrary.shared()
@@ -58,9 +57,9 @@ enum CurlTransfer {
         try set(CURLOPT_FOLLOWLOCATION, 0)
         try set(CURLOPT_NOSIGNAL, 1)
         try set(CURLOPT_SUPPRESS_CONNECT_HEADERS, 1)
-        try set(CURLOPT_CONNECTTIMEOUT, timeoutSeconds)
-        try set(CURLOPT_LOW_SPEED_LIMIT, 1)
-        try set(CURLOPT_LOW_SPEED_TIME, timeoutSeconds)
+        try set(CURLOPT_CONNECTTIMEOUT, limits.stallSeconds)
+        try set(CURLOPT_LOW_SPEED_LIMIT, limits.stallBytesPerSecond)
+        try set(CURLOPT_LOW_SPEED_TIME, limits.stallSeconds)
         try set(CURLOPT_USERAGENT, "SwiftVision")
         try set(CURLOPT_HTTPHEADER, UnsafeRawPointer(list))
         try set(CURLOPT_ERRORBUFFER, UnsafeRawPointer(errorBuffer))
@@ -73,7 +72,10 @@ enum CurlTransfer {
         if let failure = context.failure { throw failure }
         guard code == 0 else {
             let message = errorBuffer.pointee != 0 ? String(cString: errorBuffer) : curl.message(code)
-            throw Failure(message: message)
+            guard code == CURLE_OPERATION_TIMEDOUT else { throw Failure(message: message) }
+            let stall = "less than \(limits.stallBytesPerSecond) bytes a second for \(limits.stallSeconds) s"
+            throw Failure(message: context.responded
+                ? "the transfer stalled: \(stall)" : "the server stalled before its answer: no connection or \(stall) (\(message))")
         }
         guard context.responded else { throw Failure(message: "\(url.absoluteString) did not answer over HTTP") }
     }

@@ -7,7 +7,10 @@ import Synchronization
 /// A download streams into `NAME.tflite.partial`; an interrupted one is resumed by the next
 /// download of the same model. The finished file is checked (the SHA-256 when the model has one,
 /// then that LiteRT loads it) and only then renamed to `NAME.tflite`, so a half-written or corrupt
-/// model is never used. Concurrent downloads of one model share a single transfer.
+/// model is never used. Concurrent downloads of one model share a single transfer. A model larger than
+/// 1 GiB is refused from the size its server declares, before a byte is written (or, with no size
+/// declared, once the body runs past it, and what came is discarded); a transfer that moves less than
+/// 1 KiB a second for 30 s, or does not connect within 30 s, is stopped as stalled and can be resumed.
 ///
 /// As ML Kit, a model already downloaded is transferred again only when its server publishes a newer
 /// file: the record beside the model keeps the file's validators (`ETag`, `Last-Modified`), and
@@ -17,6 +20,8 @@ import Synchronization
 public struct ModelManager: Sendable, Hashable {
     /// The folder holding the downloaded models.
     public let directory: URL
+    /// How large a model may be and how slow its transfer may get.
+    package var limits = DownloadLimits.standard
 
     /// A manager of the models in `directory`.
     public init(directory: URL) {
@@ -153,7 +158,7 @@ public struct ModelManager: Sendable, Hashable {
         defer { flock(lock, LOCK_UN) }
         let partial = partialFile(model.name)
         func transfer(unlessMatching installed: ModelValidators?) async throws -> ResumableTransfer.Outcome {
-            try await ResumableTransfer(source: model.url, partial: partial, onProgress: onProgress)
+            try await ResumableTransfer(source: model.url, partial: partial, limits: limits, onProgress: onProgress)
                 .run(conditions: conditions, unlessMatching: installed)
         }
         var outcome = try await transfer(unlessMatching: installedValidators(of: model))

@@ -13,6 +13,9 @@ public enum ModelManagerError: Error, Equatable, Sendable, CustomStringConvertib
     case httpStatus(Int, url: URL)
     /// The transfer broke off; the bytes received so far are kept and the next download resumes.
     case transferFailed(reason: String)
+    /// The server's file is larger than `limit` bytes, as it declared (`declared`) or as its body showed
+    /// (nil); nothing of it was kept.
+    case tooLarge(limit: Int64, declared: Int64?)
     /// The downloaded file's SHA-256 is not the expected one; the file was discarded.
     case checksumMismatch(expected: String, actual: String)
     /// The downloaded file is not a usable `.tflite` model; it was discarded.
@@ -30,6 +33,11 @@ public enum ModelManagerError: Error, Equatable, Sendable, CustomStringConvertib
         case .httpStatus(let status, let url):
             "the server answered HTTP status \(status) for \(url.absoluteString)"
         case .transferFailed(let reason): "the download broke off: \(reason); download again to resume"
+        case .tooLarge(let limit, let declared?):
+            "the server's file is \(declared) bytes, more than the \(limit) bytes (\(limit >> 20) MiB) a model may be; "
+                + "nothing of it was kept"
+        case .tooLarge(let limit, nil):
+            "the server's file runs past the \(limit) bytes (\(limit >> 20) MiB) a model may be; what came was discarded"
         case .checksumMismatch(let expected, let actual):
             "the downloaded model has SHA-256 \(actual), expected \(expected); it was discarded"
         case .invalidModel(let reason): "the downloaded file is not a usable model (\(reason)); it was discarded"

@@ -24,6 +24,7 @@ final class ResumableTransfer: @unchecked Sendable {
 
     private let source: URL
     private let partial: URL
+    private let limits: DownloadLimits
     private let onProgress: @Sendable (ModelDownloadProgress) -> Void
     // The fields below are touched only by the thread that runs the transfer.
     private var current: URL
@@ -35,19 +36,20 @@ final class ResumableTransfer: @unchecked Sendable {
     private var notModified = false
     private var validators: ModelValidators?
 
-    /// Downloads `source` into `partial`, reporting progress through `onProgress`.
-    init(source: URL, partial: URL, onProgress: @escaping @Sendable (ModelDownloadProgress) -> Void) {
+    /// Downloads `source` into `partial` within `limits`, reporting progress through `onProgress`.
+    init(
+        source: URL, partial: URL, limits: DownloadLimits,
+        onProgress: @escaping @Sendable (ModelDownloadProgress) -> Void
+    ) {
         self.source = source
         self.partial = partial
+        self.limits = limits
         self.onProgress = onProgress
         current = source
     }
 
     /// The file beside `partial` that remembers where its bytes came from.
     static func stateFile(for partial: URL) -> URL { partial.appendingPathExtension("json") }
-
-    /// The largest model a download accepts.
-    static let maximumBytes: Int64 = 1 << 30
 
     /// The most redirects a download follows.
     static let maximumRedirects = 10
@@ -88,7 +90,7 @@ final class ResumableTransfer: @unchecked Sendable {
                 file = nil
             }
             do {
-                try CurlTransfer.get(current, headers: headers, onResponse: start(with:), onBody: write)
+                try CurlTransfer.get(current, headers: headers, limits: limits, onResponse: start(with:), onBody: write)
             } catch let failure as CurlTransfer.Failure {
                 throw ModelManagerError.transferFailed(reason: "\(failure.message) after \(received) bytes")
             }
@@ -117,11 +119,12 @@ final class ResumableTransfer: @unchecked Sendable {
         return (size, state.validators)
     }
 
-    /// Appends a piece of the body to the partial file, within the size a model may have.
+    /// Appends a piece of the body to the partial file, within the size a model may have; a body that runs
+    /// past it is discarded, as a retry would only run past it again.
     private func write(_ data: UnsafeRawBufferPointer) throws {
         guard let file else { return }
-        guard received + Int64(data.count) <= Self.maximumBytes else {
-            throw ModelManagerError.transferFailed(reason: "the file is larger than the \(Self.maximumBytes >> 20) MiB a model may be")
+        guard received + Int64(data.count) <= limits.maximumBytes else {
+            try refuse(declaredSize: nil)
         }
         do {
             try file.write(contentsOf: data)
@@ -155,12 +158,14 @@ final class ResumableTransfer: @unchecked Sendable {
                 try? manager.removeItem(at: partial)
                 throw ModelManagerError.transferFailed(reason: "the server resumed at the wrong place; the partial file was discarded")
             }
+            if let total = range.total, total > limits.maximumBytes { try refuse(declaredSize: total) }
             file = try FileHandle(forWritingTo: partial)
             try file?.seekToEnd()
             received = kept
             expected = range.total
             validators = ModelValidators(http) ?? resumable?.validators
         case 200:
+            if let declared = http.expectedContentLength, declared > limits.maximumBytes { try refuse(declaredSize: declared) }
             try? manager.removeItem(at: Self.stateFile(for: partial))
             guard manager.createFile(atPath: partial.path, contents: nil) else {
                 throw ModelManagerError.transferFailed(reason: "cannot create \(partial.path)")
@@ -177,6 +182,14 @@ final class ResumableTransfer: @unchecked Sendable {
             throw ModelManagerError.httpStatus(http.status, url: source)
         }
         onProgress(ModelDownloadProgress(completedBytes: received, totalBytes: expected))
+    }
+
+    /// Removes the partial file and its state, and throws ``ModelManagerError/tooLarge(limit:declared:)``:
+    /// the server's file is larger than a model may be, by the size it declared or, when nil, by its body.
+    private func refuse(declaredSize: Int64?) throws -> Never {
+        try? FileManager.default.removeItem(at: partial)
+        try? FileManager.default.removeItem(at: Self.stateFile(for: partial))
+        throw ModelManagerError.tooLarge(limit: limits.maximumBytes, declared: declaredSize)
     }
 }
 
