@@ -3,7 +3,7 @@ import Testing
 
 @testable import SwiftVisionRuntime
 
-/// XNNPACK's packed weights kept in files between compilations: written once per model file, mapped by
+/// XNNPACK's packed weights kept in files between compilations: written once per model file, read by
 /// every later compilation, never used for another model, and with the same outputs as packing anew
 /// (LiteRT without the file is the reference; RuntimeTests checks the cached path against Python's).
 @Suite struct PackedWeightCacheTests {
@@ -31,7 +31,7 @@ import Testing
         try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int)
     }
 
-    @Test func writesAModelsPackedWeightsOnceAndMapsThemAfterwards() throws {
+    @Test func writesAModelsPackedWeightsOnceAndReadsThemAfterwards() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = folder.appendingPathComponent("packed", isDirectory: true)
@@ -45,11 +45,11 @@ import Testing
         #expect(file.lastPathComponent.hasPrefix("face_detection_short_range-") && file.pathExtension == "xnnpack")
         let firstInode = try Self.inode(file)
 
-        let mapped = try Self.outputs(of: model, folder: cache)
+        let read = try Self.outputs(of: model, folder: cache)
         #expect(try Self.names(in: cache) == files, "a second compilation writes nothing new")
-        #expect(try Self.inode(file) == firstInode, "the file is mapped, not rewritten")
+        #expect(try Self.inode(file) == firstInode, "the file is read, not rewritten")
         #expect(written == reference)
-        #expect(mapped == reference)
+        #expect(read == reference)
     }
 
     @Test func aReplacedModelFileGetsItsOwnPackedWeights() throws {
@@ -125,5 +125,42 @@ extension PackedWeightCacheTests {
         #expect(try Self.names(in: cache) == [file.lastPathComponent])
         #expect(try Data(contentsOf: damaged).count == whole.count / 2, "a new file, written and renamed into place")
         #expect(try Data(contentsOf: file) == whole)
+    }
+}
+
+extension PackedWeightCacheTests {
+    /// Temporary files that processes killed while writing left behind (`NAME.xnnpack.PID-RANDOM.tmp`, and
+    /// Foundation's `.dat.nosync…` from the records of earlier versions) are removed once their writer has
+    /// ended, or once an hour old; those a live process may still be writing stay. The folder is swept the
+    /// first time a process uses it and each time a file is written.
+    @Test func temporaryFilesOfEndedWritersAreRemoved() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = folder.appendingPathComponent("packed", isDirectory: true)
+        try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        let ended = Process()
+        ended.executableURL = URL(fileURLWithPath: "/bin/true")
+        try ended.run()
+        ended.waitUntilExit()
+        let endedWriter = ended.processIdentifier
+        let live = getpid()
+        let files: [(name: String, hoursOld: Int, stays: Bool)] = [
+            ("a-0.xnnpack.\(endedWriter)-1.tmp", 0, false),
+            ("a-0.xnnpack.source.\(endedWriter)-2.tmp", 0, false),
+            ("b-0.xnnpack.\(live)-3.tmp", 0, true),
+            ("c-0.xnnpack.\(live)-4.tmp", 2, false),
+            (".dat.nosync1A2B.x8Kq3z", 2, false),
+            (".dat.nosync3C4D.p0Lm2a", 0, true),
+        ]
+        for file in files {
+            let path = cache.appendingPathComponent(file.name).path
+            try Data("left over".utf8).write(to: URL(fileURLWithPath: path))
+            let time = Date().addingTimeInterval(-3600 * Double(file.hoursOld))
+            try FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: path)
+        }
+        let model = try Fixtures.model("face_detection_short_range.tflite")
+        #expect(try Self.outputs(of: model, folder: cache) == (try Self.outputs(of: model, folder: nil)))
+        let left = try FileManager.default.contentsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".tmp") || $0.hasPrefix(".dat") }
+        #expect(left.sorted() == files.filter(\.stays).map(\.name).sorted())
     }
 }

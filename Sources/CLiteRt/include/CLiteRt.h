@@ -63,8 +63,9 @@ typedef LiteRtStatus (*LiteRtCreateEnvironmentFunction)(int optionCount, const v
                                                         LiteRtEnvironment *environment);
 typedef void (*LiteRtDestroyEnvironmentFunction)(LiteRtEnvironment environment);
 
-typedef LiteRtStatus (*LiteRtCreateModelFromFileFunction)(LiteRtEnvironment environment, const char *path,
-                                                          LiteRtModel *model);
+/// Reads the model in place: the buffer must stay valid, and unchanged, for the model's lifetime.
+typedef LiteRtStatus (*LiteRtCreateModelFromBufferFunction)(LiteRtEnvironment environment, const void *buffer,
+                                                            size_t size, LiteRtModel *model);
 typedef void (*LiteRtDestroyModelFunction)(LiteRtModel model);
 typedef LiteRtStatus (*LiteRtGetModelMetadataFunction)(LiteRtModel model, const char *key, const void **buffer,
                                                        size_t *size);
@@ -103,5 +104,12 @@ typedef LiteRtStatus (*LiteRtCreateManagedTensorBufferFunction)(LiteRtEnvironmen
 typedef void (*LiteRtDestroyTensorBufferFunction)(LiteRtTensorBuffer buffer);
 typedef LiteRtStatus (*LiteRtLockTensorBufferFunction)(LiteRtTensorBuffer buffer, void **address, int mode);
 typedef LiteRtStatus (*LiteRtUnlockTensorBufferFunction)(LiteRtTensorBuffer buffer);
+
+/// A new memory file (memfd_create with MFD_CLOEXEC) named `name`, for XNNPACK's packed weights: its
+/// descriptor, or -1 with errno set. Swift's Glibc module leaves memfd_create out (it needs _GNU_SOURCE).
+int swiftvision_memory_file(const char *name);
+/// A new unnamed file in `folder` (open with O_TMPFILE), read and written, gone once closed: a private copy
+/// of a model file that no other process can change. Its descriptor, or -1 with errno set.
+int swiftvision_private_file(const char *folder);
 
 #endif

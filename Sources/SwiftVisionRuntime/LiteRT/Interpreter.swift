@@ -1,30 +1,62 @@
 import CLiteRt
 import Foundation
 import SwiftVisionCore
+import Synchronization
 
 /// Runs a LiteRT model; safe to share between threads.
 ///
 /// Inferences run in parallel, up to ``parallelInferences`` at once: the model is compiled once at
 /// first, and again (with its own tensor buffers) whenever every compiled instance is busy, until
 /// there are ``parallelInferences`` of them; past that an inference waits for one to be free.
+///
+/// A model file that changes on disk (another inode, size or modification time: a new file renamed over
+/// it) is loaded again before the next inference, so a long-running process picks up a rolled model
+/// without a restart; inferences already running finish on the model they started with. A changed file
+/// that cannot be used in its place (half-written, not a model, other inputs or outputs) is reported once
+/// on standard error and the model loaded before goes on running until the file changes again.
 public final class Interpreter: Sendable {
-    /// The model being run.
-    public let model: LiteRT.Model
+    /// The model being run: the last one loaded from its file.
+    public var model: LiteRT.Model { current.withLock { $0.model } }
     /// The most inferences run at once, each on its own compiled instance of the model.
     public let parallelInferences: Int
-    private let compiled: InstancePool<LiteRT.CompiledModel>
+    private let options: LiteRT.CompilationOptions
+    /// Loads the model file again when it changed.
+    private let load: @Sendable (URL) throws -> LiteRT.Model
+    private let current: Mutex<Loaded>
+    /// Held while the model is loaded again, so that it is loaded once.
+    private let reloading = Mutex(())
+
+    /// A model and its compiled instances.
+    private struct Loaded {
+        var model: LiteRT.Model
+        var compiled: InstancePool<LiteRT.CompiledModel>
+        /// A version of the file that could not replace the model, not tried again.
+        var refused: FileIdentity?
+    }
 
     /// The number of processors: the most inferences an interpreter runs at once unless told otherwise.
     public static let defaultParallelInferences = ProcessInfo.processInfo.activeProcessorCount
 
     /// Compiles `model` for the CPU, to run up to `parallelInferences` inferences at once (at least 1).
-    public init(
+    public convenience init(
         model: LiteRT.Model, options: LiteRT.CompilationOptions = .default,
         parallelInferences: Int = Interpreter.defaultParallelInferences
     ) throws {
-        self.model = model
-        compiled = try InstancePool(limit: parallelInferences) { try LiteRT.CompiledModel(model: model, options: options) }
+        try self.init(model: model, options: options, parallelInferences: parallelInferences) { [environment = model.environment] in
+            try LiteRT.Model(contentsOf: $0, environment: environment)
+        }
+    }
+
+    /// Compiles `model` as above; `load` loads its file again when it changes on disk.
+    package init(
+        model: LiteRT.Model, options: LiteRT.CompilationOptions, parallelInferences: Int,
+        reloadingWith load: @escaping @Sendable (URL) throws -> LiteRT.Model
+    ) throws {
+        self.options = options
+        self.load = load
+        let compiled = try Self.compile(model, options: options, parallelInferences: parallelInferences)
         self.parallelInferences = compiled.limit
+        current = Mutex(Loaded(model: model, compiled: compiled))
     }
 
     /// Loads and compiles the model at `url`, to run up to `parallelInferences` inferences at once.
@@ -35,11 +67,44 @@ public final class Interpreter: Sendable {
         try self.init(model: try LiteRT.Model(contentsOf: url), options: options, parallelInferences: parallelInferences)
     }
 
+    private static func compile(
+        _ model: LiteRT.Model, options: LiteRT.CompilationOptions, parallelInferences: Int
+    ) throws -> InstancePool<LiteRT.CompiledModel> {
+        try InstancePool(limit: parallelInferences) { try LiteRT.CompiledModel(model: model, options: options) }
+    }
+
     /// Instances of the model compiled so far: 1, plus one each time an inference found every other busy.
-    public var compiledInstances: Int { compiled.usage.instances }
+    public var compiledInstances: Int { current.withLock { $0.compiled }.usage.instances }
 
     /// The most inferences that ran at the same moment so far.
-    public var mostInferencesAtOnce: Int { compiled.usage.mostInUseAtOnce }
+    public var mostInferencesAtOnce: Int { current.withLock { $0.compiled }.usage.mostInUseAtOnce }
+
+    /// The compiled instances of the model file as it is now: those of the model loaded before while the
+    /// file is unchanged (or gone, or refused), else those of the file loaded again.
+    private func upToDate() -> InstancePool<LiteRT.CompiledModel> {
+        let loaded = current.withLock { $0 }
+        guard let identity = try? FileIdentity(loaded.model.url), identity != loaded.model.fileIdentity, identity != loaded.refused
+        else { return loaded.compiled }
+        return reloading.withLock { _ in
+            let loaded = current.withLock { $0 }
+            guard identity != loaded.model.fileIdentity, identity != loaded.refused else { return loaded.compiled }
+            do {
+                let model = try load(loaded.model.url)
+                guard model.inputs == loaded.model.inputs, model.outputs == loaded.model.outputs else {
+                    throw LiteRTError.incompatibleModel("it has other inputs or outputs; restart to use it")
+                }
+                let compiled = try Self.compile(model, options: options, parallelInferences: parallelInferences)
+                current.withLock { $0 = Loaded(model: model, compiled: compiled) }
+                return compiled
+            } catch {
+                current.withLock { $0.refused = identity }
+                FileHandle.standardError.write(Data((
+                    "swiftvision: \(loaded.model.url.path) changed on disk but cannot replace the model loaded before, "
+                    + "which goes on running: \(error.localizedDescription)\n").utf8))
+                return loaded.compiled
+            }
+        }
+    }
 
     /// The model's inputs, in order.
     public var inputs: [LiteRT.TensorInfo] { model.inputs }
@@ -52,7 +117,7 @@ public final class Interpreter: Sendable {
         writingInputs write: ([UnsafeMutableRawBufferPointer]) throws -> Void,
         readingOutputs read: ([UnsafeRawBufferPointer]) throws -> Result
     ) throws -> Result {
-        try compiled.withInstance { compiled in
+        try upToDate().withInstance { compiled in
             try Self.withLocked(compiled.inputBuffers, mode: kLiteRtTensorBufferLockModeWrite) { inputs in
                 try write(inputs)
             }

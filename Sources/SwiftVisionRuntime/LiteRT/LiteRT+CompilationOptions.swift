@@ -20,18 +20,16 @@ extension LiteRT {
         }
 
         /// Builds the C options: CPU acceleration plus an `xnnpack` opaque option with a TOML payload, which
-        /// names the packed-weight file at `weightCachePath` when there is one.
-        func makeHandle(_ library: LiteRTLibrary, weightCachePath: String?) throws -> LiteRtOptions {
+        /// hands XNNPACK the packed-weight memory file `weightCacheDescriptor` when there is one (XNNPACK
+        /// closes it once the options are used).
+        func makeHandle(_ library: LiteRTLibrary, weightCacheDescriptor: Int32?) throws -> LiteRtOptions {
             var options: LiteRtOptions?
             try library.check(library.createOptions(&options), "create compilation options")
             do {
                 try library.check(
                     library.setOptionsHardwareAccelerators(options, Int32(kLiteRtHwAcceleratorCpu)), "select the CPU")
                 var toml = "num_threads = \(threadCount)\n"
-                if let weightCachePath {
-                    let quoted = weightCachePath.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-                    toml += "weight_cache_file_path = \"\(quoted)\"\n"
-                }
+                if let weightCacheDescriptor { toml += "weight_cache_file_descriptor = \(weightCacheDescriptor)\n" }
                 let payload = strdup(toml)
                 var opaque: LiteRtOpaqueOptions?
                 let status = library.createOpaqueOptions("xnnpack", payload, { free($0) }, &opaque)

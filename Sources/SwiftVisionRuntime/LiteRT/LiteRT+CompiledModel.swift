@@ -1,4 +1,5 @@
 import CLiteRt
+import Foundation
 import SwiftVisionCore
 
 extension LiteRT {
@@ -18,19 +19,20 @@ extension LiteRT {
         /// Compiles `model` with `options`.
         public init(model: Model, options: CompilationOptions = .default) throws {
             let library = model.environment.library
-            let weights = options.packedWeightCache?.reservation(forModel: model.url, runtime: library.path)
             var handle: LiteRtCompiledModel?
-            do {
-                let optionsHandle = try options.makeHandle(library, weightCachePath: weights?.path)
+            try model.packedWeights.compile(model: model, runtime: library.path, cache: options.packedWeightCache) { descriptor in
+                let optionsHandle: LiteRtOptions
+                do {
+                    optionsHandle = try options.makeHandle(library, weightCacheDescriptor: descriptor)
+                } catch {
+                    if let descriptor { close(descriptor) }
+                    throw error
+                }
                 defer { library.destroyOptions(optionsHandle) }
                 try library.check(
                     LiteRT.filteringLog { library.createCompiledModel(model.environment.handle, model.handle, optionsHandle, &handle) },
                     "compile model \(model.url.lastPathComponent)")
-            } catch {
-                weights?.discard()
-                throw error
             }
-            weights?.keep()
             self.model = model
             self.handle = handle!
             do {

@@ -8,7 +8,7 @@ final class LiteRTLibrary: Sendable {
     let path: String
     let createEnvironment: LiteRtCreateEnvironmentFunction
     let destroyEnvironment: LiteRtDestroyEnvironmentFunction
-    let createModelFromFile: LiteRtCreateModelFromFileFunction
+    let createModelFromBuffer: LiteRtCreateModelFromBufferFunction
     let destroyModel: LiteRtDestroyModelFunction
     let getModelMetadata: LiteRtGetModelMetadataFunction
     let getNumModelSignatures: LiteRtGetNumModelSignaturesFunction
@@ -51,7 +51,7 @@ final class LiteRTLibrary: Sendable {
         self.path = path
         createEnvironment = try library.function("LiteRtCreateEnvironment")
         destroyEnvironment = try library.function("LiteRtDestroyEnvironment")
-        createModelFromFile = try library.function("LiteRtCreateModelFromFile")
+        createModelFromBuffer = try library.function("LiteRtCreateModelFromBuffer")
         destroyModel = try library.function("LiteRtDestroyModel")
         getModelMetadata = try library.function("LiteRtGetModelMetadata")
         getNumModelSignatures = try library.function("LiteRtGetNumModelSignatures")

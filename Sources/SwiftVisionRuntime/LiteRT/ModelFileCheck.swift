@@ -9,18 +9,14 @@ import SwiftVisionCore
 /// (tensors with their quantisation and sparsity, operators with their options tables), buffers
 /// (inline data, or an external range that must lie inside the file), metadata entries and signatures.
 enum ModelFileCheck {
-    /// Throws ``LiteRTError/incompatibleModel(_:)`` when the file at `url` is not a well-formed TFLite model.
-    static func verify(_ url: URL) throws {
-        let data: Data
+    /// Throws ``LiteRTError/incompatibleModel(_:)`` when `bytes`, read from the file `name`, are not a
+    /// well-formed TFLite model.
+    static func verify(_ bytes: UnsafeRawBufferPointer, name: String) throws {
+        guard let base = bytes.baseAddress else { throw LiteRTError.incompatibleModel("\(name) is empty") }
         do {
-            data = try Data(contentsOf: url, options: .alwaysMapped)
-        } catch {
-            throw LiteRTError.incompatibleModel("\(url.lastPathComponent) cannot be read: \(ImageError.readFailureReason(at: url, error: error))")
-        }
-        do {
-            try verify(data)
+            try verify(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none))
         } catch MetadataError.malformed(let reason) {
-            throw LiteRTError.incompatibleModel("\(url.lastPathComponent) is not a whole TFLite model (\(reason))")
+            throw LiteRTError.incompatibleModel("\(name) is not a whole TFLite model (\(reason))")
         }
     }
 

@@ -7,7 +7,9 @@ import Synchronization
 /// another instance of its model when all are busy (``Interpreter/compiledInstances``).
 ///
 /// Other resources read from files (Tesseract's trained data) are kept here too, once per file and
-/// variant. A file that changes on disk (another size, time or inode) is loaded again. Safe to share.
+/// variant. A file that changes on disk (another size, time or inode) is loaded again, and what was made
+/// from its earlier version is forgotten (those still using it keep it); an interpreter already handed out
+/// loads the changed file itself before its next inference, from this store. Safe to share.
 public final class ModelStore: Sendable {
     /// What the store has loaded so far.
     public struct Statistics: Sendable, Hashable, Codable {
@@ -86,7 +88,10 @@ public final class ModelStore: Sendable {
     public func interpreter(contentsOf url: URL, options: LiteRT.CompilationOptions = .default) throws -> Interpreter {
         let model = try model(contentsOf: url)
         return try resource(kind: "interpreter", file: url, variant: options) { _ in
-            try Interpreter(model: model, options: options, parallelInferences: parallelInferences)
+            try Interpreter(model: model, options: options, parallelInferences: parallelInferences) { [weak self] url in
+                guard let self else { return try LiteRT.Model(contentsOf: url, environment: model.environment) }
+                return try self.model(contentsOf: url)
+            }
         }
     }
 
@@ -101,6 +106,7 @@ public final class ModelStore: Sendable {
             if let found = reuse(key, as: Resource.self) { return found }
             let resource = try load(url)
             state.withLock { state in
+                state.entries = state.entries.filter { $0.key.file.path != file.path || $0.key.file == file }
                 state.entries[key] = resource
                 if kind != "model" { state.statistics.compilations += 1 }
                 if state.filesCounted.insert(file).inserted {
@@ -130,12 +136,29 @@ struct FileIdentity: Hashable, Sendable {
     let size: Int
     let modified: Int
 
+    /// The identity of the file at `url` now.
     init(_ url: URL) throws {
         let path = url.standardizedFileURL.path
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw LiteRTError.modelNotFound(path: path)
         }
+        self.init(path: path, info)
+    }
+
+    /// The identity of the file open as `descriptor`, read from `url`; throws unless it is a regular file.
+    init(descriptor: Int32, url: URL) throws {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw LiteRTError.incompatibleModel("\(url.lastPathComponent) cannot be read: \(String(cString: strerror(errno)))")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw LiteRTError.incompatibleModel("\(url.lastPathComponent) cannot be read: it is not a regular file")
+        }
+        self.init(path: url.standardizedFileURL.path, info)
+    }
+
+    private init(path: String, _ info: stat) {
         self.path = path
         device = UInt64(info.st_dev)
         inode = UInt64(info.st_ino)
