@@ -4,8 +4,9 @@ import NIOCore
 import SwiftVision
 import Synchronization
 
-/// Admission and scheduling of the service's inferences. At most `limit` run at once, on a dispatch
-/// queue of their own (never on the threads that serve connections or on Swift's cooperative pool);
+/// Admission and scheduling of the service's inferences. At most `limit` run at once, on `limit`
+/// threads of their own (``InferenceThreads``), never on the threads that serve connections or on
+/// Swift's cooperative pool;
 /// requests are admitted *before* their bodies are read, up to `limit + queueLimit` at once, and a
 /// request past that is refused at once (503 with `Retry-After`). Slots go to waiters in arrival order.
 ///
@@ -30,12 +31,13 @@ final class RequestLimiter: Sendable {
     }
 
     private let state = Mutex(State())
-    private let queue = DispatchQueue(label: "SwiftVision.Server.inference", qos: .userInitiated, attributes: .concurrent)
+    private let threads: InferenceThreads
     private let timers = DispatchQueue(label: "SwiftVision.Server.deadlines")
 
     init(limit: Int, queueLimit: Int) {
         self.limit = max(1, limit)
         self.queueLimit = max(0, queueLimit)
+        threads = InferenceThreads(count: self.limit, name: "SwiftVision inference")
     }
 
     /// Inferences running and waiting now.
@@ -130,7 +132,7 @@ final class RequestLimiter: Sendable {
                 timers.asyncAfter(deadline: .now() + Self.dispatchInterval(remaining)) { stop(APIError.timedOut) }
                 channel?.closeFuture.whenComplete { _ in stop(VisionTaskError.cancelled) }
                 let start: @Sendable () -> Void = { [self] in
-                    queue.async { [self] in
+                    threads.run { [self] in
                         defer { finish() }
                         guard !token.isCancelled else {
                             answer.resume(with: .failure(ContinuousClock.now >= deadline ? APIError.timedOut : VisionTaskError.cancelled))

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SwiftVision
 import Synchronization
@@ -86,10 +87,21 @@ final class TaskCatalog: Sendable {
         self.threads = threads
     }
 
-    /// The task `name` with options from `query` and `overrides`.
-    func task(named name: String, query: [(String, String)], overrides: [String: JSONValue] = [:]) throws -> any ServedTask {
+    /// Where tasks are made, one at a time on a thread of its own: making one may load models or start
+    /// Tesseract, which must never block Swift's cooperative threads (they also serve `/healthz`); a task
+    /// made once is found in a dictionary.
+    private let setup = DispatchQueue(label: "SwiftVision.Server.setup", qos: .userInitiated)
+
+    /// The task `name` with options from `query` and `overrides`, made off the cooperative threads.
+    func task(named name: String, query: [(String, String)], overrides: [String: JSONValue] = [:]) async throws -> any ServedTask {
         guard let entry = registry.entry(named: name) else { throw APIError.unknownTask(name) }
-        return try served(entry.type, defaults: entry.defaultOptions, query: query, overrides: overrides)
+        return try await withCheckedThrowingContinuation { continuation in
+            setup.async { [self] in
+                continuation.resume(with: Result {
+                    try served(entry.type, defaults: entry.defaultOptions, query: query, overrides: overrides)
+                })
+            }
+        }
     }
 
     private func served<Engine: VisionTask>(

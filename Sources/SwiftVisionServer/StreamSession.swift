@@ -67,7 +67,7 @@ final class StreamSession: Sendable {
             var timestamp: Int?
             var frame = 0
             do {
-                stream = try makeStream(overrides: overrides, answer: answer)
+                stream = try await makeStream(overrides: overrides, answer: answer)
             } catch {
                 answer.yield(Self.errorText(error, frame: nil))
             }
@@ -85,7 +85,7 @@ final class StreamSession: Sendable {
                             overrides.merge(object) { $1 }
                             stream?.live.close()
                             stream = nil
-                            stream = try makeStream(overrides: overrides, answer: answer)
+                            stream = try await makeStream(overrides: overrides, answer: answer)
                         }
                     } catch {
                         answer.yield(Self.errorText(error is DecodingError ? APIError.badOption("the text message is not JSON") : error, frame: nil))
@@ -139,8 +139,8 @@ final class StreamSession: Sendable {
         }
     }
 
-    private func makeStream(overrides: [String: JSONValue], answer: AsyncStream<String>.Continuation) throws -> SessionStream {
-        let task = try catalog.task(named: taskName, query: query, overrides: overrides)
+    private func makeStream(overrides: [String: JSONValue], answer: AsyncStream<String>.Continuation) async throws -> SessionStream {
+        let task = try await catalog.task(named: taskName, query: query, overrides: overrides)
         let name = taskName
         let frames = FrameTable()
         let live = task.makeLiveStream { [self] result in

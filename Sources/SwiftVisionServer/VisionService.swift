@@ -89,9 +89,10 @@ public enum VisionService {
         protected.get("v1/tasks") { _, _ in json(try catalog.registry.listing()) }
         protected.post("v1/similarity") { request, context in
             await instrumented(task: "similarity") {
+                let due = deadline(configuration)
                 let admission = try limiter.admit()
                 let files = try await upload(request, images: 2, configuration: configuration)
-                let answer = try await admission.run(deadline: deadline(configuration), closing: context.channel) {
+                let answer = try await admission.run(deadline: due, closing: context.channel) {
                     var options = EmbedTask.Options()
                     options.threads = configuration.threads
                     let task = try EmbedTask(options: options)
@@ -109,11 +110,12 @@ public enum VisionService {
         protected.post("v1/:task") { request, context in
             let name = context.parameters.get("task") ?? ""
             return await instrumented(task: name) {
-                let task = try catalog.task(named: name, query: queryItems(request))
+                let due = deadline(configuration)
                 let admission = try limiter.admit()
+                let task = try await catalog.task(named: name, query: queryItems(request))
                 let files = try await upload(request, images: 1, configuration: configuration)
                 return json(
-                    try await admission.run(deadline: deadline(configuration), closing: context.channel) {
+                    try await admission.run(deadline: due, closing: context.channel) {
                         let image = try files[0].decode()
                         try CancellationToken.checkpoint()
                         return try task.outputJSON(for: image)
@@ -122,13 +124,13 @@ public enum VisionService {
         }
         protected.ws("v1/stream/:task") { request, context in
             // Refuse unknown tasks, bad options and a full house before upgrading, with a JSON error.
-            _ = try catalog.task(named: context.parameters.get("task") ?? "", query: queryItems(request))
+            guard streams.hasRoom else { throw streams.full }
+            _ = try await catalog.task(named: context.parameters.get("task") ?? "", query: queryItems(request))
             guard request.headers[.upgrade]?.lowercased() == "websocket" else {
                 throw APIError(
                     HTTPResponse.Status(code: 426, reasonPhrase: "Upgrade Required"), "upgrade_required",
                     "GET /v1/stream/{task} is a WebSocket: connect with Upgrade: websocket")
             }
-            guard streams.hasRoom else { throw streams.full }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             guard streams.enter() else { return }

@@ -334,6 +334,22 @@ def test_a_slow_request_is_answered_504_and_its_work_stops(make_server):
     server.assert_alive()
 
 
+def test_the_health_check_answers_at_once_while_every_inference_slot_is_busy(make_server):
+    import threading
+
+    server = make_server("--max-concurrent", "2", "--request-timeout", "8")
+    page = text_page(4000)
+    workers = [threading.Thread(target=request, args=(server.port, "POST", "/v1/text?level=fast", page,
+                                                      {"Content-Type": "image/png"}, 15)) for _ in range(3)]
+    for worker in workers:
+        worker.start()
+    time.sleep(1.0)
+    latencies = [server.healthz_ms() for _ in range(20)]
+    for worker in workers:
+        worker.join()
+    assert max(latencies) < 100, f"/healthz took up to {max(latencies):.0f} ms while inferences ran"
+
+
 def test_a_client_that_leaves_cancels_its_work(make_server):
     server = make_server("--max-concurrent", "1", "--request-timeout", "120")
     page = text_page(4000)
