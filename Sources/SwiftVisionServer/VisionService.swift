@@ -79,6 +79,8 @@ public enum VisionService {
             return Response(status: answer.status, headers: answer.headers)
         }
 
+        DeepStackRoutes.add(to: router, catalog: catalog, limiter: limiter, configuration: configuration)
+
         let protected = router.group()
         if let token = configuration.token { protected.add(middleware: TokenMiddleware(token: token)) }
         protected.get("metrics") { _, _ in
