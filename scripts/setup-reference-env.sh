@@ -2,7 +2,9 @@
 # Creates the Python environment the tests and benchmarks compare against:
 # ai-edge-litert 2.3.0 (from the wheel `swiftvision setup` downloaded), numpy and OpenCV's Python binding;
 # zxing-cpp's Python binding (barcode fixtures and the barcode peer) and Pillow (rendered text fixtures);
-# tesserocr (the text peer), built from its sdist against Debian's libtesseract-dev, the Tesseract we use.
+# tesserocr (the text peer), built from its sdist against Debian's libtesseract-dev, the Tesseract we use;
+# and, in an environment of its own (its dependencies pin versions of their own), schemathesis, which
+# tests the service against its OpenAPI document.
 set -euo pipefail
 
 cache="${SWIFTVISION_CACHE:-$HOME/.cache/swiftvision}"
@@ -23,4 +25,11 @@ if ! "$venv/bin/python" -c "import tesserocr" 2>/dev/null; then
     mkdir -p "$cache/logs"
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-binary tesserocr "tesserocr==2.8.0" \
         >"$cache/logs/tesserocr.log" 2>&1
+fi
+schemathesis="$cache/schemathesis-venv"
+if ! "$schemathesis/bin/python" -c "from importlib.metadata import version as v; assert v('schemathesis') == '4.32.5'" 2>/dev/null; then
+    echo "Creating the schemathesis environment in $schemathesis" >&2
+    rm -rf "$schemathesis"
+    python3 -m venv "$schemathesis"
+    "$schemathesis/bin/python" -m pip install --quiet --disable-pip-version-check "schemathesis==4.32.5"
 fi

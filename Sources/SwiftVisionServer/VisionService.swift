@@ -73,6 +73,8 @@ public enum VisionService {
         if let page = Bundle.module.url(forResource: "Public", withExtension: nil) {
             router.middlewares.add(FileMiddleware(page.path, searchForIndexHtml: true))
         }
+        let openAPI = (try? OpenAPIDocument.json(registry: catalog.registry)) ?? Data("{}".utf8)
+        router.get("openapi.json") { _, _ in json(openAPI) }
         router.get("healthz") { _, _ in health() }
         router.head("healthz") { _, _ in
             let answer = health()

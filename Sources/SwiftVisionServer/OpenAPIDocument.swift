@@ -1,0 +1,213 @@
+import Foundation
+import SwiftVision
+
+/// The service's OpenAPI 3.1 description, served at `GET /openapi.json`: every endpoint, each task's
+/// options as query parameters (from the registry, with their defaults), the request bodies, and the
+/// errors with their JSON shape. Made from the same registry the routes serve, so a task added there is
+/// described here.
+enum OpenAPIDocument {
+    /// The statuses any request that runs work may get besides 200, with what they mean.
+    static let workErrors: [(Int, String)] = [
+        (400, "bad option, malformed request or form"), (401, "missing or wrong token"), (403, "another site's Origin"),
+        (404, "unknown task"), (408, "headers or body too slow"), (413, "body or images too large"),
+        (415, "not an image"), (421, "a Host the service does not answer to"), (422, "undecodable image"),
+        (503, "busy, not installed, or too many connections or streams"), (504, "past the request's deadline"),
+    ]
+
+    /// The document as JSON.
+    static func json(registry: TaskRegistry) throws -> Data {
+        try JSONSerialization.data(withJSONObject: document(registry: registry), options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    static func document(registry: TaskRegistry) throws -> [String: Any] {
+        var paths: [String: Any] = [:]
+        for entry in registry.entries {
+            let name = entry.descriptor.name
+            let defaults = try JSONDecoder().decode([String: JSONValue].self, from: entry.defaultOptions)
+            paths["/v1/\(name)"] = [
+                "post": [
+                    "operationId": "run_\(name)", "summary": entry.descriptor.summary,
+                    "parameters": parameters(defaults: defaults, task: name), "requestBody": imageBody(files: 1),
+                    "responses": responses(ok: "the task's JSON output, as `swiftvision` prints with --json", schema: ["type": "object"]),
+                ]
+            ]
+        }
+        paths["/v1/similarity"] = [
+            "post": [
+                "operationId": "similarity", "summary": "Cosine similarity and feature-print distance of two images",
+                "requestBody": imageBody(files: 2),
+                "responses": responses(
+                    ok: "the similarity",
+                    schema: [
+                        "type": "object", "required": ["cosineSimilarity", "featurePrintDistance"],
+                        "properties": ["cosineSimilarity": ["type": "number"], "featurePrintDistance": ["type": "number"]],
+                    ]),
+            ]
+        ]
+        for (path, summary) in [
+            ("detection", "DeepStack's object detection"), ("face", "DeepStack's face detection"), ("scene", "DeepStack's scene"),
+        ] {
+            paths["/v1/vision/\(path)"] = ["post": deepStack(path, summary: summary)]
+        }
+        paths["/v1/tasks"] = [
+            "get": [
+                "operationId": "tasks", "summary": "Every task with its options, defaults and models",
+                "responses": responses(ok: "the tasks", schema: ["type": "array", "items": ["type": "object"]], errors: [401]),
+            ]
+        ]
+        paths["/healthz"] = [
+            "get": [
+                "operationId": "health", "summary": "Whether every task's models are installed", "security": [],
+                "responses": [
+                    "200": jsonResponse("installed", ["type": "object", "required": ["status"], "properties": ["status": ["const": "ok"]]]),
+                    "503": jsonResponse("models missing", ["type": "object", "required": ["status", "missing"]]),
+                ],
+            ]
+        ]
+        paths["/metrics"] = [
+            "get": [
+                "operationId": "metrics", "summary": "Prometheus metrics",
+                "responses": [
+                    "200": ["description": "the text exposition", "content": ["text/plain": ["schema": ["type": "string"]]]],
+                    "401": errorResponse("missing or wrong token"),
+                ],
+            ]
+        ]
+        paths["/v1/stream/{task}"] = [
+            "get": [
+                "operationId": "stream", "summary": "A live-stream WebSocket (Upgrade: websocket): JPEG frames in, results out",
+                "parameters": [["name": "task", "in": "path", "required": true, "schema": ["type": "string"]]],
+                "responses": [
+                    "101": ["description": "switching to the WebSocket protocol"],
+                    "400": errorResponse("bad option"), "401": errorResponse("missing or wrong token"),
+                    "403": errorResponse("another site's Origin"), "404": errorResponse("unknown task"),
+                    "426": errorResponse("not a WebSocket upgrade"), "503": errorResponse("too many streams"),
+                ],
+            ]
+        ]
+        return [
+            "openapi": "3.1.0",
+            "info": [
+                "title": "SwiftVision", "version": "1",
+                "description": "On-device computer vision over HTTP. Limits and the threat model: docs/security.md.",
+            ],
+            "paths": paths,
+            "components": [
+                "schemas": [
+                    "Error": [
+                        "type": "object", "required": ["error"],
+                        "properties": [
+                            "error": [
+                                "type": "object", "required": ["code", "message"],
+                                "properties": ["code": ["type": "string"], "message": ["type": "string"]],
+                            ]
+                        ],
+                    ]
+                ],
+                "securitySchemes": ["token": ["type": "http", "scheme": "bearer"]],
+            ],
+            "security": [["token": [String]()], [String: Any]()],
+        ]
+    }
+
+    /// The query parameters of a task: its options with their types and defaults. Options no client may
+    /// set are left out; `track` takes seed boxes as repeated `box=x,y,width,height`.
+    static func parameters(defaults: [String: JSONValue], task: String) -> [[String: Any]] {
+        var parameters: [[String: Any]] = []
+        for (key, value) in defaults.sorted(by: { $0.key < $1.key }) where !OptionDecoding.refused.contains(key) && key != "boxes" {
+            let schema: [String: Any]
+            switch value {
+            case .bool(let flag): schema = ["type": "boolean", "default": flag]
+            case .number(let number): schema = ["type": "number", "default": number]
+            case .string(let text): schema = ["type": "string", "default": text]
+            case .array: schema = ["type": "string", "description": "a comma-separated list, or a JSON array"]
+            case .object, .null: schema = ["type": ["number", "string", "boolean"]]
+            }
+            parameters.append(["name": kebabCase(key), "in": "query", "required": false, "schema": schema])
+        }
+        if task == "track" {
+            parameters.append([
+                "name": "box", "in": "query", "required": false,
+                "description": "a seed box x,y,width,height in pixels; repeat for several objects",
+                "schema": ["type": "string", "pattern": "^[^,]+,[^,]+,[^,]+,[^,]+$"],
+            ])
+        }
+        return parameters
+    }
+
+    /// `minAspect` → `min-aspect`, the command line's name.
+    static func kebabCase(_ key: String) -> String {
+        key.reduce(into: "") { name, character in
+            if character.isUppercase { name += "-" + character.lowercased() } else { name.append(character) }
+        }
+    }
+
+    /// An image body: the bytes themselves, or `files` image fields of a form.
+    static func imageBody(files: Int) -> [String: Any] {
+        let binary: [String: Any] = ["type": "string", "contentMediaType": "application/octet-stream"]
+        var content: [String: Any] = [
+            "multipart/form-data": [
+                "schema": [
+                    "type": "object",
+                    "properties": Dictionary(uniqueKeysWithValues: (1...files).map { ("image\($0 == 1 ? "" : String($0))", binary) }),
+                ]
+            ]
+        ]
+        if files == 1 {
+            for type in ["image/jpeg", "image/png", "image/webp", "application/octet-stream"] { content[type] = ["schema": binary] }
+        }
+        return ["required": true, "content": content]
+    }
+
+    static func deepStack(_ path: String, summary: String) -> [String: Any] {
+        let prediction: [String: Any] = [
+            "type": "object",
+            "properties": [
+                "label": ["type": "string"], "confidence": ["type": "number"], "x_min": ["type": "integer"],
+                "y_min": ["type": "integer"], "x_max": ["type": "integer"], "y_max": ["type": "integer"],
+            ],
+        ]
+        let answer: [String: Any] =
+            path == "scene"
+            ? ["type": "object", "required": ["success"], "properties": ["success": ["type": "boolean"], "label": ["type": "string"], "confidence": ["type": "number"]]]
+            : ["type": "object", "required": ["success"], "properties": ["success": ["type": "boolean"], "predictions": ["type": "array", "items": prediction]]]
+        let failure: [String: Any] = [
+            "type": "object", "required": ["success", "error", "code"],
+            "properties": ["success": ["const": false], "error": ["type": "string"], "code": ["type": "string"]],
+        ]
+        var responses: [String: Any] = ["200": jsonResponse("DeepStack's answer", answer)]
+        for (status, meaning) in workErrors where status != 404 { responses[String(status)] = jsonResponse(meaning, failure) }
+        return [
+            "operationId": "deepstack_\(path)", "summary": summary,
+            "requestBody": [
+                "required": true,
+                "content": [
+                    "multipart/form-data": [
+                        "schema": [
+                            "type": "object", "required": ["image"],
+                            "properties": [
+                                "image": ["type": "string", "contentMediaType": "application/octet-stream"],
+                                "min_confidence": ["type": "string"], "api_key": ["type": "string"],
+                            ],
+                        ]
+                    ]
+                ],
+            ],
+            "responses": responses,
+        ]
+    }
+
+    static func responses(ok: String, schema: [String: Any], errors: [Int]? = nil) -> [String: Any] {
+        var responses: [String: Any] = ["200": jsonResponse(ok, schema)]
+        for (status, meaning) in workErrors where errors?.contains(status) ?? true { responses[String(status)] = errorResponse(meaning) }
+        return responses
+    }
+
+    static func jsonResponse(_ description: String, _ schema: [String: Any]) -> [String: Any] {
+        ["description": description, "content": ["application/json": ["schema": schema]]]
+    }
+
+    static func errorResponse(_ description: String) -> [String: Any] {
+        jsonResponse(description, ["$ref": "#/components/schemas/Error"])
+    }
+}
