@@ -5,6 +5,8 @@ requests — request lines, headers, query options, bodies, multipart forms — 
 text messages and frames. After every mutant the server must still be running; every answer must be
 an HTTP status other than 500, or a closed connection; every 50 mutants `/healthz` must answer in
 under 100 ms. The seed and the mutant's number are printed on failure, so any failure replays.
+Then schemathesis generates requests from the service's OpenAPI document (`--schemathesis-examples`
+per operation, same seed): no server error, every answer as documented.
 
     python tests/python/fuzz_service.py --iterations 2000 --seed 20261127
 """
@@ -13,11 +15,14 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from test_openapi import SCHEMATHESIS  # noqa: E402
 from test_service_attacks import HOST, MEDIA, Server, exchange, upgrade, ws_send  # noqa: E402
 
 OPTIONS = ["threshold", "max", "landmarks", "fast", "multiple", "classify", "level", "box", "max-hands",
@@ -75,6 +80,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--iterations", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=20261127)
+    parser.add_argument("--schemathesis-examples", type=int, default=100)
     args = parser.parse_args()
     rng = random.Random(args.seed)
     photos = [(MEDIA / name).read_bytes() for name in ("zidane.jpg", "bus.jpg")]
@@ -101,8 +107,15 @@ def main() -> int:
                 server.assert_alive()
                 print(f"{number + 1} mutants, the server answers", flush=True)
         server.assert_alive()
-        print(f"fuzz: {args.iterations} mutants from seed {args.seed}: no crash, no 500")
-        return 0
+        print(f"fuzz: {args.iterations} mutants from seed {args.seed}: no crash, no 500", flush=True)
+        with tempfile.TemporaryDirectory() as folder:
+            run = subprocess.run(
+                [str(SCHEMATHESIS), "run", f"http://{HOST}:{server.port}/openapi.json", "--checks",
+                 "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance",
+                 "--max-examples", str(args.schemathesis_examples), "--seed", str(args.seed), "--workers", "1",
+                 "--request-timeout", "30", "--no-color"], cwd=folder)
+        server.assert_alive()
+        return run.returncode
     finally:
         server.close()
 
