@@ -346,8 +346,12 @@ extension IndexCommand {
                 videoExtensions: [], parallelItems: parallel)
             let sources = indexer.sources(for: [photos])
             let started = ContinuousClock.now
-            let progress = indexer.index(sources)
+            let progress = indexer.index(sources, report: { event, _ in
+                if event.status == .failed { Diagnostics.note("\(event.file): \(event.error ?? "failed")") }
+            })
             let seconds = (ContinuousClock.now - started) / .seconds(1)
+            // A rate over pictures that failed would time nothing worth quoting.
+            if progress.failed > 0 { throw ExitCode(1) }
             let line = IngestLine(images: progress.added, seconds: seconds, imagesPerSecond: Double(progress.added) / seconds, parallel: parallel)
             try AnalysisOutput.print(line, json: json) {
                 [String(format: "ingest: %d images in %.2f s, %.2f images/s (%d at once; labels, objects, faces, embeddings)", $0.images, $0.seconds, $0.imagesPerSecond, $0.parallel)]
