@@ -145,7 +145,9 @@ let package = Package(
         ),
         .testTarget(
             name: "SwiftVisionCollectionsTests",
-            dependencies: ["SwiftVisionCollections", "SwiftVision", "SwiftVisionTestSupport"]
+            dependencies: [
+                "SwiftVisionCollections", "SwiftVision", "SwiftVisionTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
     ],
     cxxLanguageStandard: .cxx17

@@ -21,10 +21,28 @@ struct CollectionDatabaseOptions: ParsableArguments {
     @Option(help: "The collections' SQLite file; collections/collections.sqlite in the cache folder by default.")
     var database: String?
 
-    /// Opens the database, making it when missing.
+    /// The database file.
+    var url: URL { database.map { URL(fileURLWithPath: $0) } ?? SQLiteCollectionStore.defaultURL }
+
+    /// Opens the database for adding, making it when missing.
     func open() throws -> SQLiteCollectionStore {
-        try SQLiteCollectionStore(url: database.map { URL(fileURLWithPath: $0) } ?? SQLiteCollectionStore.defaultURL)
+        try SQLiteCollectionStore(url: url)
     }
+
+    /// Opens the database for reading; a missing file is an error rather than a new, empty database.
+    func openExisting() throws -> SQLiteCollectionStore {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw MissingDatabase(path: url.path)
+        }
+        return try open()
+    }
+}
+
+/// A read-only command named a database file that does not exist (exit status 1).
+struct MissingDatabase: Error, CustomStringConvertible, LocalizedError {
+    var path: String
+    var description: String { "no collections at \(path): swiftvision index add makes them" }
+    var errorDescription: String? { description }
 }
 
 /// A collection item as the commands print it: `"file"` first, as every JSON line has.
@@ -169,7 +187,7 @@ extension IndexCommand {
         }
 
         func run() throws {
-            let database = try store.open()
+            let database = try store.openExisting()
             var query = CollectionQuery()
             query.labels = labels
             query.excludedLabels = excludedLabels
@@ -223,7 +241,7 @@ extension IndexCommand {
         }
 
         func run() throws {
-            let groups = try store.open().duplicateGroups(in: collection, threshold: threshold)
+            let groups = try store.openExisting().duplicateGroups(in: collection, threshold: threshold)
             for (index, group) in groups.enumerated() {
                 let line = GroupLine(group: index + 1, items: group.map { ItemLine($0) })
                 try AnalysisOutput.print(line, json: json) { line in ["group \(line.group):"] + line.items.map { "  " + $0.text } }
@@ -243,7 +261,7 @@ extension IndexCommand {
 
         func run() throws {
             let dates = ISO8601DateFormatter()
-            try store.open().forEachItem(in: collection) { exported in
+            try store.openExisting().forEachItem(in: collection) { exported in
                 let item = exported.item
                 var object: [String: Any] = [
                     "file": item.source, "id": item.id, "contentHash": item.contentHash, "width": item.width,
@@ -266,9 +284,8 @@ extension IndexCommand {
         @OptionGroup var store: CollectionDatabaseOptions
 
         func run() throws {
-            let database = try store.open()
-            let collections = try database.collections()
-            if !json, collections.isEmpty { print("no collections in \(database.url.path)") }
+            let collections = FileManager.default.fileExists(atPath: store.url.path) ? try store.open().collections() : []
+            if !json, collections.isEmpty { print("no collections in \(store.url.path)") }
             for summary in collections {
                 try AnalysisOutput.print(summary, json: json) { ["\($0.name): \($0.items) items, \($0.failures) failed"] }
             }

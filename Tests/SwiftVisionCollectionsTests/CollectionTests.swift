@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SwiftVisionTestSupport
 import Testing
 
@@ -176,6 +177,19 @@ struct IndexedSamples: Sendable {
         var query = CollectionQuery()
         query.labels = ["cat"]
         #expect(try restored.search(query, in: "samples") == (try samples.store.search(query, in: "samples")))
+    }
+
+    @Test func theInt8BlobIsMediaPipesQuantizationOfTheFloats() throws {
+        let samples = try indexed()
+        let id = try #require(samples.ids["chelsea.png"])
+        let vector = try #require(try samples.store.embedding(ofItem: id))
+        let quantized = try DatabaseQueue(path: samples.store.url.path).read { db in
+            try Data.fetchOne(db, sql: "SELECT quantized FROM embedding WHERE itemId = ?", arguments: [id])
+        }
+        let expected = Embedding(values: vector, l2Normalize: false, quantize: true, headIndex: 0, headName: nil).quantizedEmbedding
+        #expect(quantized.map { $0.map { Int8(bitPattern: $0) } } == expected && expected?.count == 1280)
+        // MediaPipe's TensorsToEmbeddingsCalculator: round(value × 128), clamped to −128…127.
+        #expect(zip(vector, expected ?? []).allSatisfy { Int8(max(-128, min(127, ($0 * 128).rounded()))) == $1 })
     }
 
     @Test func faceRangesParse() {

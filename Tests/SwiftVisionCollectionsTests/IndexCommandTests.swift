@@ -16,7 +16,7 @@ import Testing
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (output, errors) = (folder.appendingPathComponent("output"), folder.appendingPathComponent("errors"))
-        for file in [output, errors] { FileManager.default.createFile(atPath: file.path, contents: nil) }
+        for file in [output, errors] { try #require(FileManager.default.createFile(atPath: file.path, contents: nil)) }
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -101,6 +101,28 @@ import Testing
         #expect(hit["timestampMs"] as? Int == 2000 && hit["file"] as? String == video.path)
     }
 
+    @Test func progressIsABarOnATerminalAndLinesOtherwise() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photos = ["bus.jpg", "zidane.jpg"].map { SwiftVisionCache.current.sample(named: $0).path }
+        let arguments = ["index", "add", "p"] + photos + ["--tasks", "embeddings", "--database"]
+        // util-linux's script gives the command a terminal and copies what it writes there into the file.
+        let typescript = folder.appendingPathComponent("typescript")
+        let command = ([Self.executable.path] + arguments + [folder.appendingPathComponent("tty.sqlite").path]).joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, typescript.path]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let terminal = try String(contentsOf: typescript, encoding: .utf8)
+        #expect(terminal.contains("\rindex ██████████") && terminal.contains("2/2 files") && terminal.contains("ETA"))
+        let piped = try Self.run(arguments + [folder.appendingPathComponent("pipe.sqlite").path])
+        #expect(piped.status == 0 && !piped.errors.contains("█"))
+        #expect(piped.errors.hasPrefix("index: 2/2 files, ") && piped.errors.hasSuffix(", 2 added, 0 skipped, 0 failed\n"))
+    }
+
     @Test func everyCommandPrintsJSONLinesAndRefusesBadInput() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -138,5 +160,11 @@ import Testing
         #expect(unknown.status == 1 && unknown.errors.contains("no collection named 'nowhere'"))
         let missingItem = try Self.run(["index", "search", "mixed", "--item", "99"] + database)
         #expect(missingItem.status == 1 && missingItem.errors.contains("no item 99"))
+        // Reading a database that is not there makes none.
+        let elsewhere = folder.appendingPathComponent("none.sqlite").path
+        let missing = try Self.run(["index", "search", "mixed", "--label", "dog", "--database", elsewhere])
+        #expect(missing.status == 1 && missing.errors.contains("no collections at \(elsewhere)"))
+        #expect(try Self.run(["index", "list", "--json", "--database", elsewhere]).output.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: elsewhere))
     }
 }
