@@ -93,6 +93,9 @@ extension IndexCommand {
         @Option(help: "Seconds between the frames sampled from videos.")
         var every = 1.0
 
+        @Flag(inversion: .prefixedNo, help: "Also sample the first frame of each new shot of a video (after a hard cut).")
+        var sceneCuts = true
+
         @Option(help: "Pictures analysed at once; the number of processors by default.")
         var parallel = ProcessInfo.processInfo.activeProcessorCount
 
@@ -122,7 +125,7 @@ extension IndexCommand {
             }
             let indexer = CollectionIndexer(
                 store: database, collection: collection, analyzer: analyzer, videoExtensions: MediaFiles.videoExtensions,
-                sampleInterval: every, parallelItems: parallel)
+                sampleInterval: every, samplesSceneCuts: sceneCuts, parallelItems: parallel)
             let sources = indexer.sources(for: paths)
             Interruption.install()
             let display = IngestProgressDisplay(total: sources.count)

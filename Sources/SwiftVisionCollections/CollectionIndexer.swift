@@ -23,19 +23,23 @@ public struct CollectionIndexer: Sendable {
     public let videoExtensions: Set<String>
     /// Seconds between the frames sampled from a video.
     public let sampleInterval: Double
+    /// Whether the first frame of each new shot of a video (after a hard cut) is sampled too.
+    public let samplesSceneCuts: Bool
     /// How many sources are analysed at once.
     public let parallelItems: Int
 
     /// An indexer into `collection` of `store`.
     public init(
         store: any CollectionStore, collection: String, analyzer: ItemAnalyzer, videoExtensions: Set<String>,
-        sampleInterval: Double = 1, parallelItems: Int = ProcessInfo.processInfo.activeProcessorCount
+        sampleInterval: Double = 1, samplesSceneCuts: Bool = true,
+        parallelItems: Int = ProcessInfo.processInfo.activeProcessorCount
     ) {
         self.store = store
         self.collection = collection
         self.analyzer = analyzer
         self.videoExtensions = videoExtensions
         self.sampleInterval = sampleInterval
+        self.samplesSceneCuts = samplesSceneCuts
         self.parallelItems = max(1, parallelItems)
     }
 
@@ -107,14 +111,18 @@ public struct CollectionIndexer: Sendable {
     }
 
     /// Samples a frame every ``sampleInterval`` seconds (the first frame, then the first at or after each
-    /// multiple), skipping the frames the collection has.
+    /// multiple) and, with ``samplesSceneCuts``, the first frame of each new shot (`SceneCutDetector`: a
+    /// 3×3 grid of gray histograms that changes by more than 0.3); skips the frames the collection has.
     private func indexVideo(_ source: String, url: URL, shouldStop: @Sendable () -> Bool, record: @Sendable (IndexEvent) -> Void) throws {
         let hash = try Self.fileHash(url)
         let reader = try VideoReader(url: url)
         let interval = max(1, Int((sampleInterval * 1000).rounded()))
         var next = 0
-        for frame in reader where frame.timestampInMilliseconds >= next {
+        var cuts = SceneCutDetector()
+        for frame in reader {
             if shouldStop() { return }
+            let startsShot = samplesSceneCuts ? try cuts.isCut(frame.image) : false
+            guard frame.timestampInMilliseconds >= next || startsShot else { continue }
             next = (frame.timestampInMilliseconds / interval + 1) * interval
             if try store.contains(contentHash: hash, timestampMs: frame.timestampInMilliseconds, in: collection) {
                 record(IndexEvent(file: source, timestampMs: frame.timestampInMilliseconds, status: .skipped))

@@ -78,7 +78,7 @@ import Testing
         #expect(export.allSatisfy { $0["labels"] != nil && $0["faces"] != nil && $0["embeddings"] != nil && $0["text"] != nil })
     }
 
-    @Test func videosAreSampledEveryNSecondsWithTheirTimes() throws {
+    @Test func videosAreSampledEveryNSecondsAndAtCutsWithTheirTimes() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // Three seconds at 10 frames/s: bus.jpg, then zidane.jpg, then chelsea.png, a second each.
@@ -99,6 +99,14 @@ import Testing
         ])
         let hit = try #require(try Self.jsonLines(search.output).first)
         #expect(hit["timestampMs"] as? Int == 2000 && hit["file"] as? String == video.path)
+        // Every 10 s, only the first frame is due by time; the two cuts between the photos add the first
+        // frame of each new shot (at 1000 and 2000 ms), unless --no-scene-cuts.
+        let cuts = try Self.run(["index", "add", "shots", video.path, "--every", "10", "--tasks", "embeddings", "--json", "--database", database])
+        #expect(try Self.jsonLines(cuts.output).compactMap { $0["timestampMs"] as? Int } == [0, 1000, 2000])
+        let timed = try Self.run([
+            "index", "add", "timed", video.path, "--every", "10", "--no-scene-cuts", "--tasks", "embeddings", "--json", "--database", database,
+        ])
+        #expect(try Self.jsonLines(timed.output).compactMap { $0["timestampMs"] as? Int } == [0])
     }
 
     @Test func progressIsABarOnATerminalAndLinesOtherwise() throws {
