@@ -299,8 +299,10 @@ import SwiftVisionTestSupport
         #expect(rectangles.count == 1 && rectangles[0].landmarks == nil)
         #expect(abs(rectangles[0].boundingBox.midX - face.boundingBox.midX) < 0.01)
         // Image points of a region round-trip to the mesh.
-        let contour = landmarks.faceContour.pointsInImage()
-        #expect(abs(contour[0].x - face.meshPoints[10].x) < 1e-6 && abs(contour[0].y - face.meshPoints[10].y) < 1e-6)
+        // Vision's image points have their origin at the lower left; the mesh's at the top left.
+        let contour = landmarks.faceContour.pointsInImage(imageSize: handler.image.size)
+        #expect(abs(contour[0].x - face.meshPoints[10].x) < 1e-6)
+        #expect(abs(handler.image.size.height - contour[0].y - face.meshPoints[10].y) < 1e-6)
     }
 
     @Test func handlesImagesWithoutUsableFaces() throws {

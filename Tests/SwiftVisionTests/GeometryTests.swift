@@ -15,8 +15,14 @@ import Testing
         #expect(topLeft.equalTo(CGRect(x: 0.1, y: 0.1, width: 0.2, height: 0.2), within: 1e-12))
         let lowerLeft = pixels.converted(from: .pixels, to: .normalizedLowerLeft, imageSize: size)
         #expect(abs(lowerLeft.minY - 0.7) < 1e-12 && abs(lowerLeft.height - 0.2) < 1e-12)
-        #expect(normalizedRect(forImageRect: pixels, width: 800, height: 600).equalTo(lowerLeft, within: 1e-12))
-        #expect(imageRect(forNormalizedRect: lowerLeft, width: 800, height: 600).equalTo(pixels, within: 1e-9))
+        // Vision's projections scale and never flip (Apple's VNImageRectForNormalizedRect: "projects a rectangle
+        // from normalized coordinates into image coordinates"; both are lower-left in Vision).
+        let lowerLeftPixels = CGRect(x: 80, y: 420, width: 160, height: 120)
+        #expect(imageRect(forNormalizedRect: lowerLeft, width: 800, height: 600).equalTo(lowerLeftPixels, within: 1e-9))
+        #expect(normalizedRect(forImageRect: lowerLeftPixels, width: 800, height: 600).equalTo(lowerLeft, within: 1e-12))
+        #expect(imageRect(forNormalizedRect: CGRect(x: 0.25, y: 0.5, width: 0.5, height: 0.25), width: 800, height: 600)
+            == CGRect(x: 200, y: 300, width: 400, height: 150))
+        #expect(imagePoint(forNormalizedPoint: CGPoint(x: 0.25, y: 0.75), width: 800, height: 600) == CGPoint(x: 200, y: 450))
         for space in [CoordinateSpace.pixels, .normalizedTopLeft, .normalizedLowerLeft] {
             let there = pixels.converted(from: .pixels, to: space, imageSize: size)
             #expect(there.converted(from: space, to: .pixels, imageSize: size).equalTo(pixels, within: 1e-9))

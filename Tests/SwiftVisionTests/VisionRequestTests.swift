@@ -18,8 +18,10 @@ import Testing
         #expect(abs(Double(page.topLeft.x) - Double(truth.topLeft.x / size.width)) < 0.005)
         #expect(abs(Double(page.topLeft.y) - (1 - Double(truth.topLeft.y / size.height))) < 0.005)
         #expect(page.topLeft.y > page.bottomLeft.y && page.topRight.x > page.topLeft.x)
+        // Vision's projection keeps the lower-left origin: the pixel box flipped.
+        let box = page.imageBoundingBox
         #expect(imageRect(forNormalizedRect: page.boundingBox, width: Int(size.width), height: Int(size.height))
-            .equalTo(page.imageBoundingBox, within: 1e-6))
+            .equalTo(CGRect(x: box.minX, y: size.height - box.maxY, width: box.width, height: box.height), within: 1e-6))
 
         #expect(try handler.perform(DetectBarcodesRequest()).isEmpty)
         // The printed page's title is among the lines read.

@@ -27,6 +27,12 @@ public struct DetectedObjectObservation: VisionObservation, Equatable {
         self.init(boundingBox: imageRect.converted(from: .pixels, to: .normalizedLowerLeft, imageSize: imageSize))
     }
 
+    /// The rectangle's box, under the rectangle's ``RectangleObservation/uuid`` and confidence: in Vision a
+    /// rectangle observation is a detected-object observation, and tracking it keeps its identity.
+    public init(_ rectangle: RectangleObservation) {
+        self.init(uuid: rectangle.uuid, boundingBox: rectangle.boundingBox, confidence: rectangle.confidence, isLost: false)
+    }
+
     init(uuid: UUID, boundingBox: CGRect, confidence: Float, isLost: Bool) {
         self.uuid = uuid
         self.boundingBox = boundingBox

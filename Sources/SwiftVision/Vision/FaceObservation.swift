@@ -117,8 +117,11 @@ public struct FaceLandmarkRegion2D: Sendable, Equatable {
             }, faceBox: faceBox)
     }
 
-    /// The points in pixels of the upright image, origin at the top left.
-    public func pointsInImage() -> [CGPoint] {
-        normalizedPoints.map { CGPoint(x: faceBox.minX + $0.x * faceBox.width, y: faceBox.minY + (1 - $0.y) * faceBox.height) }
+    /// The points in image coordinates as Vision's `pointsInImage(imageSize:)` gives them: pixels of an
+    /// upright image of `imageSize`, origin at the lower left.
+    public func pointsInImage(imageSize: CGSize) -> [CGPoint] {
+        normalizedPoints.map {
+            CGPoint(x: faceBox.minX + $0.x * faceBox.width, y: imageSize.height - faceBox.minY - (1 - $0.y) * faceBox.height)
+        }
     }
 }

@@ -13,8 +13,9 @@ public struct TrackObjectRequest: SequenceVisionRequest {
 
     /// The seed, or the previous frame's result.
     public let inputObservation: DetectedObjectObservation
-    /// The tracker; Vision's default is `.accurate`.
-    public var trackingLevel: TrackingLevel = .accurate
+    /// The tracker; `.fast` by default, as Vision's (its documentation of `VNRequestTrackingLevel.fast`:
+    /// the default option used by trackers).
+    public var trackingLevel: TrackingLevel = .fast
     /// Releases the tracker after this frame.
     public var isLastFrame = false
     /// Called with the request's results or error each time a handler performs it (Vision's
@@ -24,6 +25,13 @@ public struct TrackObjectRequest: SequenceVisionRequest {
     /// A request to follow `detectedObjectObservation`.
     public init(detectedObjectObservation: DetectedObjectObservation) {
         inputObservation = detectedObjectObservation
+    }
+
+    /// A request to follow a rectangle that ``DetectRectanglesRequest`` found, under the rectangle's
+    /// ``RectangleObservation/uuid``, as a `VNRectangleObservation` (a kind of `VNDetectedObjectObservation`)
+    /// seeds Vision's tracker.
+    public init(detectedObjectObservation rectangle: RectangleObservation) {
+        self.init(detectedObjectObservation: DetectedObjectObservation(rectangle))
     }
 
     /// Without a sequence there is nothing to follow: the seed is returned as it is.

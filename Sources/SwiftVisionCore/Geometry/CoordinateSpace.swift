@@ -46,12 +46,26 @@ extension CGRect {
     }
 }
 
-/// Vision's `VNImageRectForNormalizedRect`: a normalised lower-left rectangle in top-left pixels.
+/// Vision's `VNImageRectForNormalizedRect`: a normalised rectangle projected into image coordinates by
+/// scaling alone. As in Vision, nothing is flipped: a lower-left normalised rectangle gives a rectangle
+/// in pixels with the origin at the lower left (for top-left pixels use
+/// `converted(from: .normalizedLowerLeft, to: .pixels, imageSize:)`).
 public func imageRect(forNormalizedRect rect: CGRect, width: Int, height: Int) -> CGRect {
-    rect.converted(from: .normalizedLowerLeft, to: .pixels, imageSize: CGSize(width: width, height: height))
+    CGRect(
+        x: rect.minX * CGFloat(width), y: rect.minY * CGFloat(height), width: rect.width * CGFloat(width),
+        height: rect.height * CGFloat(height))
 }
 
-/// Vision's `VNNormalizedRectForImageRect`: top-left pixels as a normalised lower-left rectangle.
+/// Vision's `VNNormalizedRectForImageRect`: a rectangle in image coordinates normalised by scaling alone,
+/// the inverse of ``imageRect(forNormalizedRect:width:height:)``.
 public func normalizedRect(forImageRect rect: CGRect, width: Int, height: Int) -> CGRect {
-    rect.converted(from: .pixels, to: .normalizedLowerLeft, imageSize: CGSize(width: width, height: height))
+    CGRect(
+        x: rect.minX / CGFloat(width), y: rect.minY / CGFloat(height), width: rect.width / CGFloat(width),
+        height: rect.height / CGFloat(height))
+}
+
+/// Vision's `VNImagePointForNormalizedPoint`: a normalised point projected into image coordinates by
+/// scaling alone (origin where the normalised point's is).
+public func imagePoint(forNormalizedPoint point: CGPoint, width: Int, height: Int) -> CGPoint {
+    CGPoint(x: point.x * CGFloat(width), y: point.y * CGFloat(height))
 }

@@ -1,10 +1,12 @@
 import SwiftVisionCore
 import SwiftVisionRuntime
 
-/// ML Kit's coarse object categories, derived from the detector's COCO class.
+/// ML Kit's coarse object categories, derived from the detector's COCO class. The raw values are ML
+/// Kit's label indices (`PredefinedCategory.FASHION_GOOD_INDEX` 0, `HOME_GOOD_INDEX` 1, `FOOD_INDEX` 2,
+/// `PLACE_INDEX` 3, `PLANT_INDEX` 4; iOS's `DetectedObjectLabelIndex` the same).
 public enum ObjectCategory: Int, Sendable, CaseIterable {
-    /// Clothes and accessories, food, household goods, places and plants (ML Kit's `PredefinedCategory`).
-    case fashionGood, food, homeGood, place, plant
+    /// Clothes and accessories, household goods, food, places and plants (ML Kit's `PredefinedCategory`).
+    case fashionGood = 0, homeGood = 1, food = 2, place = 3, plant = 4
 
     /// The label text ML Kit uses.
     public var text: String {
