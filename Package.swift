@@ -100,6 +100,7 @@ let package = Package(
             name: "SwiftVisionServer",
             dependencies: [
                 "SwiftVision",
+                "SwiftVisionCollections",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Logging", package: "swift-log"),

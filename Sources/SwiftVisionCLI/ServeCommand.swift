@@ -63,6 +63,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A host name the service answers to besides its address (checked against Host); repeatable.")
     var serverName: [String] = []
 
+    @Option(help: "The SQLite file of the collections served at /v1/collections (default: the cache folder's, made on first use).")
+    var collections: String?
+
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -118,6 +121,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let shutdownGrace { configuration.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000)) }
         configuration.allowedOrigins = allowOrigin
         configuration.serverNames = serverName
+        configuration.collectionsURL = collections.map { URL(fileURLWithPath: $0) }
         if let problem = configuration.problem { throw ValidationError(problem) }
         var logger = Logger(label: "swiftvision.server")
         logger.logLevel = logging.verbose ? .debug : .info

@@ -96,7 +96,7 @@ public struct CollectionIndexer: Sendable {
                 try indexVideo(source, url: url, shouldStop: shouldStop, record: record)
             } else {
                 let data = try Data(contentsOf: url, options: .mappedIfSafe)
-                let hash = Self.hexadecimal(SHA256.hash(data: data))
+                let hash = Self.contentHash(of: data)
                 if try store.contains(contentHash: hash, timestampMs: nil, in: collection) {
                     return record(IndexEvent(file: source, status: .skipped))
                 }
@@ -149,6 +149,11 @@ public struct CollectionIndexer: Sendable {
         var hasher = SHA256()
         while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty { hasher.update(data: piece) }
         return hexadecimal(hasher.finalize())
+    }
+
+    /// The content hash an item of `data` (a picture's file) is stored under: its SHA-256, in hexadecimal.
+    public static func contentHash(of data: Data) -> String {
+        hexadecimal(SHA256.hash(data: data))
     }
 
     static func hexadecimal(_ digest: SHA256.Digest) -> String {

@@ -4,6 +4,7 @@ import Hummingbird
 import NIOCore
 import NIOHTTP1
 import SwiftVision
+import SwiftVisionCollections
 
 /// An error the service answers with: a status and a JSON body `{"error":{"code","message"}}`.
 public struct APIError: Error, Sendable, CustomStringConvertible {
@@ -74,6 +75,12 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
                 return APIError(.serviceUnavailable, "not_installed", "the LiteRT runtime is not installed or not usable: run `swiftvision setup`")
             case .incompatibleModel, .status:
                 return APIError(.serviceUnavailable, "model_unusable", "a model of this task cannot be loaded: run `swiftvision setup` again")
+            }
+        case let error as CollectionStoreError:
+            switch error {
+            case .unknownCollection: return APIError(.notFound, "unknown_collection", error.description)
+            case .unknownItem: return APIError(.notFound, "unknown_item", error.description)
+            case .noEmbedding, .invalidName, .dimensionMismatch, .zeroVector: return .badOption(error.description)
             }
         case is HTTPParserError:
             return APIError(.badRequest, "bad_request", "the request is not valid HTTP/1.1")

@@ -49,6 +49,63 @@ enum OpenAPIDocument {
         ] {
             paths["/v1/vision/\(path)"] = ["post": deepStack(path, summary: summary)]
         }
+        let collection: [String: Any] = ["name": "collection", "in": "path", "required": true, "schema": ["type": "string"]]
+        paths["/v1/collections"] = [
+            "get": [
+                "operationId": "collections", "summary": "The collections with their item and failure counts",
+                "responses": responses(ok: "the collections", schema: ["type": "array", "items": ["type": "object"]]),
+            ]
+        ]
+        paths["/v1/collections/{collection}/items"] = [
+            "post": [
+                "operationId": "add_item", "summary": "Analyse one image and add it to the collection (made when new)",
+                "parameters": [
+                    collection,
+                    [
+                        "name": "tasks", "in": "query", "required": false,
+                        "schema": ["type": "string", "default": "labels,objects,faces,embeddings"],
+                    ],
+                ],
+                "requestBody": imageBody(files: 1),
+                "responses": responses(ok: "the item (201 when added)", schema: ["type": "object"])
+                    .merging(["201": jsonResponse("the item, added", ["type": "object", "required": ["added", "item"]])]) { $1 },
+            ]
+        ]
+        paths["/v1/collections/{collection}/items/{id}"] = [
+            "get": [
+                "operationId": "item", "summary": "One item of the collection",
+                "parameters": [collection, ["name": "id", "in": "path", "required": true, "schema": ["type": "integer"]]],
+                "responses": responses(ok: "the item", schema: ["type": "object"]),
+            ]
+        ]
+        var searchBody = imageBody(files: 1)
+        var searchContent = searchBody["content"] as? [String: Any] ?? [:]
+        searchContent["application/json"] = [
+            "schema": [
+                "type": "object", "additionalProperties": false,
+                "properties": [
+                    "item": ["type": "integer"], "labels": ["type": "array", "items": ["type": "string"]],
+                    "noLabels": ["type": "array", "items": ["type": "string"]], "text": ["type": "string"],
+                    "faces": ["type": "string"], "barcode": ["type": "string"], "k": ["type": "integer", "minimum": 1, "maximum": 1000],
+                ],
+            ]
+        ]
+        searchBody["content"] = searchContent
+        paths["/v1/collections/{collection}/search"] = [
+            "post": [
+                "operationId": "search", "summary": "Items like an image, or matching filters, best first",
+                "parameters": [collection, ["name": "k", "in": "query", "required": false, "schema": ["type": "integer"]]],
+                "requestBody": searchBody,
+                "responses": responses(ok: "the hits", schema: ["type": "object", "required": ["hits"]]),
+            ]
+        ]
+        paths["/v1/collections/{collection}/duplicates"] = [
+            "get": [
+                "operationId": "duplicates", "summary": "Groups of near-duplicate items",
+                "parameters": [collection, ["name": "threshold", "in": "query", "required": false, "schema": ["type": "number"]]],
+                "responses": responses(ok: "the groups", schema: ["type": "array"]),
+            ]
+        ]
         paths["/v1/tasks"] = [
             "get": [
                 "operationId": "tasks", "summary": "Every task with its options, defaults and models",

@@ -51,6 +51,10 @@ public struct ServerConfiguration: Sendable {
     /// stops DNS rebinding. Only checked on loopback unless names are given.
     public var serverNames: [String] = []
 
+    /// The SQLite file of the collections served at `/v1/collections` (made on first use); nil for the
+    /// cache folder's.
+    public var collectionsURL: URL?
+
     /// The defaults: loopback, port 8080, no token.
     public init() {}
 

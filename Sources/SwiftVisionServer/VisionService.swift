@@ -7,6 +7,7 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 import SwiftVision
+import SwiftVisionCollections
 
 /// SwiftVision over HTTP: every task of the registry as `POST /v1/{task}`, its live stream as the
 /// WebSocket `GET /v1/stream/{task}`, `GET /v1/tasks`, `POST /v1/similarity`, the web page at `/`,
@@ -91,6 +92,9 @@ public enum VisionService {
                 body: ResponseBody(byteBuffer: ByteBuffer(string: ServerMetrics.exposition(limiter: limiter))))
         }
         protected.get("v1/tasks") { _, _ in json(try catalog.registry.listing()) }
+        CollectionRoutes.add(
+            to: protected, store: CollectionStoreOpener(url: configuration.collectionsURL ?? SQLiteCollectionStore.defaultURL),
+            limiter: limiter, configuration: configuration)
         protected.post("v1/similarity") { request, context in
             await instrumented(task: "similarity") {
                 let due = deadline(configuration)

@@ -184,8 +184,9 @@ class Server:
         self.port = free_port()
         self.folder = tempfile.TemporaryDirectory(prefix="swiftvision-attacks-")
         self.log = Path(self.folder.name) / "server.log"
+        collections = Path(self.folder.name) / "collections.sqlite"
         command = ["prlimit", f"--data={DATA_LIMIT}", f"--nofile={nofile}:{nofile}", "--",
-                   str(BINARY), "serve", "--host", HOST, "--port", str(self.port), *flags]
+                   str(BINARY), "serve", "--host", HOST, "--port", str(self.port), "--collections", str(collections), *flags]
         with open(self.log, "wb") as f:
             self.proc = subprocess.Popen(command, cwd=ROOT, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                          start_new_session=True, env={**os.environ, **(env or {})})
