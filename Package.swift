@@ -110,6 +110,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             resources: [.copy("Resources/Public")]
         ),

@@ -63,6 +63,18 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A host name the service answers to besides its address (checked against Host); repeatable.")
     var serverName: [String] = []
 
+    @Option(help: "Run sources (POST /v1/sources) and keep them in this JSON file, so that they come back after a restart; webhook posts wait beside it.")
+    var sources: String?
+
+    @Option(help: "The folder file:// sources must lie in (default: none, no file can be a source).")
+    var sourceRoot: String?
+
+    @Option(help: "Sources run at once (default: 8).")
+    var maxSources: Int?
+
+    @Option(help: "A host (host or host:port, * for any) that sources' webhooks may post to; repeatable (default: none).")
+    var allowWebhook: [String] = []
+
     @Option(help: "The SQLite file of the collections served at /v1/collections (default: the cache folder's, made on first use).")
     var collections: String?
 
@@ -84,6 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
             ("--max-concurrent", maxConcurrent, 1...1024), ("--max-queue", maxQueue, 0...100_000),
             ("--max-streams", maxStreams, 0...10_000), ("--max-connections", maxConnections, 1...100_000),
             ("--threads", threads, 1...ServerConfiguration.maximumThreads),
+            ("--max-sources", maxSources, 0...ServerConfiguration.mostSources),
         ] {
             if let value, !range.contains(value) {
                 throw ValidationError("\(name) must lie in \(range.lowerBound)…\(range.upperBound)")
@@ -122,6 +135,16 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.allowedOrigins = allowOrigin
         configuration.serverNames = serverName
         configuration.collectionsURL = collections.map { URL(fileURLWithPath: $0) }
+        configuration.sourcesFile = sources.map { URL(fileURLWithPath: $0) }
+        if let sourceRoot {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: sourceRoot, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("--source-root \(sourceRoot) is not a folder")
+            }
+            configuration.sourceRoot = URL(fileURLWithPath: sourceRoot).standardizedFileURL.resolvingSymlinksInPath()
+        }
+        if let maxSources { configuration.maxSources = maxSources }
+        configuration.webhookHosts = allowWebhook
         if let problem = configuration.problem { throw ValidationError(problem) }
         var logger = Logger(label: "swiftvision.server")
         logger.logLevel = logging.verbose ? .debug : .info

@@ -142,6 +142,7 @@ enum OpenAPIDocument {
                 ],
             ]
         ]
+        paths.merge(sourcePaths()) { $1 }
         return [
             "openapi": "3.1.0",
             "info": [
@@ -151,6 +152,7 @@ enum OpenAPIDocument {
             "paths": paths,
             "components": [
                 "schemas": [
+                    "Source": source, "Event": event,
                     "Error": [
                         "type": "object", "required": ["error"],
                         "properties": [
@@ -164,6 +166,108 @@ enum OpenAPIDocument {
                 "securitySchemes": ["token": ["type": "http", "scheme": "bearer"]],
             ],
             "security": [["token": [String]()], [String: Any]()],
+        ]
+    }
+
+    /// A source as `POST /v1/sources` takes it.
+    static var sourceRequest: [String: Any] {
+        [
+            "type": "object", "required": ["url", "task"], "additionalProperties": false,
+            "properties": [
+                "url": ["type": "string", "description": "file:///… under --source-root, rtsp://… or camera:N (0…63)", "maxLength": 2048],
+                "task": ["type": "string"], "options": ["type": "object", "description": "the task's options, as in a stream's text message"],
+                "fps": ["type": "number", "minimum": 0.1, "maximum": 60, "default": 5], "loop": ["type": "boolean", "default": false],
+                "webhook": [
+                    "type": "object", "required": ["url", "secret"], "additionalProperties": false,
+                    "properties": [
+                        "url": ["type": "string", "description": "http://, to a host the operator allows (--allow-webhook)"],
+                        "secret": ["type": "string", "minLength": 16, "maxLength": 256],
+                    ],
+                ],
+            ],
+        ]
+    }
+
+    /// A source as the service shows it: what it is (without the webhook's secret) and its counters.
+    static var source: [String: Any] {
+        [
+            "type": "object", "required": ["id", "url", "task", "options", "fps", "loop", "state", "framesIn", "framesOut", "framesDropped"],
+            "properties": [
+                "id": ["type": "string"], "url": ["type": "string"], "task": ["type": "string"], "options": ["type": "object"],
+                "fps": ["type": "number"], "loop": ["type": "boolean"],
+                "webhook": ["type": "object", "properties": ["url": ["type": "string"]]],
+                "state": ["enum": ["starting", "running", "reconnecting", "ended", "failed", "stopped"]],
+                "framesIn": ["type": "integer"], "framesOut": ["type": "integer"], "framesDropped": ["type": "integer"],
+                "fpsIn": ["type": "number"], "fpsOut": ["type": "number"], "reconnects": ["type": "integer"],
+                "events": ["type": "integer"], "lastError": ["type": "string"], "lastFrameMs": ["type": "integer"],
+            ],
+        ]
+    }
+
+    /// An event, as webhooks and the event stream carry it.
+    static var event: [String: Any] {
+        [
+            "type": "object", "required": ["id", "type", "source", "timestampMs"],
+            "properties": [
+                "id": ["type": "string"], "type": ["enum": ["object.entered", "object.left", "face.appeared", "face.left", "barcode.read"]],
+                "source": ["type": "string"], "timestampMs": ["type": "integer"], "trackingID": ["type": "integer"],
+                "label": ["type": "string"], "value": ["type": "string"], "firstSeenMs": ["type": "integer"], "lastSeenMs": ["type": "integer"],
+                "box": [
+                    "type": "object",
+                    "properties": ["x": ["type": "number"], "y": ["type": "number"], "width": ["type": "number"], "height": ["type": "number"]],
+                ],
+            ],
+        ]
+    }
+
+    /// `/v1/sources`, `/v1/sources/{id}` and `/v1/sources/{id}/events`.
+    static func sourcePaths() -> [String: Any] {
+        let one: [String: Any] = ["$ref": "#/components/schemas/Source"]
+        let id: [[String: Any]] = [["name": "id", "in": "path", "required": true, "schema": ["type": "string"]]]
+        let common: [String: Any] = [
+            "400": errorResponse("a path with control characters"), "401": errorResponse("missing or wrong token"),
+            "403": errorResponse("sources not enabled (--sources), or another site's Origin"),
+        ]
+        let unknown = errorResponse("no such source")
+        return [
+            "/v1/sources": [
+                "post": [
+                    "operationId": "add_source", "summary": "Run a file, RTSP stream or camera through a task, with events and a webhook",
+                    "requestBody": ["required": true, "content": ["application/json": ["schema": sourceRequest]]],
+                    "responses": common.merging([
+                        "201": jsonResponse("the source, started", one),
+                        "400": errorResponse("bad field, URL, option or webhook"),
+                        "404": errorResponse("unknown task"), "413": errorResponse("body over 64 kB"),
+                        "503": errorResponse("too many sources (--max-sources)"),
+                    ]) { $1 },
+                ],
+                "get": [
+                    "operationId": "sources", "summary": "Every source with its state and counters",
+                    "responses": common.merging(["200": jsonResponse("the sources", ["type": "array", "items": one])]) { $1 },
+                ],
+            ],
+            "/v1/sources/{id}": [
+                "get": [
+                    "operationId": "source", "summary": "One source with its state and counters", "parameters": id,
+                    "responses": common.merging(["200": jsonResponse("the source", one), "404": unknown]) { $1 },
+                ],
+                "delete": [
+                    "operationId": "remove_source", "summary": "Stop a source and forget it", "parameters": id,
+                    "responses": common.merging(["204": ["description": "stopped"], "404": unknown]) { $1 },
+                ],
+            ],
+            "/v1/sources/{id}/events": [
+                "get": [
+                    "operationId": "source_events", "summary": "The source's events as server-sent events", "parameters": id,
+                    "responses": common.merging([
+                        "200": [
+                            "description": "`event: TYPE`, `id: ID` and `data: EVENT` (an Event's JSON) for each event",
+                            "content": ["text/event-stream": ["schema": ["type": "string"]]],
+                        ],
+                        "404": unknown, "503": errorResponse("too many listeners of this source"),
+                    ]) { $1 },
+                ]
+            ],
         ]
     }
 

@@ -50,6 +50,15 @@ public struct ServerConfiguration: Sendable {
     /// on loopback, `localhost`, `127.0.0.1` and `[::1]`: a request naming another host is refused, which
     /// stops DNS rebinding. Only checked on loopback unless names are given.
     public var serverNames: [String] = []
+    /// The JSON file that keeps the sources the service runs (`POST /v1/sources`), so that they come back
+    /// after a restart; their webhook posts wait beside it. Nil: the service runs no sources.
+    public var sourcesFile: URL?
+    /// The folder `file://` sources must lie in; nil: no file can be a source.
+    public var sourceRoot: URL?
+    /// Sources run at once.
+    public var maxSources = 8
+    /// Hosts (`host` or `host:port`, `*` for any) that sources' webhooks may post to; none by default.
+    public var webhookHosts: [String] = []
 
     /// The SQLite file of the collections served at `/v1/collections` (made on first use); nil for the
     /// cache folder's.
@@ -76,6 +85,7 @@ public struct ServerConfiguration: Sendable {
         if queueLength < 0 { return "max-queue must be at least 0" }
         if maxStreams < 0 { return "max-streams must be at least 0" }
         if maxConnections < 1 { return "max-connections must be at least 1" }
+        if !(0...Self.mostSources).contains(maxSources) { return "max-sources must lie in 0…\(Self.mostSources)" }
         if let threads, !(1...Self.maximumThreads).contains(threads) {
             return "threads must lie in 1…\(Self.maximumThreads)"
         }
@@ -91,6 +101,9 @@ public struct ServerConfiguration: Sendable {
         }
         return nil
     }
+
+    /// The highest `--max-sources`: each source has a decoding thread of its own.
+    public static let mostSources = 256
 
     /// The most threads the service lets an inference use.
     public static var maximumThreads: Int { 4 * max(1, ProcessInfo.processInfo.activeProcessorCount) }

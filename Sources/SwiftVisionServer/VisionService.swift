@@ -91,6 +91,7 @@ public enum VisionService {
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                 body: ResponseBody(byteBuffer: ByteBuffer(string: ServerMetrics.exposition(limiter: limiter))))
         }
+        SourceRoutes.add(to: protected, catalog: catalog, limiter: limiter, configuration: configuration)
         protected.get("v1/tasks") { _, _ in json(try catalog.registry.listing()) }
         CollectionRoutes.add(
             to: protected, store: CollectionStoreOpener(url: configuration.collectionsURL ?? SQLiteCollectionStore.defaultURL),

@@ -1,0 +1,197 @@
+import Foundation
+import Synchronization
+
+/// Something that happened in a source's frames: a tracked object entered or left, a face appeared or
+/// left, a barcode was read. Its JSON is what webhooks receive and what the event stream sends.
+struct SourceEvent: Codable, Sendable, Equatable {
+    /// Unique across sources and restarts: the source's ID, when its run began, and a sequence number.
+    var id: String
+    /// `object.entered`, `object.left`, `face.appeared`, `face.left` or `barcode.read`.
+    var type: String
+    /// The source's ID.
+    var source: String
+    /// When the event was made, in milliseconds since 1970.
+    var timestampMs: Int64
+    /// The tracking ID of an object or face.
+    var trackingID: Int?
+    /// An object's most confident class, when the task classifies.
+    var label: String?
+    /// A barcode's text.
+    var value: String?
+    /// The box, in pixels of the upright frame, where the track was last seen.
+    var box: EventBox?
+    /// When the track was first and last seen, in milliseconds since 1970.
+    var firstSeenMs: Int64?
+    var lastSeenMs: Int64?
+
+    /// The event as one JSON object, keys sorted.
+    func encoded() -> Data {
+        (try? serviceEncoder.encode(self)) ?? Data("{}".utf8)
+    }
+}
+
+/// A box in pixels.
+struct EventBox: Codable, Sendable, Equatable {
+    var x, y, width, height: Double
+}
+
+/// Turns a source's per-frame outputs into events, by tracking ID (objects, faces) or value (barcodes).
+/// A track leaves once it has not been seen for ``leaveAfterMilliseconds`` of stream time, or when the
+/// source stops. Not safe for concurrent use: one source's results arrive one at a time.
+struct EventTracker {
+    /// How long a track may go unseen before it counts as gone.
+    static let leaveAfterMilliseconds: Int64 = 1000
+
+    private struct Track {
+        var kind: Kind
+        var trackingID: Int?
+        var label: String?
+        var value: String?
+        var box: EventBox?
+        var firstSeen: Int64
+        var lastSeen: Int64
+    }
+
+    private enum Kind {
+        case object, face, barcode
+
+        var left: String? {
+            switch self {
+            case .object: "object.left"
+            case .face: "face.left"
+            case .barcode: nil
+            }
+        }
+    }
+
+    let source: String
+    private let run: String
+    private var sequence = 0
+    private var tracks: [String: Track] = [:]
+
+    /// A tracker for `source`, whose event IDs carry `runStartMs` so that they stay unique across restarts.
+    init(source: String, runStartMs: Int64) {
+        self.source = source
+        run = String(runStartMs, radix: 36)
+    }
+
+    /// The events of one frame's output (the task's JSON object) seen at `time` (ms since 1970).
+    mutating func events(for output: [String: Any], at time: Int64) -> [SourceEvent] {
+        var seen: [(String, Track, String)] = []
+        for object in output["objects"] as? [[String: Any]] ?? [] {
+            guard let id = object["trackingID"] as? Int else { continue }
+            let labels = object["labels"] as? [[String: Any]] ?? []
+            let track = Track(
+                kind: .object, trackingID: id, label: labels.first?["text"] as? String, box: Self.box(object["frame"]),
+                firstSeen: time, lastSeen: time)
+            seen.append(("object:\(id)", track, "object.entered"))
+        }
+        for face in output["faces"] as? [[String: Any]] ?? [] {
+            guard let id = face["trackingID"] as? Int else { continue }
+            let track = Track(kind: .face, trackingID: id, box: Self.box(face["boundingBox"]), firstSeen: time, lastSeen: time)
+            seen.append(("face:\(id)", track, "face.appeared"))
+        }
+        for barcode in output["barcodes"] as? [[String: Any]] ?? [] {
+            guard let text = barcode["text"] as? String else { continue }
+            seen.append(("barcode:\(text)", Track(kind: .barcode, value: text, firstSeen: time, lastSeen: time), "barcode.read"))
+        }
+        var events: [SourceEvent] = []
+        for (key, track, type) in seen {
+            if var known = tracks[key] {
+                known.lastSeen = time
+                known.box = track.box ?? known.box
+                known.label = known.label ?? track.label
+                tracks[key] = known
+            } else {
+                tracks[key] = track
+                events.append(event(type, track, at: time))
+            }
+        }
+        events += leave { time - $0.lastSeen > Self.leaveAfterMilliseconds }
+        return events
+    }
+
+    /// `left` events for every track still present: the source stopped or ended at `time`.
+    mutating func finish() -> [SourceEvent] {
+        leave { _ in true }
+    }
+
+    private mutating func leave(where gone: (Track) -> Bool) -> [SourceEvent] {
+        let leaving = tracks.filter { gone($0.value) }.sorted { ($0.value.firstSeen, $0.key) < ($1.value.firstSeen, $1.key) }
+        var events: [SourceEvent] = []
+        for (key, track) in leaving {
+            tracks[key] = nil
+            if let type = track.kind.left { events.append(event(type, track, at: track.lastSeen)) }
+        }
+        return events
+    }
+
+    private mutating func event(_ type: String, _ track: Track, at time: Int64) -> SourceEvent {
+        sequence += 1
+        let isLeaving = type.hasSuffix(".left")
+        return SourceEvent(
+            id: "\(source).\(run).\(sequence)", type: type, source: source,
+            timestampMs: isLeaving ? Int64(Date().timeIntervalSince1970 * 1000) : time, trackingID: track.trackingID,
+            label: track.label, value: track.value, box: track.box, firstSeenMs: track.kind == .barcode ? nil : track.firstSeen,
+            lastSeenMs: isLeaving ? track.lastSeen : nil)
+    }
+
+    private static func box(_ value: Any?) -> EventBox? {
+        guard let box = value as? [String: Any], let x = box["x"] as? Double, let y = box["y"] as? Double,
+            let width = box["width"] as? Double, let height = box["height"] as? Double
+        else { return nil }
+        return EventBox(x: x, y: y, width: width, height: height)
+    }
+}
+
+/// Where a source's events go to listeners of `GET /v1/sources/{id}/events`: each listener gets the
+/// events made after it subscribed, up to ``bufferLimit`` waiting (older ones are dropped for a slow
+/// listener; webhooks, not listeners, are the at-least-once path).
+final class EventHub: Sendable {
+    /// Events waiting for one listener.
+    static let bufferLimit = 256
+    /// Listeners of one source at once.
+    static let listenerLimit = 8
+
+    private struct State {
+        var listeners: [Int: AsyncStream<SourceEvent>.Continuation] = [:]
+        var nextID = 0
+        var closed = false
+    }
+    private let state = Mutex(State())
+
+    /// A stream of the events published from now on, or nil when ``listenerLimit`` listen already or
+    /// the hub is closed.
+    func subscribe() -> AsyncStream<SourceEvent>? {
+        let (stream, continuation) = AsyncStream<SourceEvent>.makeStream(bufferingPolicy: .bufferingNewest(Self.bufferLimit))
+        let id = state.withLock { state -> Int? in
+            guard !state.closed, state.listeners.count < Self.listenerLimit else { return nil }
+            state.nextID += 1
+            state.listeners[state.nextID] = continuation
+            return state.nextID
+        }
+        guard let id else { return nil }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Hands `events` to every listener.
+    func publish(_ events: [SourceEvent]) {
+        let listeners = state.withLock { Array($0.listeners.values) }
+        for listener in listeners {
+            for event in events { listener.yield(event) }
+        }
+    }
+
+    /// Ends every listener's stream; later subscriptions are refused.
+    func close() {
+        let listeners = state.withLock { state -> [AsyncStream<SourceEvent>.Continuation] in
+            state.closed = true
+            defer { state.listeners = [:] }
+            return Array(state.listeners.values)
+        }
+        for listener in listeners { listener.finish() }
+    }
+}
