@@ -46,7 +46,7 @@ struct SwiftVisionCommand: ParsableCommand {
             InfoCommand.self, FacesCommand.self, PoseCommand.self, HandsCommand.self, DetectCommand.self, TrackCommand.self, SegmentCommand.self, RectanglesCommand.self,
             BarcodesCommand.self, TextCommand.self, LabelCommand.self, EmbedCommand.self, SimilarCommand.self,
             ModelCommand.self, ModelsCommand.self, TasksCommand.self, ServeCommand.self, SetupCommand.self,
-            IndexCommand.self,
+            IndexCommand.self, WatchCommand.self,
         ]
     )
 }

@@ -68,6 +68,8 @@ struct EventTracker {
     private let run: String
     private var sequence = 0
     private var tracks: [String: Track] = [:]
+    /// Whether the source has ended: a frame still in flight when it did makes no event.
+    private var isFinished = false
 
     /// A tracker for `source`, whose event IDs carry `runStartMs` so that they stay unique across restarts.
     init(source: String, runStartMs: Int64) {
@@ -77,6 +79,7 @@ struct EventTracker {
 
     /// The events of one frame's output (the task's JSON object) seen at `time` (ms since 1970).
     mutating func events(for output: [String: Any], at time: Int64) -> [SourceEvent] {
+        guard !isFinished else { return [] }
         var seen: [(String, Track, String)] = []
         for object in output["objects"] as? [[String: Any]] ?? [] {
             guard let id = object["trackingID"] as? Int else { continue }
@@ -113,7 +116,8 @@ struct EventTracker {
 
     /// `left` events for every track still present: the source stopped or ended at `time`.
     mutating func finish() -> [SourceEvent] {
-        leave { _ in true }
+        isFinished = true
+        return leave { _ in true }
     }
 
     private mutating func leave(where gone: (Track) -> Bool) -> [SourceEvent] {

@@ -5,7 +5,8 @@ photo, in which the objects task finds two people (Zidane and Ancelotti; the tru
 then 2 s of plain gray, in which it finds nothing. So each person must enter once and leave once.
 The webhook receiver is Python's http.server on loopback; it checks every post's
 `X-SwiftVision-Signature` with the secret as docs/sources.md tells receivers to. Every wait is
-bounded in time; nothing here is random; everything binds 127.0.0.1.
+bounded in time; nothing here is random; everything binds 127.0.0.1. The RTSP camera is GStreamer's
+RTSP server (tests/python/rtsp_server.py) serving a photo, stopped and started again mid-stream.
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import hashlib
 import hmac
 import json
 import os
+import subprocess
 import threading
 import time
 from contextlib import contextmanager
@@ -22,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from test_service_attacks import HOST, Server, error_code, request
-from test_web_page import MEDIA, free_port
+from test_web_page import MEDIA, free_port, stop
 
 SECRET = "a-test-secret-of-32-characters!!"
 PEOPLE = 2  # people the objects task finds in zidane.jpg
@@ -302,3 +304,81 @@ def test_sources_need_the_operator_and_the_token(tmp_path, media):
         assert status == 200
     finally:
         server.close()
+
+
+class RTSPServer:
+    """tests/python/rtsp_server.py (GStreamer's RTSP server) serving `photo` at rtsp://127.0.0.1:PORT/camera."""
+
+    def __init__(self, port: int, photo: Path):
+        self.port, self.photo = port, photo
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            ["/usr/bin/python3", str(Path(__file__).parent / "rtsp_server.py"), str(self.port), str(self.photo)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True, text=True)
+        line = self.proc.stdout.readline()  # "ready", or why not; the script exits on failure
+        assert line.strip() == "ready", line + self.proc.stdout.read()
+
+    def stop(self) -> None:
+        stop(self.proc)
+
+
+def test_an_rtsp_source_reconnects_when_its_server_restarts(tmp_path, media):
+    if subprocess.run(["/usr/bin/python3", "-c", "import gi; gi.require_version('GstRtspServer', '1.0')"],
+                      capture_output=True).returncode != 0:
+        pytest.skip("GStreamer's RTSP server is not installed: scripts/install-system-packages.sh --tests")
+    port = free_port()
+    camera = RTSPServer(port, MEDIA / "zidane.jpg")
+    camera.start()
+    try:
+        with service(tmp_path, media) as (server, receiver):
+            ident = add(server, {"url": f"rtsp://{HOST}:{port}/camera", "task": "objects", "fps": 5,
+                                 "options": {"multiple": True, "classify": True},
+                                 "webhook": {"url": f"http://{HOST}:{receiver.port}/hook", "secret": SECRET}})
+            wait_for(lambda: len(receiver.events()) >= PEOPLE, 30, lambda: (receiver.events(), source(server, ident)))
+            camera.stop()
+            down = time.monotonic()
+            wait_for(lambda: source(server, ident)["state"] == "reconnecting", 15, lambda: source(server, ident))
+            noticed = time.monotonic() - down
+            frames = source(server, ident)["framesIn"]
+            time.sleep(2)  # down a while: attempts fail and back off
+            camera.photo = MEDIA / "dog.jpg"  # the camera now sees a dog, a bicycle and cars: new tracks
+            camera.start()
+            up = time.monotonic()
+            restarted_ms = time.time() * 1000
+            wait_for(lambda: source(server, ident)["framesIn"] > frames, 30, lambda: source(server, ident))
+            back = time.monotonic() - up
+            wait_for(lambda: any(e["type"] == "object.entered" and e.get("label", "person") != "person" and e["receivedMs"] > restarted_ms
+                                 for e in receiver.events().values()), 20,
+                     lambda: (receiver.events(), source(server, ident)))
+            state = source(server, ident)
+            assert state["state"] == "running" and state["reconnects"] >= 1, state
+            assert receiver.bad_signatures == 0
+            kinds = [e["type"] for e in receiver.events().values()]
+            assert kinds.count("object.left") >= PEOPLE  # the people of the first picture left
+            print(f"\nRTSP: the end noticed in {noticed:.1f} s, frames again {back:.1f} s after the server came back")
+    finally:
+        camera.stop()
+
+
+def test_watch_prints_the_events_and_posts_them_signed(media):
+    from test_web_page import BINARY
+
+    receiver = Receiver()
+    receiver.start()
+    try:
+        run = subprocess.run(
+            [str(BINARY), "watch", str(media / "people.avi"), "--task", "objects", "--options",
+             '{"multiple": true, "classify": true}', "--fps", "10", "--json", "--webhook", f"http://{HOST}:{receiver.port}/hook"],
+            capture_output=True, text=True, timeout=60, env={**os.environ, "SWIFTVISION_WEBHOOK_SECRET": SECRET})
+        assert run.returncode == 0, run.stderr
+        events = [json.loads(line) for line in run.stdout.splitlines()]
+        assert [e["type"] for e in events] == ["object.entered"] * PEOPLE + ["object.left"] * PEOPLE, events
+        assert receiver.bad_signatures == 0 and set(receiver.events()) == {e["id"] for e in events}
+        assert json.loads(run.stderr.splitlines()[-1])["state"] == "ended"
+        for bad, message in ((["--fps", "0"], "fps"), (["--webhook", "https://127.0.0.1/"], "http://")):
+            run = subprocess.run([str(BINARY), "watch", str(media / "people.avi"), *bad], capture_output=True, text=True, timeout=30)
+            assert run.returncode == 64 and message in run.stderr, run.stderr
+    finally:
+        receiver.stop()

@@ -1,0 +1,68 @@
+import Foundation
+import Logging
+import NIOCore
+import SwiftVision
+
+/// One source run in this process, as `swiftvision watch` runs it: the same decoding, pacing, reconnects,
+/// events and signed webhooks as a source of the service, for one URL given by the person at the
+/// keyboard (any file they can read, `rtsp://…` or `camera:N`; webhooks to any `http://` host).
+public final class SourceWatch: Sendable {
+    private let runner: SourceRunner
+    private let outbox: WebhookOutbox?
+
+    /// Checks the arguments and makes the task; ``start()`` starts reading. `options` is the task's
+    /// options as a JSON object; each event goes to `onEvent` as its JSON, on the source's threads.
+    public init(
+        url: String, task: String, options: String?, fps: Double, loop: Bool, webhookURL: String?, webhookSecret: String?,
+        threads: Int?, logger: Logger, onEvent: @escaping @Sendable (String) -> Void
+    ) throws {
+        let location = url.contains(":") ? url : "file://" + URL(fileURLWithPath: url).standardizedFileURL.path
+        var body: [String: JSONValue] = ["url": .string(location), "task": .string(task), "fps": .number(fps), "loop": .bool(loop)]
+        if let options {
+            guard let parsed = try? JSONDecoder().decode(JSONValue.self, from: Data(options.utf8)) else {
+                throw APIError.badOption("--options must be a JSON object")
+            }
+            body["options"] = parsed
+        }
+        if webhookURL != nil || webhookSecret != nil {
+            body["webhook"] = .object(["url": .string(webhookURL ?? ""), "secret": .string(webhookSecret ?? "")])
+        }
+        let spec = try SourceManager.spec(from: ByteBuffer(bytes: try serviceEncoder.encode(body)), id: "watch")
+        let policy = SourcePolicy(root: URL(fileURLWithPath: "/"), webhookHosts: nil)
+        let checkedLocation = try policy.check(spec.url)
+        _ = try spec.webhook?.validated(allowedHosts: nil)
+        let served = try waitFor { try await TaskCatalog(threads: threads).task(named: spec.task, query: [], overrides: spec.options) }
+        SourceManager.boundStreamTimeouts()
+        outbox = spec.webhook == nil ? nil : WebhookOutbox(file: nil, deadLetters: nil, logger: logger)
+        runner = SourceRunner(
+            spec: spec, location: checkedLocation, limiter: RequestLimiter(limit: 1, queueLimit: 0), outbox: outbox, logger: logger,
+            onEvents: { events in
+                for event in events { onEvent(String(decoding: event.encoded(), as: UTF8.self)) }
+            }, makeTask: { served })
+    }
+
+    /// Starts reading on a thread of its own.
+    public func start() {
+        runner.start()
+    }
+
+    /// Stops after the frame in hand; tracks still present leave.
+    public func stop() {
+        runner.stop()
+    }
+
+    /// Waits up to `timeout` for the source to end (a file without `loop`, or after ``stop()``); whether it did.
+    public func waitUntilFinished(timeout: Duration) -> Bool {
+        runner.waitUntilFinished(timeout: timeout)
+    }
+
+    /// Webhook posts not yet delivered.
+    public var undelivered: Int {
+        outbox?.counts.waiting ?? 0
+    }
+
+    /// The source's state and counters, as `GET /v1/sources/{id}` shows them, as JSON.
+    public var statusJSON: String {
+        String(decoding: (try? serviceEncoder.encode(runner.current)) ?? Data(), as: UTF8.self)
+    }
+}
