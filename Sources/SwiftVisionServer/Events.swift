@@ -164,17 +164,22 @@ final class EventHub: Sendable {
     }
     private let state = Mutex(State())
 
-    /// A stream of the events published from now on, or nil when ``listenerLimit`` listen already or
-    /// the hub is closed.
+    /// A stream of the events published from now on (one already finished when the hub is closed: the
+    /// source has ended), or nil when ``listenerLimit`` listen already.
     func subscribe() -> AsyncStream<SourceEvent>? {
         let (stream, continuation) = AsyncStream<SourceEvent>.makeStream(bufferingPolicy: .bufferingNewest(Self.bufferLimit))
-        let id = state.withLock { state -> Int? in
-            guard !state.closed, state.listeners.count < Self.listenerLimit else { return nil }
+        let id = state.withLock { state -> Int?? in
+            guard !state.closed else { return .some(nil) }
+            guard state.listeners.count < Self.listenerLimit else { return nil }
             state.nextID += 1
             state.listeners[state.nextID] = continuation
             return state.nextID
         }
         guard let id else { return nil }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) }
         }

@@ -353,11 +353,12 @@ private struct RateWindow {
         if input { inputs += 1 } else { outputs += 1 }
     }
 
+    /// Frames in and results out a second, to a tenth.
     mutating func rates() -> (Double, Double) {
         roll()
         let seconds = (ContinuousClock.now - start).seconds
-        guard seconds > 0.5 else { return last }
-        return ((Double(inputs) / seconds * 10).rounded() / 10, (Double(outputs) / seconds * 10).rounded() / 10)
+        let (inputRate, outputRate) = seconds > 0.5 ? (Double(inputs) / seconds, Double(outputs) / seconds) : last
+        return ((inputRate * 10).rounded() / 10, (outputRate * 10).rounded() / 10)
     }
 
     private mutating func roll() {

@@ -238,6 +238,10 @@ def test_the_event_stream_sends_each_event_as_it_happens(tmp_path, media):
         kinds = [line.split(b": ", 1)[1] for line in stream.split(b"\n") if line.startswith(b"event: ")]
         assert kinds.count(b"object.entered") == PEOPLE and kinds.count(b"object.left") == PEOPLE, stream
         assert kinds.index(b"object.entered") < kinds.index(b"object.left")
+        # The stream of a source that has ended ends at once.
+        wait_until_ended(server, ident)
+        status, headers, _, seconds = request(server.port, "GET", f"/v1/sources/{ident}/events", time_limit=10)
+        assert status == 200 and headers["content-type"] == "text/event-stream" and seconds < 5
 
 
 def test_bad_sources_get_a_clear_error(tmp_path, media):
