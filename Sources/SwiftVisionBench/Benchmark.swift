@@ -81,7 +81,9 @@ func resetPeakResidentMemory() {
     try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
 }
 
-/// One printed row of the benchmark table: medians, their IQRs when known, and the ratio of medians.
+/// One printed row of the benchmark table: medians, their IQRs when known, and the ratio of medians,
+/// or "busy" where the host's 1-minute load average exceeded its core count while the row was timed
+/// (``HostLoad``: since the previous row was made).
 struct BenchmarkRow {
     var task: String
     var swift: Double
@@ -89,6 +91,8 @@ struct BenchmarkRow {
     var peakMiB: Double
     var swiftIQR: Double?
     var peerIQR: Double?
+    /// Whether the host was busier than its cores while the row was timed.
+    var busy: Bool
 
     /// A row from our timing and the peer's.
     init(task: String, swift: Timing, peer: Timing?, peakMiB: Double) {
@@ -103,16 +107,23 @@ struct BenchmarkRow {
 
     init(task: String, swift: Double, peer: Double?, peakMiB: Double, swiftIQR: Double? = nil, peerIQR: Double? = nil) {
         (self.task, self.swift, self.peer, self.peakMiB, self.swiftIQR, self.peerIQR) = (task, swift, peer, peakMiB, swiftIQR, peerIQR)
+        busy = HostLoad.shared.rowEnded()
     }
 
-    static let header = "task".padding(toLength: 44, withPad: " ", startingAt: 0)
+    /// Prints the host's load and the column titles that start a table.
+    static func printHeader() {
+        HostLoad.shared.beginTable()
+        print(header)
+    }
+
+    private static let header = "task".padding(toLength: 44, withPad: " ", startingAt: 0)
         + "  swift ms    IQR   peer ms    IQR   ratio  peak MiB"
 
     var line: String {
         func column(_ value: Double?, _ format: String) -> String {
             value.map { String(format: format, $0) } ?? String(repeating: " ", count: String(format: format, 0.0).count - 1) + "-"
         }
-        let ratio = peer.map { String(format: "%6.2f", swift / $0) } ?? "     -"
+        let ratio = peer.map { busy ? "  busy" : String(format: "%6.2f", swift / $0) } ?? "     -"
         return task.padding(toLength: 44, withPad: " ", startingAt: 0)
             + String(format: "  %8.3f ", swift) + column(swiftIQR, "%6.2f") + "  " + column(peer, "%8.3f") + " "
             + column(peerIQR, "%6.2f") + "  " + ratio + String(format: "  %8.1f", peakMiB)

@@ -31,7 +31,7 @@ enum FaceBenchmark {
                 + " video rows: the peer's pass over all frames, then ours, not in turns")
             print("       fast rows: the floor (a bare invoke of the short-range model, compiled on its own) takes turns with both,"
                 + " each of the three first in every third turn")
-            print(BenchmarkRow.header)
+            BenchmarkRow.printHeader()
             let fast = try detector(.fast, landmarks: false)
             let accurate = try detector(.accurate, landmarks: false)
             let landmarks = try detector(.accurate, landmarks: true)

@@ -27,7 +27,7 @@ enum HandBenchmark {
             arguments: ["\(iterations)", video.path] + paths, as: LandmarkPeer.self)
 
         print("\nHands — 1 thread, median of \(iterations) runs; peer: MediaPipe 0.10.21 Python solutions, same .tflite files")
-        print(BenchmarkRow.header)
+        BenchmarkRow.printHeader()
         var options = HandLandmarkerOptions()
         options.numHands = 2
         options.threadCount = 1

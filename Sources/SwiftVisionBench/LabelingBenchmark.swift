@@ -35,7 +35,7 @@ enum LabelingBenchmark {
             print("       kept running: its runs, ours and the floor's (a bare invoke of the same model, compiled on its own) take turns,"
                 + " each first in every third turn" + (cpu.map { ", all pinned to CPU \($0.number)" } ?? ""))
             print("       peak MiB: this process's, with the floors' compiled models")
-            print(BenchmarkRow.header)
+            BenchmarkRow.printHeader()
             var labelerOptions = ImageLabelerOptions(localModel: LocalModel(path: classifier.path))
             labelerOptions.threadCount = 1
             labelerOptions.confidenceThreshold = 0

@@ -14,6 +14,7 @@ struct LiveStreamComparison {
     /// Prints one row for us and one for the peer per period; `ours` runs our stream at a period and
     /// `peerArguments` are the peer script's arguments for one.
     func run(ours: (Int) throws -> StreamReport, peerArguments: (Int) -> [String]) throws {
+        HostLoad.shared.beginTable()
         print(StreamReport.header)
         var stalled = false
         for period in periods {

@@ -37,7 +37,7 @@ enum ObjectBenchmark {
 
         print("\nObjects — YOLOv3-tiny, 1 thread, \(iterations) runs a side (the peer's in two halves, before and after ours)")
         print("peer: Python — Tests/Reference/yolo_pipeline.py: cv2 letterbox (area), ai-edge-litert invoke, numpy decode and per-class NMS — on the decoded image")
-        print(BenchmarkRow.header)
+        BenchmarkRow.printHeader()
         for ((name, path), (time, found)) in zip(zip(photos, paths), ours) {
             let peer = Timing(samples: before.pipelineMs[path, default: []] + after.pipelineMs[path, default: []])
             let task = "detect \(name) (\(found) vs \(before.detections[path] ?? 0) found)"

@@ -21,6 +21,7 @@ enum PeakMemoryBenchmark {
         let executable = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("swiftvision")
         print("\nStart-up and one image per task — `swiftvision TASK --json IMAGE` in a fresh process, \(runs) runs:")
         print("wall time from spawn to exit (median, IQR; after 1 warm-up) and the largest maximum RSS of the runs")
+        HostLoad.shared.beginTable()
         print("command".padding(toLength: 52, withPad: " ", startingAt: 0) + "    wall ms     IQR   peak MiB")
         for (command, image) in tasks {
             let json = command.first == "--help" ? [] : ["--json"]

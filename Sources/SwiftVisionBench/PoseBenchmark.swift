@@ -18,7 +18,7 @@ enum PoseBenchmark {
             arguments: ["\(iterations)", video.path] + paths, as: LandmarkPeer.self)
 
         print("\nPose — 1 thread, median of \(iterations) runs; peer: MediaPipe 0.10.21 Python solutions, same .tflite files")
-        print(BenchmarkRow.header)
+        BenchmarkRow.printHeader()
         var options = PoseLandmarkerOptions()
         options.threadCount = 1
         let landmarker = try PoseLandmarker(options: options)

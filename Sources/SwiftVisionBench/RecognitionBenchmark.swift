@@ -1,12 +1,10 @@
 import Foundation
 import SwiftVision
 
-/// The second section of `make bench`: rectangle detection at 1, 4 and 12 megapixels, barcode
-/// reading next to zxing-cpp's Python binding (kept running, its runs alternating with ours one by one)
-/// and text recognition next to Tesseract's API through tesserocr (started once, fed the same decoded
+/// The recognition section of `make bench`: barcode reading next to zxing-cpp's Python binding (kept
+/// running, its runs alternating with ours one by one) and text recognition next to Tesseract's API through tesserocr (started once, fed the same decoded
 /// image), on the same images in the same run. Barcode scenes are built by Tests/Reference/vision_fixtures.py.
 enum RecognitionBenchmark {
-    static let iterations = 5
     /// Barcode runs a side, ours and the peer's in turns.
     static let barcodeIterations = 10
     /// Text runs a side; the peer's come in two halves, before and after ours.
@@ -52,8 +50,8 @@ enum RecognitionBenchmark {
         }
 
         print("")
-        print("Rectangles, barcodes, text — median of \(iterations) runs (barcodes: \(barcodeIterations) a side,"
-            + " text: \(textIterations) a side) on decoded images, 1 thread")
+        print("Barcodes, text — median of \(barcodeIterations) runs a side (barcodes), \(textIterations) a side (text)"
+            + " on decoded images, 1 thread")
         print("peers: zxing-cpp \(zxing.zxingVersion) Python binding (default options) on the decoded image as ours, gray or RGB,")
         print("       kept running: its runs and ours alternate one by one, each side first in every other turn"
             + (cpu.map { ", both pinned to CPU \($0.number);" } ?? ";"))
@@ -61,15 +59,7 @@ enum RecognitionBenchmark {
         print("       its runs in two halves, before and after ours")
         print("text rows: `fast` is that same single Tesseract pass; `accurate` adds orientation, light flattening, rescaling;")
         print("       words: ours vs the peer's, and the share of the peer's words we read too")
-        print(BenchmarkRow.header)
-        let photo = try VisionImage(contentsOf: cache.sample(named: "bus.jpg"))
-        for megapixels in [1.0, 4, 12] {
-            let scale = (megapixels * 1_000_000 / Double(photo.width * photo.height)).squareRoot()
-            let image = try photo.resized(width: Int(Double(photo.width) * scale), height: Int(Double(photo.height) * scale))
-            var found = 0
-            let ms = try medianMilliseconds(iterations: iterations) { found = try RectangleDetector().results(in: image).count }
-            print(BenchmarkRow(task: "rectangles bus.jpg \(image.width)×\(image.height) (\(found) found)", swift: ms, peer: nil, peakMiB: peakResidentMiB()).line)
-        }
+        BenchmarkRow.printHeader()
         for (path, reads) in zip(barcodeImages, barcodes) {
             let name = URL(fileURLWithPath: path).lastPathComponent
             let task = "barcodes \(name) (\(reads.found) vs \(reads.peerFound) read)"

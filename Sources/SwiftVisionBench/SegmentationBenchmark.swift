@@ -26,7 +26,7 @@ enum SegmentationBenchmark {
             arguments: ["\(iterations)"] + paths, as: Peer.self)
         print("\nPerson segmentation — selfie_segmentation.tflite (256×256), 1 thread, median of \(iterations) runs")
         print("peer: MediaPipe 0.10.21 Python SelfieSegmentation (model_selection=0), same file, decoded photos")
-        print(BenchmarkRow.header)
+        BenchmarkRow.printHeader()
         let invoke = try bareInvokeMilliseconds(of: "selfie_segmentation.tflite", cache: cache, iterations: iterations)
         print(BenchmarkRow(task: "invoke selfie model, the floor", swift: invoke, peer: nil, peakMiB: peakResidentMiB()).line)
         var options = SegmentTask.Options()

@@ -36,6 +36,7 @@ enum ServiceBenchmark {
         let script = try luaScript(posting: body, contentType: "image/jpeg", in: folder, name: "faces.lua")
         let libraryP50 = direct.percentile(0.5), libraryP99 = direct.percentile(0.99)
         print(String(format: "library, called directly: %.1f calls/s, p50 %.2f ms, p99 %.2f ms", 1000 / libraryP50, libraryP50, libraryP99))
+        HostLoad.shared.beginTable()
         print("connections  requests/s  p50 ms  p99 ms   HTTP p50 − library p50")
         for connections in [1, 4, 16] {
             let result = try Wrk.run(
@@ -44,6 +45,7 @@ enum ServiceBenchmark {
             print(String(format: "%11d  %10.1f  %6.2f  %6.2f   ", connections, result.requestsPerSecond, result.p50, result.p99) + added)
         }
 
+        HostLoad.shared.beginTable()
         print("\nload run — \(loadRequests) POST /v1/labels with \(loadPhoto), 32 connections, --max-concurrent 2")
         let loadBody = try Data(contentsOf: cache.sample(named: loadPhoto))
         // wrk runs for a set time: a short run gives the rate, then the counted run lasts long enough for

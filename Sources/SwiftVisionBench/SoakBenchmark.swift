@@ -14,6 +14,7 @@ enum SoakBenchmark {
     static func run(cache: SwiftVisionCache) throws {
         let frames = try FaceBenchmark.panningFrames(over: try VisionImage(contentsOfFile: cache.sample(named: "zidane.jpg").path))
         print("\nSoak — \(frameCount) frames (\(frames.count) frames of 640×480 looped), 1 thread; RSS in MB every \(sampleInterval) frames")
+        HostLoad.shared.beginTable()
         let faces = try FaceBenchmark.detector(.fast, landmarks: true, tracking: true)
         try soak("faces, tracking + landmarks (video mode)", frames: frames) { index, frame in
             _ = try faces.results(inVideoFrame: frame, timestampInMilliseconds: index * 33)

@@ -5,7 +5,7 @@ import SwiftVision
 /// then of each task, side by side with Python peers run on the same inputs.
 ///
 /// `swiftvision-bench [SECTION...]` (or `BENCH_SECTIONS=soak,objects`) runs only the named sections: core, faces, pose,
-/// hands, objects, recognition, labeling, segmentation, service, soak, peaks.
+/// hands, objects, rectangles, recognition, labeling, segmentation, service, soak, peaks.
 /// The peak memory column is this process's peak since its section began. Both sides run on one thread
 /// (LiteRT, OpenCV, and OpenMP through `OMP_THREAD_LIMIT=1`, which the Python peers inherit).
 @main
@@ -26,7 +26,7 @@ struct SwiftVisionBench {
         let chosen = Set(CommandLine.arguments.dropFirst() + listed)
         let sections: [(String, (SwiftVisionCache) throws -> Void)] = [
             ("core", runCore), ("faces", FaceBenchmark.run), ("pose", PoseBenchmark.run), ("hands", HandBenchmark.run), ("objects", ObjectBenchmark.run),
-            ("recognition", RecognitionBenchmark.run), ("labeling", LabelingBenchmark.run),
+            ("rectangles", RectangleBenchmark.run), ("recognition", RecognitionBenchmark.run), ("labeling", LabelingBenchmark.run),
             ("segmentation", SegmentationBenchmark.run), ("service", ServiceBenchmark.run), ("soak", SoakBenchmark.run),
             ("peaks", PeakMemoryBenchmark.run),
         ]
@@ -35,6 +35,7 @@ struct SwiftVisionBench {
         for (name, run) in sections where chosen.isEmpty || chosen.contains(name) {
             resetPeakResidentMemory()
             try run(cache)
+            HostLoad.shared.endTable()
         }
     }
 
@@ -44,7 +45,7 @@ struct SwiftVisionBench {
         let peer = try runPeer(model: modelURL.path, photos: paths, cache: cache)
         print("SwiftVision benchmark — face_detection_short_range.tflite, \(threads) thread, median of \(iterations) runs")
         print("peer: Python 3 + OpenCV \(peer.decodeLabel) and ai-edge-litert 2.3.0 Interpreter, same files, same run")
-        print(BenchmarkRow.header)
+        BenchmarkRow.printHeader()
 
         let interpreter = try Interpreter(contentsOf: modelURL, options: .init(threadCount: threads))
         let format = try ImageTensorFormat(

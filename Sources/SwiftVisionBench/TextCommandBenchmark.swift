@@ -23,7 +23,7 @@ enum TextCommandBenchmark {
             return
         }
         let executable = Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("swiftvision")
-        print(BenchmarkRow.header)
+        BenchmarkRow.printHeader()
         for (path, reading) in zip(images, fast) {
             let name = URL(fileURLWithPath: path).lastPathComponent
             let peerArguments = [path, "-", "--dpi", "300"]
