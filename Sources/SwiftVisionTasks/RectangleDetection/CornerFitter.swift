@@ -44,6 +44,11 @@ struct CornerFitter {
         var outer: Double?
     }
 
+    /// The farthest ``refine(_:)`` moves a corner of a quadrilateral whose shorter side is `shorterSide` long.
+    func largestMove(shorterSide: Double) -> Double {
+        1.5 * reach * shorterSide
+    }
+
     /// `shape` with each corner moved to the meeting point of its sides' outer edges near it.
     func refine(_ shape: Quadrilateral) -> Quadrilateral {
         let size = shape.averageSideLengths
@@ -57,7 +62,7 @@ struct CornerFitter {
             guard incoming != nil || outgoing != nil,
                 let meeting = (incoming ?? Self.line(from: previous, to: corner))
                     .intersection(with: outgoing ?? Self.line(from: corner, to: next)),
-                ((meeting - corner) * (meeting - corner)).sum().squareRoot() <= 1.5 * reach * shorter
+                ((meeting - corner) * (meeting - corner)).sum().squareRoot() <= largestMove(shorterSide: shorter)
             else { return shape.corners[index] }
             return CGPoint(x: meeting.x, y: meeting.y)
         }
@@ -109,7 +114,7 @@ struct CornerFitter {
         guard let first = steps.firstIndex(where: { abs($0.1) >= edges.minimumStep }) else { return nil }
         let peak = steepest(from: first, in: steps)
         let falling = steps[peak].1 < 0
-        let inner = edges.refined(steps[peak].0, in: steps)
+        let inner = edges.refined(at: peak, in: steps)
         guard falling else { return Crossing(base: base, inner: inner, falling: false) }
         // Past the step into the line, the next clear step must leave it (rise).
         var index = peak
@@ -119,7 +124,7 @@ struct CornerFitter {
         }
         // A line printed on a surface has the surface on both sides: the way out rises about as far as the way in fell.
         let outerPeak = steepest(from: next, in: steps)
-        let outer = edges.refined(steps[outerPeak].0, in: steps)
+        let outer = edges.refined(at: outerPeak, in: steps)
         let printed = outer - inner <= lineWidth && steps[outerPeak].1 >= -minimumRecovery * steps[peak].1
         return Crossing(base: base, inner: inner, falling: true, outer: printed ? outer : nil)
     }

@@ -6,8 +6,8 @@ import SwiftVisionRuntime
 /// strongest step in gray level, keeps the steps of the side's dominant polarity (light to dark or
 /// dark to light), and fits a line through them, dropping outliers.
 struct EdgeFitter {
-    /// A gray image.
-    let image: PixelBuffer
+    /// The levels of a gray image.
+    let image: GrayLevels
     /// The smallest gray-level difference across two pixels that counts as an edge.
     var minimumStep = 10.0
     /// Steps farther than this from the fitted line, in pixels, are outliers.
@@ -91,20 +91,27 @@ struct EdgeFitter {
         let along = vector / length
         let normal = SIMD2(-along.y, along.x)
         let count = Int(min(96, max(12, length / 3)))
+        // Gray levels every half pixel across the side, then the step over two pixels at each offset.
+        let offsets = Array(stride(from: -radius - 1, through: radius + 1, by: 0.5))
+        var levels = [Double](repeating: 0, count: offsets.count)
+        var steps = [(Double, Double)](repeating: (0, 0), count: max(0, offsets.count - 4))
         var rising: [SIMD2<Double>] = [], falling: [SIMD2<Double>] = []
+        rising.reserveCapacity(count)
+        falling.reserveCapacity(count)
         for index in 0..<count {
             // Samples keep clear of the corners, where neighbouring sides and rounding interfere.
             let base = start + vector * (0.08 + 0.84 * (Double(index) + 0.5) / Double(count))
-            // Gray levels every half pixel across the side, then the step over two pixels at each offset.
-            let offsets = Array(stride(from: -radius - 1, through: radius + 1, by: 0.5))
-            let levels = offsets.map { profile(at: base + normal * $0, along: along) }
-            let steps = (4..<levels.count).map { (offsets[$0 - 2], levels[$0] - levels[$0 - 4]) }
-            if let best = steps.max(by: { $0.1 < $1.1 }), best.1 >= minimumStep {
-                rising.append(base + normal * refined(best.0, in: steps))
+            for (position, offset) in offsets.enumerated() { levels[position] = profile(at: base + normal * offset, along: along) }
+            guard !steps.isEmpty else { continue }
+            // The first strongest rise and the first strongest fall.
+            var (highest, lowest) = (0, 0)
+            for position in steps.indices {
+                steps[position] = (offsets[position + 2], levels[position + 4] - levels[position])
+                if steps[position].1 > steps[highest].1 { highest = position }
+                if steps[position].1 < steps[lowest].1 { lowest = position }
             }
-            if let best = steps.min(by: { $0.1 < $1.1 }), -best.1 >= minimumStep {
-                falling.append(base + normal * refined(best.0, in: steps))
-            }
+            if steps[highest].1 >= minimumStep { rising.append(base + normal * refined(at: highest, in: steps)) }
+            if -steps[lowest].1 >= minimumStep { falling.append(base + normal * refined(at: lowest, in: steps)) }
         }
         let points = rising.count >= falling.count ? rising : falling
         guard points.count >= max(3, count / 5), var line = Self.line(through: points) else { return nil }
@@ -123,11 +130,11 @@ struct EdgeFitter {
             + image.intensity(x: point.x + along.x, y: point.y + along.y)) / 3
     }
 
-    /// The offset of the extreme step refined to a fraction of a sample by fitting a parabola through its neighbours.
-    func refined(_ offset: Double, in steps: [(Double, Double)]) -> Double {
-        guard let index = steps.firstIndex(where: { $0.0 == offset }), index > 0, index < steps.count - 1 else {
-            return offset
-        }
+    /// The offset of the extreme step at `index` in `steps` (offset, step) refined to a fraction of a
+    /// sample by fitting a parabola through its neighbours.
+    func refined(at index: Int, in steps: [(Double, Double)]) -> Double {
+        let offset = steps[index].0
+        guard index > 0, index < steps.count - 1 else { return offset }
         let (a, b, c) = (steps[index - 1].1, steps[index].1, steps[index + 1].1)
         let curvature = a - 2 * b + c
         guard curvature != 0 else { return offset }

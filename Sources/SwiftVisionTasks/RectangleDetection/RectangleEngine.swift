@@ -5,18 +5,19 @@ import SwiftVisionRuntime
 /// Finds rectangles — pages, cards, screens, signs — in perspective, as Vision's
 /// `VNDetectRectanglesRequest` does, without a learned model.
 ///
-/// Edge maps of a reduced gray copy yield rough quadrilaterals; each side is then refitted to the
-/// strongest straight edge nearby, first on the reduced copy and then on the full image, and the
-/// corners are where the fitted sides meet, moved where a side bends or has a thick border line near
-/// them onto its outer edge there. A value type, safe to share between threads.
+/// Edge maps and line segments of a gray copy reduced to 640 pixels yield rough quadrilaterals; each
+/// side is then refitted to the strongest straight edge nearby, first on a 1024-pixel copy and then,
+/// for the rectangles that could still be reported, on the full image, and the corners are where the
+/// fitted sides meet, moved where a side bends or has a thick border line near them onto its outer
+/// edge there. A value type, safe to share between threads.
 package struct RectangleEngine: Sendable {
     /// What counts as a rectangle.
     package var options: RectangleDetectorOptions
 
-    /// The longer side of the copy searched for rough outlines, in pixels.
+    /// The longer side of the copy the sides are fitted on before the full image, in pixels.
     static let workingSide = 1024
-    /// The longer side of the copy searched for line segments, in pixels.
-    static let lineSide = 640
+    /// The longer side of the copy searched for rough outlines and line segments, in pixels.
+    static let searchSide = 640
     /// Candidates below this confidence are never reported: their sides are, on geometric average,
     /// on a clear edge for less than half their length (noise and texture reach about 0.4).
     static let minimumSupport = 0.5
@@ -27,63 +28,77 @@ package struct RectangleEngine: Sendable {
     }
 
     /// The rectangles in `image`, the most prominent first (by confidence² × √(share of the image's area)).
+    ///
+    /// Fitting moves each corner a bounded distance, which bounds how prominent a candidate can become:
+    /// candidates are fitted from the largest down, and once as many rectangles as asked for are found,
+    /// one whose bound stays below the last of them is skipped, as it could not be reported. On a page
+    /// with a printed grid, that spares the fits of the hundred cells and boxes inside the page.
     package func results(in image: VisionImage) throws -> [DetectedRectangle] {
         try options.validate()
         let full = try image.uprightGray()
         let (work, scale) = try full.grayscaled(maximumSide: Self.workingSide)
         let minimumSide = max(8, Double(options.minimumSize) * Double(min(work.width, work.height)))
-        let coarse = EdgeFitter(image: try work.blurred(sigma: 0.7))
-        let fine = EdgeFitter(image: full, inlierDistance: max(1.5, (scale.width + scale.height) / 2))
+        let coarse = EdgeFitter(image: GrayLevels(try work.blurred(sigma: 0.7)))
+        let fine = EdgeFitter(image: GrayLevels(full), inlierDistance: max(1.5, (scale.width + scale.height) / 2))
         let cornerFitter = CornerFitter(edges: fine)
-        var found: [DetectedRectangle] = []
-        for shape in try roughCandidates(in: work, minimumSide: minimumSide)
-        where isAcceptable(shape, minimumSide: minimumSide * 0.8, slack: 10) {
-            // A wide search first (rough corners may be cut by rounding or off by a few pixels), then a narrow one.
-            guard let fitted = coarse.refine(shape, radius: 6).flatMap({ coarse.refine($0.shape, radius: 2) }),
-                isAcceptable(fitted.shape, minimumSide: minimumSide, slack: 0),
-                fitted.confidence >= max(Self.minimumSupport, Double(options.minimumConfidence))
+        let factor = max(scale.width, scale.height)
+        let fineRadius = 1.5 * factor + 1
+        // How far the sharper fit on the full image moves a corner at most (EdgeFitter.refine's bound).
+        let sharpening = factor > 1 ? 3 * fineRadius + 2 : 0
+        func toFull(_ shape: Quadrilateral) -> Quadrilateral {
+            shape.applying { CGPoint(x: $0.x * scale.width, y: $0.y * scale.height) }
+        }
+        var found = ProminentRectangles(
+            imageSize: CGSize(width: full.width, height: full.height), limit: options.maximumObservations)
+        let candidates = try roughCandidates(in: work, minimumSide: minimumSide)
+            .filter { isAcceptable($0, minimumSide: minimumSide * 0.8, slack: 10) }
+        for shape in candidates.sorted(by: { $0.area > $1.area }) {
+            // The wide fit moves a corner by at most 3 × 6 + 2 pixels of the working copy, the narrow one 3 × 2 + 2.
+            guard found.couldReport(prominence: found.prominence(
+                confidence: 1, area: Self.largestArea(of: toFull(shape), moving: 28 * factor + sharpening, cornerFitter: cornerFitter)))
             else { continue }
-            var corners = fitted.shape.applying { CGPoint(x: $0.x * scale.width, y: $0.y * scale.height) }
-            if scale.width > 1, let sharper = fine.refine(corners, radius: 1.5 * max(scale.width, scale.height) + 1),
-                sharper.support.allSatisfy({ $0 >= 0.5 })
-            {
+            // A wide search first (rough corners may be cut by rounding or off by a few pixels), then a narrow one.
+            guard let fit = coarse.refine(shape, radius: 6).flatMap({ coarse.refine($0.shape, radius: 2) }),
+                isAcceptable(fit.shape, minimumSide: minimumSide, slack: 0),
+                fit.confidence >= max(Self.minimumSupport, Double(options.minimumConfidence))
+            else { continue }
+            let confidence = Float(fit.confidence)
+            var corners = toFull(fit.shape)
+            guard found.couldReport(prominence: found.prominence(
+                confidence: confidence, area: Self.largestArea(of: corners, moving: sharpening, cornerFitter: cornerFitter)))
+            else { continue }
+            if factor > 1, let sharper = fine.refine(corners, radius: fineRadius), sharper.support.allSatisfy({ $0 >= 0.5 }) {
                 corners = sharper.shape
             }
-            corners = cornerFitter.refine(corners)
-            found.append(DetectedRectangle(corners: corners, confidence: Float(fitted.confidence)))
+            found.insert(DetectedRectangle(corners: cornerFitter.refine(corners), confidence: confidence))
         }
-        let ranked = Self.distinct(found, imageSize: CGSize(width: full.width, height: full.height))
-        return options.maximumObservations > 0 ? Array(ranked.prefix(options.maximumObservations)) : ranked
+        return found.reported
     }
 
-    /// Rough quadrilaterals from contours of binary maps and from chains of line segments.
+    /// The largest area that `corners` can reach when each moves by at most `move` pixels and the
+    /// corner fitter then moves it by at most its reach: a convex shape whose corners move by at most d
+    /// stays within the shape grown by d, whose area is at most A + perimeter × d + π d².
+    private static func largestArea(of corners: Quadrilateral, moving move: Double, cornerFitter: CornerFitter) -> Double {
+        let size = corners.averageSideLengths
+        let shorter = Double(min(size.width, size.height)) + 2 * move
+        let reach = move + cornerFitter.largestMove(shorterSide: shorter)
+        let perimeter = corners.sides.reduce(0) { $0 + hypot(Double($1.end.x - $1.start.x), Double($1.end.y - $1.start.y)) }
+        return corners.area + perimeter * reach + .pi * reach * reach
+    }
+
+    /// Rough quadrilaterals from contours of binary maps and from chains of line segments, in the
+    /// coordinates of `work`; both are searched in a smaller copy (much faster, as good for rough shapes).
     private func roughCandidates(in work: PixelBuffer, minimumSide: Double) throws -> [Quadrilateral] {
-        let shapes = try QuadrilateralSearch(image: work, minimumSide: minimumSide * 0.8).candidates()
+        let (search, searchScale) = try work.grayscaled(maximumSide: Self.searchSide)
+        let factor = SIMD2(Double(searchScale.width), Double(searchScale.height))
+        let outlines = try QuadrilateralSearch(image: search, minimumSide: minimumSide * 0.8 / max(factor.x, factor.y))
+            .candidates().map { $0.applying { CGPoint(x: $0.x * factor.x, y: $0.y * factor.y) } }
         let chains = SegmentChainSearch(
             minimumLength: minimumSide * 0.3, minimumAngle: 80 - Double(options.quadratureTolerance))
-        // Line segments are found in a smaller copy (much faster, as good for rough shapes) and scaled back.
-        let (lineImage, lineScale) = try work.grayscaled(maximumSide: Self.lineSide)
-        let factor = SIMD2(Double(lineScale.width), Double(lineScale.height))
-        let segments = try lineImage.lineSegments().map { LineSegment(start: $0.start * factor, end: $0.end * factor) }
+        let segments = try search.lineSegments().map { LineSegment(start: $0.start * factor, end: $0.end * factor) }
         var kept = DistinctQuadrilaterals(tolerance: 3)
-        for shape in shapes + chains.candidates(from: segments) { kept.insert(shape) }
+        for shape in outlines + chains.candidates(from: segments) { kept.insert(shape) }
         return kept.shapes
-    }
-
-    /// `rectangles` by prominence, leaving out any whose corners all lie within 1.5 % of the image's
-    /// shorter side of a more prominent one's.
-    private static func distinct(_ rectangles: [DetectedRectangle], imageSize: CGSize) -> [DetectedRectangle] {
-        let area = Double(imageSize.width * imageSize.height)
-        func prominence(_ rectangle: DetectedRectangle) -> Double {
-            Double(rectangle.confidence * rectangle.confidence) * (rectangle.corners.area / area).squareRoot()
-        }
-        let sameness = 0.015 * Double(min(imageSize.width, imageSize.height))
-        var result: [DetectedRectangle] = []
-        for rectangle in rectangles.sorted(by: { prominence($0) > prominence($1) })
-        where !result.contains(where: { $0.corners.largestCornerDistance(to: rectangle.corners) < sameness }) {
-            result.append(rectangle)
-        }
-        return result
     }
 
     /// Whether `shape` meets the options' aspect ratio, right-angle tolerance (widened by `slack`

@@ -77,27 +77,36 @@ struct SegmentChainSearch {
     /// the shorter within 2 pixels (plus 3 % of the gap) of the longer one's line, and a gap shorter
     /// than half their lengths together. The joined segment follows the line through all four ends.
     static func joined(_ segments: [LineSegment]) -> [LineSegment] {
-        var pending = segments.sorted { $0.length > $1.length }
+        // Each pending segment with its direction and length, worked out once: the direction test,
+        // the cheapest, comes first.
+        var pending = segments.sorted { $0.length > $1.length }.map { (segment: $0, direction: $0.direction, length: $0.length) }
         var result: [LineSegment] = []
         let cosine = cos(3 * Double.pi / 180)
         while !pending.isEmpty {
-            var line = pending.removeFirst()
+            var line = pending.removeFirst().segment
             var ends = [line.start, line.end]
+            var (direction, length) = (line.direction, line.length)
             while let index = pending.firstIndex(where: { other in
-                let a = line.position(of: other.start), b = line.position(of: other.end)
-                let gap = max(min(a, b) - line.length, -max(a, b))
+                guard abs((direction * other.direction).sum()) >= cosine else { return false }
+                let a = ((other.segment.start - line.start) * direction).sum()
+                let b = ((other.segment.end - line.start) * direction).sum()
+                let gap = max(min(a, b) - length, -max(a, b))
                 let tolerance = 2 + 0.03 * max(gap, 0)
-                return abs((line.direction * other.direction).sum()) >= cosine
-                    && abs(line.offset(of: other.start)) <= tolerance && abs(line.offset(of: other.end)) <= tolerance
-                    && gap <= (line.length + other.length) / 2
+                func offset(_ point: SIMD2<Double>) -> Double {
+                    let v = point - line.start
+                    return v.x * direction.y - v.y * direction.x
+                }
+                return abs(offset(other.segment.start)) <= tolerance && abs(offset(other.segment.end)) <= tolerance
+                    && gap <= (length + other.length) / 2
             }) {
-                let other = pending.remove(at: index)
+                let other = pending.remove(at: index).segment
                 ends += [other.start, other.end]
                 guard let fitted = EdgeFitter.line(through: ends) else { continue }
                 let positions = ends.map { (($0 - fitted.point) * fitted.direction).sum() }
                 line = LineSegment(
                     start: fitted.point + fitted.direction * positions.min()!,
                     end: fitted.point + fitted.direction * positions.max()!)
+                (direction, length) = (line.direction, line.length)
             }
             result.append(line)
         }
