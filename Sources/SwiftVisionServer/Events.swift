@@ -114,10 +114,16 @@ struct EventTracker {
         return events
     }
 
-    /// `left` events for every track still present: the source stopped or ended at `time`.
+    /// `left` events for every track still present: the source was opened again after a gap, and its
+    /// tracking starts afresh.
+    mutating func leaveAll() -> [SourceEvent] {
+        leave { _ in true }
+    }
+
+    /// `left` events for every track still present, and no more events: the source stopped or ended.
     mutating func finish() -> [SourceEvent] {
         isFinished = true
-        return leave { _ in true }
+        return leaveAll()
     }
 
     private mutating func leave(where gone: (Track) -> Bool) -> [SourceEvent] {

@@ -117,7 +117,10 @@ final class SourceRunner: Sendable {
     private let logger: Logger
     private let status = Mutex(SourceStatus())
     private let tracker: Mutex<EventTracker>
-    private let holdsSlot = Atomic<Bool>(false)
+    /// Inference slots taken by frames whose results have not come yet.
+    private let slotsHeld = Mutex(0)
+    /// Which opening of the source the live stream in use belongs to: results of an earlier one are ignored.
+    private let opening = Atomic<Int>(0)
     private let stopped = Atomic<Bool>(false)
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
@@ -192,13 +195,10 @@ final class SourceRunner: Sendable {
             hub.close()
             return
         }
-        let live = task.makeLiveStream { [self] result in
-            if holdsSlot.exchange(false, ordering: .relaxed) { limiter.releaseFrameSlot() }
-            deliver(result)
-        }
+        var live: (any LiveStream)?
         defer {
-            live.close()
-            if holdsSlot.exchange(false, ordering: .relaxed) { limiter.releaseFrameSlot() }
+            live?.close()
+            releaseSlots(all: true)
             publish(tracker.withLock { $0.finish() })
             hub.close()
             update { if $0.state != "ended" { $0.state = "stopped" } }
@@ -220,6 +220,15 @@ final class SourceRunner: Sendable {
                 continue
             }
             update { $0.state = "running" }
+            // Tracking starts afresh at each opening: what was seen before the gap has left.
+            live?.close()
+            let current = opening.add(1, ordering: .relaxed).newValue
+            publish(tracker.withLock { $0.leaveAll() })
+            let stream = task.makeLiveStream { [self] result in
+                releaseSlots(all: false)
+                if opening.load(ordering: .relaxed) == current { deliver(result) }
+            }
+            live = stream
             let opened = ContinuousClock.now
             var gotFrame = false
             while !stopped.load(ordering: .relaxed), let frame = reader.next() {
@@ -240,9 +249,9 @@ final class SourceRunner: Sendable {
                 lastSent = timestamp
                 let image = frame.image
                 do {
-                    _ = try live.send(timestampInMilliseconds: timestamp) { [self] in
+                    _ = try stream.send(timestampInMilliseconds: timestamp) { [self] in
                         limiter.takeFrameSlot()
-                        holdsSlot.store(true, ordering: .relaxed)
+                        slotsHeld.withLock { $0 += 1 }
                         return image
                     }
                 } catch {
@@ -263,6 +272,16 @@ final class SourceRunner: Sendable {
             update { $0.lastError = error.map { "\($0)" } ?? (gotFrame ? "the stream ended" : "the source gave no frame") }
             failures = gotFrame ? 1 : failures + 1
         }
+    }
+
+    /// Gives back one inference slot held by a frame (a result came), or every one (the source stopped).
+    private func releaseSlots(all: Bool) {
+        let count = slotsHeld.withLock { held -> Int in
+            let count = all ? held : min(held, 1)
+            held -= count
+            return count
+        }
+        for _ in 0..<count { limiter.releaseFrameSlot() }
     }
 
     private func deliver(_ result: LiveFrame) {

@@ -14,6 +14,7 @@ import hashlib
 import hmac
 import json
 import os
+import signal
 import subprocess
 import threading
 import time
@@ -129,9 +130,9 @@ def sources_server(tmp_path: Path, media: Path, *flags: str) -> Server:
 
 
 @contextmanager
-def service(tmp_path: Path, media: Path, *flags: str, listening: bool = True):
-    """A server running sources, and a webhook receiver (not yet listening unless `listening`)."""
-    receiver = Receiver()
+def service(tmp_path: Path, media: Path, *flags: str, listening: bool = True, port: int | None = None):
+    """A server running sources, and a webhook receiver on `port` (not yet listening unless `listening`)."""
+    receiver = Receiver(port)
     if listening:
         receiver.start()
     server = sources_server(tmp_path, media, *flags)
@@ -197,6 +198,21 @@ def test_a_receiver_down_then_up_gets_every_event_once_by_id(tmp_path, media):
         assert len(receiver.events()) == made and len(receiver.posts) == made  # each id exactly once
         assert not Path(str(tmp_path / "sources.json") + ".dead-letters.jsonl").exists()
 
+
+
+def test_posts_waiting_when_the_service_stops_are_delivered_after_it_starts_again(tmp_path, media):
+    with service(tmp_path, media, listening=False) as (server, receiver):
+        ident = add(server, people_source(media, receiver))
+        first = wait_until_ended(server, ident)["events"]
+        outbox = Path(str(tmp_path / "sources.json") + ".outbox.jsonl")
+        waiting = {json.loads(line)["id"] for line in outbox.read_text().splitlines()}
+        assert len(waiting) == first == 2 * PEOPLE
+    # The next start plays the file again (it is still a source) and delivers the old posts with the new.
+    with service(tmp_path, media, port=receiver.port) as (server, receiver):
+        again = wait_until_ended(server, ident)["events"]
+        wait_for(lambda: len(receiver.events()) == first + again, 30, lambda: receiver.events())
+        assert waiting <= set(receiver.events()) and len(receiver.posts) == first + again
+        assert receiver.bad_signatures == 0
 
 def test_delete_stops_a_source_and_a_restart_brings_it_back(tmp_path, media):
     with service(tmp_path, media) as (server, receiver):
@@ -361,7 +377,19 @@ def test_an_rtsp_source_reconnects_when_its_server_restarts(tmp_path, media):
             assert receiver.bad_signatures == 0
             kinds = [e["type"] for e in receiver.events().values()]
             assert kinds.count("object.left") >= PEOPLE  # the people of the first picture left
-            print(f"\nRTSP: the end noticed in {noticed:.1f} s, frames again {back:.1f} s after the server came back")
+            # A stall: the server stops sending but keeps the connection open.
+            os.killpg(camera.proc.pid, signal.SIGSTOP)
+            try:
+                stalled = time.monotonic()
+                wait_for(lambda: source(server, ident)["state"] == "reconnecting", 20, lambda: source(server, ident))
+                stall = time.monotonic() - stalled
+            finally:
+                os.killpg(camera.proc.pid, signal.SIGCONT)
+            frames = source(server, ident)["framesIn"]
+            wait_for(lambda: source(server, ident)["framesIn"] > frames, 40, lambda: source(server, ident))
+            print(f"\nRTSP: the end noticed in {noticed:.1f} s, frames again {back:.1f} s after the server came back; "
+                  f"a stall noticed in {stall:.1f} s")
+            assert stall < 15  # FFmpeg gives up after 5 s without data, and waits as long for its teardown
     finally:
         camera.stop()
 
