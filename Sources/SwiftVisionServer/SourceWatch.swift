@@ -58,7 +58,7 @@ public final class SourceWatch: Sendable {
 
     /// Webhook posts not yet delivered.
     public var undelivered: Int {
-        outbox?.counts.waiting ?? 0
+        outbox?.waiting ?? 0
     }
 
     /// The source's state and counters, as `GET /v1/sources/{id}` shows them, as JSON.

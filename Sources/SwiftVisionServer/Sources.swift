@@ -207,6 +207,9 @@ final class SourceRunner: Sendable {
             if failures > 0 {
                 update { $0.state = "reconnecting" }
                 let delay = min(Self.longestRetry, Self.firstRetry * pow(2, Double(failures - 1))) * (0.8 + 0.4 * jitter.nextUnit())
+                logger.warning(
+                    "source reconnecting",
+                    metadata: ["source": "\(spec.id)", "in_seconds": "\((delay * 10).rounded() / 10)", "error": "\(current.lastError ?? "")"])
                 _ = wake.wait(timeout: .now() + .milliseconds(Int(delay * 1000)))
                 if stopped.load(ordering: .relaxed) { return }
                 update { $0.reconnects += 1 }

@@ -77,12 +77,7 @@ final class WebhookOutbox: Sendable {
     /// The first retry's delay and the longest, in milliseconds.
     static let firstDelay: Int64 = 500, longestDelay: Int64 = 30_000
 
-    private struct State {
-        var entries: [Entry] = []
-        var stopped = false
-        var delivered = 0
-    }
-    private let state = Mutex(State())
+    private let entries = Mutex<[Entry]>([])
     private let wake = DispatchSemaphore(value: 0)
     private let file: URL?
     private let deadLetters: URL?
@@ -90,7 +85,7 @@ final class WebhookOutbox: Sendable {
     private let jitter = Mutex(SeededGenerator(seed: 0x5357_5649_5349_4f4e))
 
     /// An outbox kept in `file` (nil: in memory only), with dead letters in `deadLetters`; entries
-    /// already in the file are delivered.
+    /// already in the file are delivered. Its thread delivers for as long as the process runs.
     init(file: URL?, deadLetters: URL?, logger: Logger) {
         self.file = file
         self.deadLetters = deadLetters
@@ -98,52 +93,45 @@ final class WebhookOutbox: Sendable {
         if let file, let text = try? String(contentsOf: file, encoding: .utf8) {
             let decoder = JSONDecoder()
             let entries = text.split(separator: "\n").compactMap { try? decoder.decode(Entry.self, from: Data($0.utf8)) }
-            state.withLock { $0.entries = Array(entries.suffix(Self.capacity)) }
+            self.entries.withLock { $0 = Array(entries.suffix(Self.capacity)) }
         }
         let thread = Thread { [self] in deliver() }
         thread.name = "SwiftVision webhooks"
         thread.start()
     }
 
-    /// Posts waiting and posts delivered so far.
-    var counts: (waiting: Int, delivered: Int) {
-        state.withLock { ($0.entries.count, $0.delivered) }
+    /// Posts waiting.
+    var waiting: Int {
+        entries.withLock { $0.count }
     }
 
     /// Queues `event` for `target`, on disk before this returns.
     func enqueue(_ event: SourceEvent, to target: WebhookTarget) {
         let entry = Entry(id: event.id, target: target, body: String(decoding: event.encoded(), as: UTF8.self))
-        let overflow = state.withLock { state -> [Entry] in
-            state.entries.append(entry)
-            let excess = max(0, state.entries.count - Self.capacity)
-            defer { state.entries.removeFirst(excess) }
-            return Array(state.entries.prefix(excess))
+        let overflow = entries.withLock { entries -> [Entry] in
+            entries.append(entry)
+            let excess = max(0, entries.count - Self.capacity)
+            defer { entries.removeFirst(excess) }
+            return Array(entries.prefix(excess))
         }
         for entry in overflow { bury(entry, reason: "the outbox was full") }
         save()
         wake.signal()
     }
 
-    /// Stops delivering; waiting posts stay in the file for the next start.
-    func stop() {
-        state.withLock { $0.stopped = true }
-        wake.signal()
-    }
-
     private func deliver() {
         while true {
             let now = Self.nowMilliseconds()
-            let (due, stopped, nextDue) = state.withLock { state -> ([Entry], Bool, Int64?) in
+            let (due, nextDue) = entries.withLock { entries -> ([Entry], Int64?) in
                 // Per URL, only the oldest waiting post may go: later ones wait behind it, in order.
                 var blocked: Set<String> = []
                 var due: [Entry] = []
-                for entry in state.entries where !blocked.contains(entry.target.url) {
+                for entry in entries where !blocked.contains(entry.target.url) {
                     blocked.insert(entry.target.url)
                     if entry.dueMs <= now { due.append(entry) }
                 }
-                return (due, state.stopped, state.entries.map(\.dueMs).min())
+                return (due, entries.map(\.dueMs).min())
             }
-            if stopped { return }
             guard !due.isEmpty else {
                 let wait = nextDue.map { max(1, $0 - now) } ?? 60_000
                 _ = wake.wait(timeout: .now() + .milliseconds(Int(min(wait, 60_000))))
@@ -170,19 +158,18 @@ final class WebhookOutbox: Sendable {
             failure = "\(error)"
         }
         var buried: Entry?
-        state.withLock { state in
-            guard let index = state.entries.firstIndex(where: { $0.id == entry.id && $0.target == entry.target }) else { return }
+        entries.withLock { entries in
+            guard let index = entries.firstIndex(where: { $0.id == entry.id && $0.target == entry.target }) else { return }
             guard let failure else {
-                state.entries.remove(at: index)
-                state.delivered += 1
+                entries.remove(at: index)
                 return
             }
-            state.entries[index].attempts += 1
-            state.entries[index].lastError = failure
-            if state.entries[index].attempts >= Self.maximumAttempts {
-                buried = state.entries.remove(at: index)
+            entries[index].attempts += 1
+            entries[index].lastError = failure
+            if entries[index].attempts >= Self.maximumAttempts {
+                buried = entries.remove(at: index)
             } else {
-                state.entries[index].dueMs = Self.nowMilliseconds() + delay(afterAttempts: state.entries[index].attempts)
+                entries[index].dueMs = Self.nowMilliseconds() + delay(afterAttempts: entries[index].attempts)
             }
         }
         if let buried { bury(buried, reason: buried.lastError ?? "failed") }
@@ -214,9 +201,8 @@ final class WebhookOutbox: Sendable {
     /// Writes the waiting posts to the file, atomically.
     private func save() {
         guard let file else { return }
-        let entries = state.withLock { $0.entries }
         var text = Data()
-        for entry in entries {
+        for entry in entries.withLock({ $0 }) {
             guard let line = try? serviceEncoder.encode(entry) else { continue }
             text.append(line)
             text.append(UInt8(ascii: "\n"))
