@@ -33,7 +33,7 @@ PEOPLE = 2  # people the objects task finds in zidane.jpg
 
 @pytest.fixture(scope="module")
 def media(tmp_path_factory) -> Path:
-    """A folder with people.avi: 2 s of zidane.jpg, then 2 s of gray (MJPEG, 640x360, 25 fps)."""
+    """A folder with people.avi (2 s of zidane.jpg, then 2 s of gray) and qr.avi (MJPEG, 640x360, 25 fps)."""
     import cv2
     import numpy as np
 
@@ -41,6 +41,14 @@ def media(tmp_path_factory) -> Path:
     photo = cv2.resize(cv2.imread(str(MEDIA / "zidane.jpg")), (640, 360))
     writer = cv2.VideoWriter(str(folder / "people.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 25, (640, 360))
     for frame in [photo] * 50 + [np.full_like(photo, 128)] * 50:
+        writer.write(frame)
+    writer.release()
+    # qr.avi: the sample QR code ("Thalassiodracon") for 1 s, 1.5 s of white, the code again for 1 s.
+    code = cv2.imread(str(MEDIA / "pyzbar-qrcode.png"))
+    page = np.full((360, 640, 3), 255, np.uint8)
+    page[80:80 + code.shape[0], 220:220 + code.shape[1]] = code
+    writer = cv2.VideoWriter(str(folder / "qr.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 25, (640, 360))
+    for frame in [page] * 25 + [np.full_like(page, 255)] * 38 + [page] * 25:
         writer.write(frame)
     writer.release()
     return folder
@@ -414,3 +422,21 @@ def test_watch_prints_the_events_and_posts_them_signed(media):
             assert run.returncode == 64 and message in run.stderr, run.stderr
     finally:
         receiver.stop()
+
+
+
+def watch(media: Path, video: str, task: str, options: str = "{}") -> list[dict]:
+    from test_web_page import BINARY
+
+    run = subprocess.run([str(BINARY), "watch", str(media / video), "--task", task, "--options", options, "--fps", "10", "--json"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    return [json.loads(line) for line in run.stdout.splitlines()]
+
+
+def test_faces_appear_and_leave_and_a_barcode_is_read_once_while_seen(media):
+    faces = watch(media, "people.avi", "faces")
+    assert [e["type"] for e in faces] == ["face.appeared"] * PEOPLE + ["face.left"] * PEOPLE, faces
+    assert {e["trackingID"] for e in faces[:PEOPLE]} == {e["trackingID"] for e in faces[PEOPLE:]}
+    codes = watch(media, "qr.avi", "barcodes")
+    assert [(e["type"], e["value"]) for e in codes] == [("barcode.read", "Thalassiodracon")] * 2, codes
