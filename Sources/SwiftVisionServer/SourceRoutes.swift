@@ -269,7 +269,8 @@ enum SourceRoutes {
     }
 }
 
-/// A source as the API shows it: what it is (the webhook's secret left out) and its counters.
+/// A source as the API shows it: what it is (the webhook's secret and the URL's password left out) and
+/// its counters.
 struct SourceAnswer: Encodable {
     let spec: SourceSpec
     let status: SourceStatus
@@ -280,11 +281,18 @@ struct SourceAnswer: Encodable {
         try status.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(spec.id, forKey: .id)
-        try container.encode(spec.url, forKey: .url)
+        try container.encode(Self.redacted(spec.url), forKey: .url)
         try container.encode(spec.task, forKey: .task)
         try container.encode(spec.options, forKey: .options)
         try container.encode(spec.fps, forKey: .fps)
         try container.encode(spec.loop, forKey: .loop)
         try container.encodeIfPresent(spec.webhook.map { ["url": $0.url] }, forKey: .webhook)
+    }
+
+    /// `url` with its password, if any, shown as `***` (cameras' RTSP URLs often carry one).
+    static func redacted(_ url: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return url }
+        components.password = "***"
+        return components.string ?? url
     }
 }

@@ -306,7 +306,8 @@ def test_bad_sources_get_a_clear_error(tmp_path, media):
             assert status == 400 and error_code(answer) == "bad_source", (raw[:20], answer)
         status, _, answer, _ = request(server.port, "POST", "/v1/sources", b" " * 70_000)
         assert status == 413, answer
-        assert post_source(server, good)[0] == 201
+        status, answer = post_source(server, {"url": "rtsp://admin:hunter2@127.0.0.1:9/stream", "task": "objects"})
+        assert status == 201 and answer["url"] == "rtsp://admin:***@127.0.0.1:9/stream", answer
         status, answer = post_source(server, good)
         assert status == 503 and answer["error"]["code"] == "too_many_sources"
         for method, path in (("GET", "/v1/sources/none"), ("DELETE", "/v1/sources/none"), ("GET", "/v1/sources/none/events")):
