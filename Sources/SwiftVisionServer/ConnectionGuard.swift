@@ -22,9 +22,6 @@ final class ConnectionPolicy: Sendable {
         idleTimeout = Self.timeAmount(configuration.idleTimeout)
     }
 
-    /// Connections open now.
-    var openConnections: Int { open.load(ordering: .relaxed) }
-
     /// Counts a new connection; false when it is one too many.
     func opened() -> Bool {
         open.add(1, ordering: .relaxed).newValue <= maxConnections
