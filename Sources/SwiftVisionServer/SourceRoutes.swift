@@ -278,21 +278,16 @@ struct SourceAnswer: Encodable {
     private enum Keys: String, CodingKey { case id, url, task, options, fps, loop, webhook }
 
     func encode(to encoder: any Encoder) throws {
-        try status.encode(to: encoder)
+        var shown = status
+        shown.lastError = status.lastError.map(spec.hidingPassword)
+        try shown.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
         try container.encode(spec.id, forKey: .id)
-        try container.encode(Self.redacted(spec.url), forKey: .url)
+        try container.encode(spec.hidingPassword(in: spec.url), forKey: .url)
         try container.encode(spec.task, forKey: .task)
         try container.encode(spec.options, forKey: .options)
         try container.encode(spec.fps, forKey: .fps)
         try container.encode(spec.loop, forKey: .loop)
         try container.encodeIfPresent(spec.webhook.map { ["url": $0.url] }, forKey: .webhook)
-    }
-
-    /// `url` with its password, if any, shown as `***` (cameras' RTSP URLs often carry one).
-    static func redacted(_ url: String) -> String {
-        guard var components = URLComponents(string: url), components.password != nil else { return url }
-        components.password = "***"
-        return components.string ?? url
     }
 }

@@ -22,6 +22,14 @@ struct SourceSpec: Codable, Sendable, Equatable {
     static let fpsRange = 0.1...60.0, defaultFPS = 5.0
     /// The highest camera number.
     static let highestCamera = 63
+
+    /// `text` (the URL, or an error that names it) with the URL's password, if any, shown as `***`:
+    /// cameras' RTSP URLs often carry one.
+    func hidingPassword(in text: String) -> String {
+        guard var components = URLComponents(string: url), components.password != nil else { return text }
+        components.password = "***"
+        return text.replacingOccurrences(of: url, with: components.string ?? "")
+    }
 }
 
 /// Checks of what a client asks a source to read: `rtsp://` and `rtsps://` streams, files under the
@@ -209,7 +217,10 @@ final class SourceRunner: Sendable {
                 let delay = min(Self.longestRetry, Self.firstRetry * pow(2, Double(failures - 1))) * (0.8 + 0.4 * jitter.nextUnit())
                 logger.warning(
                     "source reconnecting",
-                    metadata: ["source": "\(spec.id)", "in_seconds": "\((delay * 10).rounded() / 10)", "error": "\(current.lastError ?? "")"])
+                    metadata: [
+                        "source": "\(spec.id)", "in_seconds": "\((delay * 10).rounded() / 10)",
+                        "error": "\(spec.hidingPassword(in: current.lastError ?? ""))",
+                    ])
                 _ = wake.wait(timeout: .now() + .milliseconds(Int(delay * 1000)))
                 if stopped.load(ordering: .relaxed) { return }
                 update { $0.reconnects += 1 }

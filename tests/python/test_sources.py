@@ -308,6 +308,9 @@ def test_bad_sources_get_a_clear_error(tmp_path, media):
         assert status == 413, answer
         status, answer = post_source(server, {"url": "rtsp://admin:hunter2@127.0.0.1:9/stream", "task": "objects"})
         assert status == 201 and answer["url"] == "rtsp://admin:***@127.0.0.1:9/stream", answer
+        wait_for(lambda: source(server, answer["id"])["reconnects"] >= 1, 20, lambda: source(server, answer["id"]))  # logged
+        assert "hunter2" not in json.dumps(source(server, answer["id"]))
+        assert "hunter2" not in server.log.read_text()
         status, answer = post_source(server, good)
         assert status == 503 and answer["error"]["code"] == "too_many_sources"
         for method, path in (("GET", "/v1/sources/none"), ("DELETE", "/v1/sources/none"), ("GET", "/v1/sources/none/events")):
