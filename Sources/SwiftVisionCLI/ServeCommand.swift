@@ -10,7 +10,8 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             POST /v1/{task} with an image body (options as query parameters, with the commands' names); \
             GET /v1/stream/{task} upgrades to a live-stream WebSocket; GET /v1/tasks lists tasks and options; \
-            GET / is the web page; GET /healthz and GET /metrics (Prometheus) are for operations. \
+            GET / is the web page; GET /healthz and GET /metrics (Prometheus) are for operations. With --sources, \
+            POST /v1/sources runs files, RTSP streams and cameras and posts their events to webhooks (docs/sources.md). \
             SIGTERM or Ctrl-C stops it gracefully. Every limit and what to do before exposing the service: \
             docs/security.md.
             """)
