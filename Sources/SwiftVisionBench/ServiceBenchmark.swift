@@ -37,12 +37,21 @@ enum ServiceBenchmark {
         let libraryP50 = direct.percentile(0.5), libraryP99 = direct.percentile(0.99)
         print(String(format: "library, called directly: %.1f calls/s, p50 %.2f ms, p99 %.2f ms", 1000 / libraryP50, libraryP50, libraryP99))
         HostLoad.shared.beginTable()
-        print("connections  requests/s  p50 ms  p99 ms   HTTP p50 − library p50")
-        for connections in [1, 4, 16] {
+        // The limit: every core running the library's call back to back, at its median.
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let limit = Double(Swift.min(cores, 2)) * 1000 / libraryP50
+        print(String(format: "limit: %d slots × %.1f calls/s = %.1f answers/s (--max-concurrent 2, --max-queue 8)", Swift.min(cores, 2), 1000 / libraryP50, limit))
+        print("connections  answered 200/s  × limit  503 share  p50 ms  p99 ms   HTTP p50 − library p50")
+        for connections in [1, 2, 4, 16, 64] {
             let result = try Wrk.run(
                 wrk, url: "http://127.0.0.1:\(server.port)/v1/faces", script: script, connections: connections, seconds: 8)
+            let answered = result.statuses.values.reduce(0, +)
+            let good = Double(result.statuses[200] ?? 0) / Swift.max(result.seconds, 1e-9)
+            let refused = answered > 0 ? Double(result.statuses[503] ?? 0) / Double(answered) : 0
             let added = connections == 1 ? String(format: "%+.2f ms", result.p50 - libraryP50) : "(queueing)"
-            print(String(format: "%11d  %10.1f  %6.2f  %6.2f   ", connections, result.requestsPerSecond, result.p50, result.p99) + added)
+            print(String(
+                format: "%11d  %14.1f  %7.2f  %8.0f%%  %6.2f  %6.2f   ", connections, good, good / limit, refused * 100, result.p50,
+                result.p99) + added)
         }
 
         HostLoad.shared.beginTable()
