@@ -4,7 +4,7 @@ export SWIFTVISION_CACHE ?= $(HOME)/.cache/swiftvision
 SWIFT_BUILD_FLAGS ?= -j 2
 SAMPLES := $(SWIFTVISION_CACHE)/media
 
-.PHONY: run test bench fuzz sanitize leakcheck checked-assets serve system-packages
+.PHONY: run test eval bench fuzz sanitize leakcheck checked-assets serve system-packages
 
 run: system-packages
 	swift build -c release $(SWIFT_BUILD_FLAGS)
@@ -59,6 +59,17 @@ sanitize: checked-assets
 LEAKCHECK_ITERATIONS ?= 200
 leakcheck: checked-assets
 	LEAKCHECK_ITERATIONS=$(LEAKCHECK_ITERATIONS) scripts/leakcheck.sh
+
+# Accuracy on published, real data with ground truth, every task beside its peer (eval/README.md).
+eval: system-packages
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+	.build/release/swiftvision setup --samples
+	scripts/build-models.sh
+	scripts/build-zxing.sh
+	scripts/build-general-labels.py
+	scripts/setup-reference-env.sh
+	scripts/setup-eval-env.sh
+	$(SWIFTVISION_CACHE)/eval-venv/bin/python eval/run.py $(EVAL_FLAGS)
 
 bench: system-packages
 	scripts/install-system-packages.sh --bench
