@@ -21,9 +21,8 @@ enum CollectionRoutes {
             _ context: ServiceRequestContext, task: String, _ work: @escaping @Sendable () throws -> Data
         ) async -> Response {
             await VisionService.instrumented(task: task) {
-                let due = VisionService.deadline(configuration)
-                let admission = try limiter.admit()
-                return VisionService.json(try await admission.run(deadline: due, closing: context.channel, work))
+                let admission = try limiter.admit(within: configuration.requestTimeout)
+                return VisionService.json(try await admission.run(closing: context.channel, work))
             }
         }
 
@@ -37,10 +36,9 @@ enum CollectionRoutes {
                 guard let tasks = IndexedTask.list(names) else {
                     throw APIError.badOption("tasks takes a comma-separated list of labels, objects, faces, text, barcodes, embeddings")
                 }
-                let due = VisionService.deadline(configuration)
-                let admission = try limiter.admit()
+                let admission = try limiter.admit(within: configuration.requestTimeout)
                 let file = try await VisionService.upload(request, images: 1, configuration: configuration)[0]
-                let answer = try await admission.run(deadline: due, closing: context.channel) {
+                let answer = try await admission.run(closing: context.channel) {
                     let image = try file.decode()
                     let analysis = try ItemAnalyzer(tasks: tasks).analysis(of: image)
                     let record = ItemRecord(
@@ -73,8 +71,7 @@ enum CollectionRoutes {
         group.post("v1/collections/:collection/search") { request, context in
             let name = context.parameters.get("collection") ?? ""
             return await VisionService.instrumented(task: "collections") {
-                let due = VisionService.deadline(configuration)
-                let admission = try limiter.admit()
+                let admission = try limiter.admit(within: configuration.requestTimeout)
                 let isJSON = request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true
                 var query = CollectionQuery()
                 var file: ImageUpload.File?
@@ -86,7 +83,7 @@ enum CollectionRoutes {
                     query.limit = try limit(request.uri.queryParameters.get("k").map { String($0) })
                 }
                 let (chosen, image) = (query, file)
-                let hits = try await admission.run(deadline: due, closing: context.channel) { () throws -> Data in
+                let hits = try await admission.run(closing: context.channel) { () throws -> Data in
                     var query = chosen
                     if let image {
                         query.vector = try ItemAnalyzer(tasks: [.embeddings]).embedding(of: try image.decode())
