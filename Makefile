@@ -23,6 +23,7 @@ run: system-packages
 
 test: checked-assets
 	scripts/install-system-packages.sh --tests
+	scripts/setup-eval-env.sh
 	$(SWIFTVISION_CACHE)/tools-venv/bin/python -m pytest tests/python -q
 	swift test $(SWIFT_BUILD_FLAGS)
 

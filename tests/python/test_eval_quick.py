@@ -1,0 +1,48 @@
+"""`make eval`'s quick slices (eval/run.py --quick): each task on a few published, annotated items beside its
+peer, the figures checked against those measured when the slice was set, with a margin."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = Path(os.environ.get("SWIFTVISION_CACHE", Path.home() / ".cache" / "swiftvision"))
+
+
+def swiftvision_binary() -> str:
+    """SWIFTVISION_BINARY, else the debug build that `make test` makes, else the release build."""
+    if os.environ.get("SWIFTVISION_BINARY"):
+        return os.environ["SWIFTVISION_BINARY"]
+    debug = ROOT / ".build" / "debug" / "swiftvision"
+    return str(debug if debug.exists() else ROOT / ".build" / "release" / "swiftvision")
+
+
+def quick_rows(section: str, tmp_path: Path) -> list[dict]:
+    """The rows of one section's quick slice, run with eval-venv's python as `make eval` runs it."""
+    out = tmp_path / f"{section}.json"
+    command = [str(CACHE / "eval-venv" / "bin" / "python"), str(ROOT / "eval" / "run.py"), "--quick", "--only", section,
+               "--json", str(out), "--binary", swiftvision_binary()]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = json.loads(out.read_text()).get(section)
+    assert rows, f"the {section} section did not run:\n{result.stdout}"
+    return rows
+
+
+def test_objects_quick_slice(tmp_path):
+    # 12 COCO val2017 images (the first by id) with their 107 published boxes. Set on 2026-11-27 with the
+    # zoo's YOLOv3-tiny: mAP@0.5 0.197 at threshold 0.01 (≤5 objects), 0.137 at 0.25; the peer pipeline gave
+    # the same objects; 10 of 26 prominent boxes found; the single object was prominent in 8 of 10 images.
+    rows = {r["metric"]: r for r in quick_rows("objects", tmp_path)}
+    low = rows["mAP@0.5, threshold 0.01, ≤5 objects"]
+    assert abs(low["ours"] - 0.197) <= 0.03 and abs(low["ours"] - low["peer"]) <= 0.01, low
+    default = rows["mAP@0.5, threshold 0.25, ≤5 objects"]
+    assert abs(default["ours"] - 0.137) <= 0.03 and abs(default["ours"] - default["peer"]) <= 0.01, default
+    assert rows["objects as the peer's (class, IoU ≥ 0.9), 0.01"]["ours"] >= 0.95
+    assert rows["mAP@0.5, threshold 0.01, no cap (model's own)"]["peer"] > low["peer"]
+    prominent = rows["prominent (≥5 % of image) recall, any class"]
+    assert prominent["items"] == 26 and abs(prominent["ours"] - 0.385) <= 0.08, prominent
+    single = rows["single object (no --multiple) is prominent"]
+    assert single["items"] == 10 and single["ours"] >= 0.7, single
