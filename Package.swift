@@ -32,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // All of Debian's OpenCV, for libSwiftVisionMedia.so only.
@@ -86,12 +88,17 @@ let package = Package(
         ),
         // Layer 4: the public umbrella, with the ML Kit, MediaPipe and Apple Vision style adapters.
         .target(name: "SwiftVision", dependencies: ["SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks"]),
-        // Beside layer 4: collections of analysed photos and video frames in SQLite, searched by image, label, face and text.
+        // Beside layer 4: collections of analysed photos and video frames in SQLite or PostgreSQL, searched by
+        // image, label, face and text.
         .target(
             name: "SwiftVisionCollections",
             dependencies: [
                 "SwiftVision",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -3,37 +3,39 @@ import Foundation
 import SwiftVision
 import SwiftVisionCollections
 
-/// `swiftvision index`: collections of analysed photos and video frames, kept in SQLite and searched by
+/// `swiftvision index`: collections of analysed photos and video frames, kept in SQLite or PostgreSQL and searched by
 /// image, label, faces, text and barcode.
 struct IndexCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index",
         abstract: "Index photo and video collections; search them by image, label, faces, text and barcode.",
         discussion: """
-            Collections live in one SQLite file, by default collections/collections.sqlite in the cache folder \
-            (--database to choose another). See docs/collections.md.
+            Collections live in one SQLite file, by default collections/collections.sqlite in the cache folder, \
+            or in a PostgreSQL database that several machines share (--database). See docs/collections.md.
             """,
         subcommands: [Add.self, Search.self, Duplicates.self, Export.self, List.self, Bench.self])
 }
 
 /// `--database`, shared by every `index` subcommand.
 struct CollectionDatabaseOptions: ParsableArguments {
-    @Option(help: "The collections' SQLite file; collections/collections.sqlite in the cache folder by default.")
+    @Option(
+        help: """
+            The collections' SQLite file (collections/collections.sqlite in the cache folder by default), or a \
+            PostgreSQL database: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.
+            """)
     var database: String?
 
-    /// The database file.
-    var url: URL { database.map { URL(fileURLWithPath: $0) } ?? SQLiteCollectionStore.defaultURL }
+    /// Where the collections are.
+    var location: CollectionStoreLocation { CollectionStoreLocation(database) }
 
-    /// Opens the database for adding, making it when missing.
-    func open() throws -> SQLiteCollectionStore {
-        try SQLiteCollectionStore(url: url)
+    /// Opens the store for adding, making it when missing.
+    func open() throws -> any CollectionStore {
+        try location.open()
     }
 
-    /// Opens the database for reading; a missing file is an error rather than a new, empty database.
-    func openExisting() throws -> SQLiteCollectionStore {
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw MissingDatabase(path: url.path)
-        }
+    /// Opens the store for reading; a missing SQLite file is an error rather than a new, empty database.
+    func openExisting() throws -> any CollectionStore {
+        guard location.mayHoldCollections else { throw MissingDatabase(path: location.description) }
         return try open()
     }
 }
@@ -287,8 +289,8 @@ extension IndexCommand {
         @OptionGroup var store: CollectionDatabaseOptions
 
         func run() throws {
-            let collections = FileManager.default.fileExists(atPath: store.url.path) ? try store.open().collections() : []
-            if !json, collections.isEmpty { print("no collections in \(store.url.path)") }
+            let collections = store.location.mayHoldCollections ? try store.open().collections() : []
+            if !json, collections.isEmpty { print("no collections in \(store.location)") }
             for summary in collections {
                 try AnalysisOutput.print(summary, json: json) { ["\($0.name): \($0.items) items, \($0.failures) failed"] }
             }

@@ -209,6 +209,8 @@ public enum CollectionStoreError: Error, Equatable, Sendable, CustomStringConver
     case dimensionMismatch(query: Int, stored: Int)
     /// A query vector that is empty or has zero length.
     case zeroVector
+    /// The database server refused a call or could not be reached, with its message.
+    case database(String)
 
     /// A one-line explanation.
     public var description: String {
@@ -220,6 +222,7 @@ public enum CollectionStoreError: Error, Equatable, Sendable, CustomStringConver
         case .dimensionMismatch(let query, let stored):
             "the query's embedding has \(query) values, the collection's have \(stored): use the same embedder"
         case .zeroVector: "the query's embedding is empty or all zero"
+        case .database(let message): "the collections database: \(message)"
         }
     }
 
@@ -237,5 +240,55 @@ extension CollectionQuery {
         let upper = parts[1].isEmpty ? Int.max : Int(parts[1])
         guard let lower, let upper, lower >= 0, lower <= upper, !(parts[0].isEmpty && parts[1].isEmpty) else { return nil }
         return lower...upper
+    }
+}
+
+/// Where a set of collections is kept: an SQLite file (the default) or a PostgreSQL database.
+public enum CollectionStoreLocation: Sendable, Equatable, CustomStringConvertible {
+    /// An SQLite file, made on first use.
+    case sqlite(URL)
+    /// A PostgreSQL database: `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`.
+    case postgreSQL(URL)
+
+    /// The location that `text` names: a `postgres://` or `postgresql://` URL, or else an SQLite file's path;
+    /// nil names the default SQLite file in the cache folder.
+    public init(_ text: String?) {
+        guard let text else {
+            self = .sqlite(SQLiteCollectionStore.defaultURL)
+            return
+        }
+        if let url = URL(string: text), ["postgres", "postgresql"].contains(url.scheme?.lowercased()) {
+            self = .postgreSQL(url)
+        } else {
+            self = .sqlite(URL(fileURLWithPath: text))
+        }
+    }
+
+    /// Whether collections may already be there: an SQLite file that exists, or any database.
+    public var mayHoldCollections: Bool {
+        switch self {
+        case .sqlite(let url): FileManager.default.fileExists(atPath: url.path)
+        case .postgreSQL: true
+        }
+    }
+
+    /// Opens the store, making its file or schema when missing.
+    public func open() throws -> any CollectionStore {
+        switch self {
+        case .sqlite(let url): try SQLiteCollectionStore(url: url)
+        case .postgreSQL(let url): try PostgreSQLCollectionStore(url: url)
+        }
+    }
+
+    /// The file's path, or the database's URL without its password.
+    public var description: String {
+        switch self {
+        case .sqlite(let url): return url.path
+        case .postgreSQL(let url):
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+            components?.password = nil
+            components?.query = nil
+            return components?.string ?? "postgres://"
+        }
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import SwiftVision
-import Synchronization
 
 /// The default ``CollectionStore``: one SQLite file (through GRDB) for a set of collections, in WAL mode so
 /// that searches read while an ingest writes, from this process or others. The schema is made and moved
@@ -11,7 +10,7 @@ public final class SQLiteCollectionStore: CollectionStore {
     public let url: URL
     private let pool: DatabasePool
     /// Each collection's embeddings as last loaded, reused while the collection has gained none.
-    private let vectorCache = Mutex<[Int64: CachedVectors]>([:])
+    private let vectorCache = VectorCache()
 
     /// The default database file: `collections/collections.sqlite` in the cache folder.
     public static var defaultURL: URL {
@@ -207,27 +206,14 @@ public final class SQLiteCollectionStore: CollectionStore {
         guard let vector = query.vector else {
             return try items(candidates).map { SearchHit(item: $0, score: nil) }
         }
-        guard let unit = VectorMatrix.normalized(vector) else { throw CollectionStoreError.zeroVector }
-        let vectors = try cachedVectors(collectionId: collectionId)
-        guard vectors.matrix.count > 0 else { return [] }
-        guard unit.count == vectors.matrix.dimension else {
-            throw CollectionStoreError.dimensionMismatch(query: unit.count, stored: vectors.matrix.dimension)
-        }
-        let filtered = query.hasFilters ? candidates.compactMap { vectors.rows[$0] } : nil
-        let nearest = vectors.matrix.nearest(to: unit, k: query.limit, among: filtered)
-        let found = Dictionary(uniqueKeysWithValues: try items(nearest.map { vectors.ids[$0.row] }).map { ($0.id, $0) })
-        return nearest.compactMap { hit in found[vectors.ids[hit.row]].map { SearchHit(item: $0, score: hit.score) } }
+        let ranked = try cachedVectors(collectionId: collectionId)
+            .nearest(to: vector, limit: query.limit, among: query.hasFilters ? candidates : nil)
+        return try hits(ranked, items: items)
     }
 
     public func duplicateGroups(in collection: String, threshold: Float) throws -> [[CollectionItem]] {
         let collectionId = try pool.read { db in try Self.existingCollectionId(db, collection) }
-        let vectors = try cachedVectors(collectionId: collectionId)
-        var groups = DisjointSets(count: vectors.matrix.count)
-        for (first, second) in vectors.matrix.pairs(atLeast: threshold) { groups.join(first, second) }
-        let rowGroups = groups.groups().filter { $0.count > 1 }
-        let found = Dictionary(
-            uniqueKeysWithValues: try items(rowGroups.flatMap { $0.map { vectors.ids[$0] } }).map { ($0.id, $0) })
-        return rowGroups.map { rows in rows.compactMap { found[vectors.ids[$0]] } }
+        return try itemGroups(try cachedVectors(collectionId: collectionId).duplicateGroups(threshold: threshold), items: items)
     }
 
     public func forEachItem(in collection: String, _ body: (ExportedItem) throws -> Void) throws {
@@ -261,7 +247,7 @@ public final class SQLiteCollectionStore: CollectionStore {
     }
 
     /// The collection's embeddings, loaded again only when it has gained some since they were last loaded.
-    private func cachedVectors(collectionId: Int64) throws -> CachedVectors {
+    private func cachedVectors(collectionId: Int64) throws -> CollectionVectors {
         try pool.read { db in
             let state = try Row.fetchOne(
                 db,
@@ -269,11 +255,18 @@ public final class SQLiteCollectionStore: CollectionStore {
                     SELECT count(*) AS count, ifnull(max(embedding.itemId), 0) AS newest
                     FROM embedding JOIN item ON item.id = embedding.itemId WHERE item.collectionId = ?
                     """, arguments: [collectionId])
-            let version = CachedVectors.Version(count: state?["count"] ?? 0, newest: state?["newest"] ?? 0)
-            if let cached = vectorCache.withLock({ $0[collectionId] }), cached.version == version { return cached }
-            let loaded = try CachedVectors(db, collectionId: collectionId, version: version)
-            vectorCache.withLock { $0[collectionId] = loaded }
-            return loaded
+            let version = CollectionVectors.Version(count: state?["count"] ?? 0, newest: state?["newest"] ?? 0)
+            return try vectorCache.vectors(ofCollection: collectionId, at: version) {
+                try CollectionVectors(version: version) { add in
+                    let cursor = try Row.fetchCursor(
+                        db,
+                        sql: """
+                            SELECT embedding.itemId, embedding.vector FROM embedding JOIN item ON item.id = embedding.itemId
+                            WHERE item.collectionId = ? ORDER BY embedding.itemId
+                            """, arguments: [collectionId])
+                    while let row = try cursor.next() { add(row["itemId"], BlobCoding.floats(row["vector"])) }
+                }
+            }
         }
     }
 
@@ -337,75 +330,6 @@ extension CollectionQuery {
     /// Whether any filter narrows the items.
     var hasFilters: Bool {
         !labels.isEmpty || !excludedLabels.isEmpty || text != nil || faceCount != nil || barcode != nil
-    }
-}
-
-/// A collection's embeddings in one matrix, with the item id of each row.
-private struct CachedVectors: Sendable {
-    /// What the collection held when they were loaded: only additions change it.
-    struct Version: Equatable, Sendable {
-        var count: Int
-        var newest: Int64
-    }
-
-    let version: Version
-    let matrix: VectorMatrix
-    let ids: [Int64]
-    let rows: [Int64: Int]
-
-    init(_ db: Database, collectionId: Int64, version: Version) throws {
-        self.version = version
-        var matrix: VectorMatrix?
-        var ids: [Int64] = []
-        ids.reserveCapacity(version.count)
-        let cursor = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT embedding.itemId, embedding.vector FROM embedding JOIN item ON item.id = embedding.itemId
-                WHERE item.collectionId = ? ORDER BY embedding.itemId
-                """, arguments: [collectionId])
-        while let row = try cursor.next() {
-            let vector = BlobCoding.floats(row["vector"])
-            if matrix == nil {
-                matrix = VectorMatrix(dimension: vector.count)
-                matrix?.reserveCapacity(version.count)
-            }
-            // Every vector of a collection comes from one embedder; one of another length is left out of search.
-            guard vector.count == matrix?.dimension else { continue }
-            matrix?.append(vector)
-            ids.append(row["itemId"])
-        }
-        self.matrix = matrix ?? VectorMatrix(dimension: 0)
-        self.ids = ids
-        rows = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
-    }
-}
-
-/// Groups of rows joined pairwise (union–find with path halving).
-struct DisjointSets {
-    private var parents: [Int]
-
-    init(count: Int) { parents = Array(0..<count) }
-
-    mutating func root(_ element: Int) -> Int {
-        var element = element
-        while parents[element] != element {
-            parents[element] = parents[parents[element]]
-            element = parents[element]
-        }
-        return element
-    }
-
-    mutating func join(_ first: Int, _ second: Int) {
-        let (a, b) = (root(first), root(second))
-        if a != b { parents[max(a, b)] = min(a, b) }
-    }
-
-    /// Every group, each in ascending order, ordered by its first element.
-    mutating func groups() -> [[Int]] {
-        var byRoot: [Int: [Int]] = [:]
-        for element in parents.indices { byRoot[root(element), default: []].append(element) }
-        return byRoot.values.sorted { $0[0] < $1[0] }
     }
 }
 

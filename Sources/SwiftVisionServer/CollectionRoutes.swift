@@ -179,18 +179,18 @@ enum CollectionRoutes {
 /// The service's collection store, opened on the first request that needs it, so that a service whose
 /// clients never use collections makes no database file.
 final class CollectionStoreOpener: Sendable {
-    private let url: URL
+    private let location: CollectionStoreLocation
     private let store = Mutex<(any CollectionStore)?>(nil)
 
-    init(url: URL) {
-        self.url = url
+    init(location: CollectionStoreLocation) {
+        self.location = location
     }
 
     /// The store, opened now if it was not.
     func opened() throws -> any CollectionStore {
         try store.withLock { store in
             if let store { return store }
-            let opened = try SQLiteCollectionStore(url: url)
+            let opened = try location.open()
             store = opened
             return opened
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftVisionCollections
 
 /// How `swiftvision serve` listens, what it accepts and how long it waits. Every limit is the
 /// server's: no client can choose threads, queue lengths or memory.
@@ -60,9 +61,9 @@ public struct ServerConfiguration: Sendable {
     /// Hosts (`host` or `host:port`, `*` for any) that sources' webhooks may post to; none by default.
     public var webhookHosts: [String] = []
 
-    /// The SQLite file of the collections served at `/v1/collections` (made on first use); nil for the
-    /// cache folder's.
-    public var collectionsURL: URL?
+    /// The collections served at `/v1/collections`, opened on first use: the cache folder's SQLite file by
+    /// default, or a PostgreSQL database that several replicas share.
+    public var collections = CollectionStoreLocation(nil)
 
     /// The defaults: loopback, port 8080, no token.
     public init() {}

@@ -94,7 +94,7 @@ public enum VisionService {
         SourceRoutes.add(to: protected, catalog: catalog, limiter: limiter, configuration: configuration)
         protected.get("v1/tasks") { _, _ in json(try catalog.registry.listing()) }
         CollectionRoutes.add(
-            to: protected, store: CollectionStoreOpener(url: configuration.collectionsURL ?? SQLiteCollectionStore.defaultURL),
+            to: protected, store: CollectionStoreOpener(location: configuration.collections),
             limiter: limiter, configuration: configuration)
         protected.post("v1/similarity") { request, context in
             await instrumented(task: "similarity") {
