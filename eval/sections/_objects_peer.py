@@ -2,7 +2,7 @@
 image files, one JSON line per image {"file", "ms", "objects": [{"class", "score", "box": [l, t, r, b]}]}.
 
 `yolo`: Tests/Reference/yolo_pipeline.py on a packed YOLO .tflite (the peer of `swiftvision detect`).
-`ms` is the wall time of one image's letterbox, invoke and decode (the image already read), at `--threads`.
+`ms` is the CPU time of one image's letterbox, invoke and decode (the image already read), at THREADS threads.
 
 Usage: python _objects_peer.py yolo MODEL THRESHOLD THREADS FILE...
 """
@@ -23,9 +23,9 @@ def yolo(model, threshold, threads, files):
     pipeline = YOLOPipeline(model, num_threads=threads)
     for path in files:
         image = cv2.imread(path, cv2.IMREAD_COLOR)
-        started = time.perf_counter()
+        started = time.process_time()
         found = pipeline.detect(image, threshold=threshold)
-        elapsed = (time.perf_counter() - started) * 1000
+        elapsed = (time.process_time() - started) * 1000
         objects = [{"class": o["class"], "score": o["score"], "box": o["box"]} for o in found]
         print(json.dumps({"file": path, "ms": elapsed, "objects": objects}), flush=True)
 
