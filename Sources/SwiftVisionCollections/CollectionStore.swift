@@ -4,9 +4,9 @@ import SwiftVision
 /// Where collections of analysed pictures are kept: items (photos and sampled video frames), each task's
 /// output for them, the columns that filters read (labels, face counts, barcodes, text) and their embeddings.
 ///
-/// A store holds a set of collections, each known by its name. Items are only ever added: an item is
-/// written with all its analyses at once, or not at all, so a run that stops midway leaves no half-written
-/// item, and adding the same picture again finds it by its content hash.
+/// A store holds a set of collections, each known by its name. An item is written with all its analyses at
+/// once, or not at all, so a run that stops midway leaves no half-written item, and adding the same picture
+/// again finds it by its content hash; removing an item removes everything about it.
 public protocol CollectionStore: Sendable {
     /// Every collection with its counts, by name.
     func collections() throws -> [CollectionSummary]
@@ -27,6 +27,13 @@ public protocol CollectionStore: Sendable {
 
     /// The item with `id` in `collection`, if there is one.
     func item(id: Int64, in collection: String) throws -> CollectionItem?
+
+    /// The JPEG thumbnail of item `id` of `collection` (at most ``ItemRecord/thumbnailSide`` pixels a side), if
+    /// it has one.
+    func thumbnail(ofItem id: Int64, in collection: String) throws -> Data?
+
+    /// Removes item `id` from `collection` with its analyses, embedding and thumbnail; false when there was none.
+    func removeItem(id: Int64, from collection: String) throws -> Bool
 
     /// The unit-length embedding of item `id`, if it has one.
     func embedding(ofItem id: Int64) throws -> [Float]?
@@ -106,8 +113,13 @@ public struct ItemRecord: Sendable {
     public var orientation: Int
     /// The tasks' outputs.
     public var analysis: ItemAnalysis
+    /// The upright picture scaled to at most ``thumbnailSide`` pixels a side, as JPEG; nil when it could not be made.
+    public var thumbnail: Data?
 
-    /// A record of a picture `image` from `source`.
+    /// The longest side of a thumbnail, in pixels: a grid's tile on a high-density screen.
+    public static let thumbnailSide = 256
+
+    /// A record of a picture `image` from `source`, with its thumbnail.
     public init(contentHash: String, source: String, timestampMs: Int?, image: VisionImage, analysis: ItemAnalysis) {
         self.contentHash = contentHash
         self.source = source
@@ -116,6 +128,10 @@ public struct ItemRecord: Sendable {
         height = image.height
         orientation = Int(image.orientation.rawValue)
         self.analysis = analysis
+        let scale = min(1, Double(Self.thumbnailSide) / Double(max(image.width, image.height, 1)))
+        thumbnail = try? image.resized(
+            width: max(1, Int((Double(image.width) * scale).rounded())), height: max(1, Int((Double(image.height) * scale).rounded()))
+        ).encoded(as: .jpeg(quality: 80))
     }
 }
 

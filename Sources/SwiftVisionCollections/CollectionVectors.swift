@@ -3,12 +3,8 @@ import Synchronization
 
 /// A collection's embeddings in one matrix, with the item id of each row: what both stores search, exactly.
 struct CollectionVectors: Sendable {
-    /// What the collection held when they were loaded: items are only added, so the count and the newest id
-    /// change whenever its embeddings do.
-    struct Version: Equatable, Sendable {
-        var count: Int
-        var newest: Int64
-    }
+    /// The collection's revision when they were loaded: it counts the items added to and removed from it.
+    typealias Version = Int64
 
     let version: Version
     let matrix: VectorMatrix
@@ -21,12 +17,8 @@ struct CollectionVectors: Sendable {
         self.version = version
         var matrix: VectorMatrix?
         var ids: [Int64] = []
-        ids.reserveCapacity(version.count)
         try load { id, vector in
-            if matrix == nil {
-                matrix = VectorMatrix(dimension: vector.count)
-                matrix?.reserveCapacity(version.count)
-            }
+            if matrix == nil { matrix = VectorMatrix(dimension: vector.count) }
             guard vector.count == matrix?.dimension else { return }
             matrix?.append(vector)
             ids.append(id)
@@ -99,8 +91,17 @@ struct DisjointSets {
 }
 
 extension CollectionStore {
-    /// Search hits for `ranked` ids and scores, with the items that `items` reads, in rank order.
-    func hits(_ ranked: [(id: Int64, score: Float)], items: ([Int64]) throws -> [CollectionItem]) rethrows -> [SearchHit] {
+    /// The hits of `query` whose filters matched `candidates` (in id order; the first `limit` of them when the
+    /// query has no vector): those candidates, or the nearest of them to the query's vector among the
+    /// collection's `vectors`, with the items that `items` reads.
+    func hits(
+        of query: CollectionQuery, candidates: [Int64], vectors: () throws -> CollectionVectors,
+        items: ([Int64]) throws -> [CollectionItem]
+    ) throws -> [SearchHit] {
+        guard let vector = query.vector else {
+            return try items(candidates).map { SearchHit(item: $0, score: nil) }
+        }
+        let ranked = try vectors().nearest(to: vector, limit: query.limit, among: query.hasFilters ? candidates : nil)
         let found = Dictionary(uniqueKeysWithValues: try items(ranked.map(\.id)).map { ($0.id, $0) })
         return ranked.compactMap { hit in found[hit.id].map { SearchHit(item: $0, score: hit.score) } }
     }

@@ -12,7 +12,7 @@ import Synchronization
 /// same exact search over the embeddings, which each process keeps in memory.
 ///
 /// Several `swiftvision serve` replicas behind one load balancer share a collection through it: every
-/// search first asks the server for the collection's version (its count of embeddings and newest item),
+/// search first asks the server for the collection's revision (moved on by every addition and removal),
 /// so an item added through one replica is searched by the others from the next request on. pgvector is
 /// not used: Debian 12's PostgreSQL 15 does not package it (docs/collections.md).
 ///
@@ -69,57 +69,72 @@ public final class PostgreSQLCollectionStore: CollectionStore {
             try session.execute("CREATE TABLE IF NOT EXISTS swiftvision.schema_version (version integer NOT NULL)")
             let version = try session.rows("SELECT coalesce(max(version), 0) FROM swiftvision.schema_version")
                 .first?.decode(Int.self) ?? 0
-            guard version < 1 else { return }
-            for statement in [
-                """
-                CREATE TABLE swiftvision.collection (
-                    id bigserial PRIMARY KEY, name text NOT NULL UNIQUE, created_at timestamptz NOT NULL)
-                """,
-                """
-                CREATE TABLE swiftvision.item (
-                    id bigserial PRIMARY KEY,
-                    collection_id bigint NOT NULL REFERENCES swiftvision.collection(id) ON DELETE CASCADE,
-                    content_hash text NOT NULL, source text NOT NULL, timestamp_ms bigint,
-                    width integer NOT NULL, height integer NOT NULL, orientation integer NOT NULL,
-                    face_count integer, added_at timestamptz NOT NULL, words tsvector)
-                """,
-                "CREATE UNIQUE INDEX item_content ON swiftvision.item (collection_id, content_hash, coalesce(timestamp_ms, -1))",
-                "CREATE INDEX item_faces ON swiftvision.item (collection_id, face_count)",
-                "CREATE INDEX item_words ON swiftvision.item USING gin (words)",
-                """
-                CREATE TABLE swiftvision.analysis (
-                    item_id bigint NOT NULL REFERENCES swiftvision.item(id) ON DELETE CASCADE,
-                    task text NOT NULL, json text NOT NULL, PRIMARY KEY (item_id, task))
-                """,
-                """
-                CREATE TABLE swiftvision.label (
-                    item_id bigint NOT NULL REFERENCES swiftvision.item(id) ON DELETE CASCADE,
-                    name text NOT NULL, task text NOT NULL, confidence real NOT NULL, PRIMARY KEY (item_id, task, name))
-                """,
-                "CREATE INDEX label_name ON swiftvision.label (name, item_id)",
-                """
-                CREATE TABLE swiftvision.barcode (
-                    item_id bigint NOT NULL REFERENCES swiftvision.item(id) ON DELETE CASCADE,
-                    format text NOT NULL, value text NOT NULL)
-                """,
-                "CREATE INDEX barcode_value ON swiftvision.barcode (value, item_id)",
-                """
-                CREATE TABLE swiftvision.embedding (
-                    item_id bigint PRIMARY KEY REFERENCES swiftvision.item(id) ON DELETE CASCADE,
-                    vector bytea NOT NULL, quantized bytea NOT NULL)
-                """,
-                """
-                CREATE TABLE swiftvision.failure (
-                    collection_id bigint NOT NULL REFERENCES swiftvision.collection(id) ON DELETE CASCADE,
-                    source text NOT NULL, message text NOT NULL, failed_at timestamptz NOT NULL,
-                    PRIMARY KEY (collection_id, source))
-                """,
-                "INSERT INTO swiftvision.schema_version (version) VALUES (1)",
-            ] {
+            var statements: [String] = []
+            if version < 1 { statements += firstSchema }
+            if version < 2 { statements += secondSchema }
+            for statement in statements {
                 try session.execute(PostgresQuery(unsafeSQL: statement))
             }
         }
     }
+
+    /// Schema version 1: the SQLite store's first schema.
+    private static let firstSchema = [
+        """
+        CREATE TABLE swiftvision.collection (
+            id bigserial PRIMARY KEY, name text NOT NULL UNIQUE, created_at timestamptz NOT NULL)
+        """,
+        """
+        CREATE TABLE swiftvision.item (
+            id bigserial PRIMARY KEY,
+            collection_id bigint NOT NULL REFERENCES swiftvision.collection(id) ON DELETE CASCADE,
+            content_hash text NOT NULL, source text NOT NULL, timestamp_ms bigint,
+            width integer NOT NULL, height integer NOT NULL, orientation integer NOT NULL,
+            face_count integer, added_at timestamptz NOT NULL, words tsvector)
+        """,
+        "CREATE UNIQUE INDEX item_content ON swiftvision.item (collection_id, content_hash, coalesce(timestamp_ms, -1))",
+        "CREATE INDEX item_faces ON swiftvision.item (collection_id, face_count)",
+        "CREATE INDEX item_words ON swiftvision.item USING gin (words)",
+        """
+        CREATE TABLE swiftvision.analysis (
+            item_id bigint NOT NULL REFERENCES swiftvision.item(id) ON DELETE CASCADE,
+            task text NOT NULL, json text NOT NULL, PRIMARY KEY (item_id, task))
+        """,
+        """
+        CREATE TABLE swiftvision.label (
+            item_id bigint NOT NULL REFERENCES swiftvision.item(id) ON DELETE CASCADE,
+            name text NOT NULL, task text NOT NULL, confidence real NOT NULL, PRIMARY KEY (item_id, task, name))
+        """,
+        "CREATE INDEX label_name ON swiftvision.label (name, item_id)",
+        """
+        CREATE TABLE swiftvision.barcode (
+            item_id bigint NOT NULL REFERENCES swiftvision.item(id) ON DELETE CASCADE,
+            format text NOT NULL, value text NOT NULL)
+        """,
+        "CREATE INDEX barcode_value ON swiftvision.barcode (value, item_id)",
+        """
+        CREATE TABLE swiftvision.embedding (
+            item_id bigint PRIMARY KEY REFERENCES swiftvision.item(id) ON DELETE CASCADE,
+            vector bytea NOT NULL, quantized bytea NOT NULL)
+        """,
+        """
+        CREATE TABLE swiftvision.failure (
+            collection_id bigint NOT NULL REFERENCES swiftvision.collection(id) ON DELETE CASCADE,
+            source text NOT NULL, message text NOT NULL, failed_at timestamptz NOT NULL,
+            PRIMARY KEY (collection_id, source))
+        """,
+        "INSERT INTO swiftvision.schema_version (version) VALUES (1)",
+    ]
+
+    /// Schema version 2: a revision that every addition and removal moves on, and each item's thumbnail.
+    private static let secondSchema = [
+        "ALTER TABLE swiftvision.collection ADD COLUMN revision bigint NOT NULL DEFAULT 0",
+        """
+        CREATE TABLE swiftvision.thumbnail (
+            item_id bigint PRIMARY KEY REFERENCES swiftvision.item(id) ON DELETE CASCADE, jpeg bytea NOT NULL)
+        """,
+        "INSERT INTO swiftvision.schema_version (version) VALUES (2)",
+    ]
 
     // MARK: CollectionStore
 
@@ -187,6 +202,10 @@ public final class PostgreSQLCollectionStore: CollectionStore {
                     try session.execute(
                         "INSERT INTO swiftvision.embedding (item_id, vector, quantized) VALUES (\(id), \(vector), \(quantized))")
                 }
+                if let thumbnail = record.thumbnail {
+                    try session.execute("INSERT INTO swiftvision.thumbnail (item_id, jpeg) VALUES (\(id), \(thumbnail))")
+                }
+                try session.execute("UPDATE swiftvision.collection SET revision = revision + 1 WHERE id = \(collectionId)")
                 try session.execute(
                     "DELETE FROM swiftvision.failure WHERE collection_id = \(collectionId) AND source = \(record.source)")
                 return .added(id)
@@ -232,6 +251,31 @@ public final class PostgreSQLCollectionStore: CollectionStore {
         }
     }
 
+    public func thumbnail(ofItem id: Int64, in collection: String) throws -> Data? {
+        try session { session in
+            let collectionId = try Self.existingCollectionId(session, collection)
+            return try session.rows(
+                """
+                SELECT t.jpeg FROM swiftvision.thumbnail t JOIN swiftvision.item i ON i.id = t.item_id
+                WHERE i.id = \(id) AND i.collection_id = \(collectionId)
+                """
+            ).first?.decode(Data.self)
+        }
+    }
+
+    public func removeItem(id: Int64, from collection: String) throws -> Bool {
+        try session { session in
+            try session.transaction {
+                let collectionId = try Self.existingCollectionId(session, collection)
+                let removed = try session.rows(
+                    "DELETE FROM swiftvision.item WHERE id = \(id) AND collection_id = \(collectionId) RETURNING id")
+                guard !removed.isEmpty else { return false }
+                try session.execute("UPDATE swiftvision.collection SET revision = revision + 1 WHERE id = \(collectionId)")
+                return true
+            }
+        }
+    }
+
     public func embedding(ofItem id: Int64) throws -> [Float]? {
         try session { session in
             try session.rows("SELECT vector FROM swiftvision.embedding WHERE item_id = \(id)").first
@@ -252,12 +296,7 @@ public final class PostgreSQLCollectionStore: CollectionStore {
                     .map { try $0.decode(Int64.self) }
             )
         }
-        guard let vector = query.vector else {
-            return try items(candidates).map { SearchHit(item: $0, score: nil) }
-        }
-        let ranked = try cachedVectors(collectionId: collectionId)
-            .nearest(to: vector, limit: query.limit, among: query.hasFilters ? candidates : nil)
-        return try hits(ranked, items: items)
+        return try hits(of: query, candidates: candidates, vectors: { try cachedVectors(collectionId: collectionId) }, items: items)
     }
 
     public func duplicateGroups(in collection: String, threshold: Float) throws -> [[CollectionItem]] {
@@ -311,13 +350,8 @@ public final class PostgreSQLCollectionStore: CollectionStore {
     /// The collection's embeddings, loaded again only when the server holds another version of them.
     private func cachedVectors(collectionId: Int64) throws -> CollectionVectors {
         try session { session in
-            let state = try session.rows(
-                """
-                SELECT count(*), coalesce(max(e.item_id), 0) FROM swiftvision.embedding e
-                JOIN swiftvision.item i ON i.id = e.item_id WHERE i.collection_id = \(collectionId)
-                """)
-            let (count, newest) = try state.first?.decode((Int, Int64).self) ?? (0, Int64(0))
-            let version = CollectionVectors.Version(count: count, newest: newest)
+            let version = try session.rows("SELECT revision FROM swiftvision.collection WHERE id = \(collectionId)").first?
+                .decode(Int64.self) ?? 0
             return try vectorCache.vectors(ofCollection: collectionId, at: version) {
                 try CollectionVectors(version: version) { add in
                     for row in try session.rows(

@@ -90,6 +90,17 @@ public final class SQLiteCollectionStore: CollectionStore {
                         PRIMARY KEY (collectionId, source)) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v2") { db in
+            // A revision that every addition and removal moves on, so that cached vectors are never stale (an
+            // item's id can come back after the newest item was removed); and each item's thumbnail.
+            try db.execute(
+                sql: """
+                    ALTER TABLE collection ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+                    CREATE TABLE thumbnail (
+                        itemId INTEGER PRIMARY KEY REFERENCES item(id) ON DELETE CASCADE,
+                        jpeg BLOB NOT NULL);
+                    """)
+        }
         return migrator
     }
 
@@ -153,6 +164,10 @@ public final class SQLiteCollectionStore: CollectionStore {
                 try db.execute(
                     sql: "INSERT INTO embedding (itemId, vector, quantized) VALUES (?, ?, ?)", arguments: [id, vector, quantized])
             }
+            if let thumbnail = record.thumbnail {
+                try db.execute(sql: "INSERT INTO thumbnail (itemId, jpeg) VALUES (?, ?)", arguments: [id, thumbnail])
+            }
+            try db.execute(sql: "UPDATE collection SET revision = revision + 1 WHERE id = ?", arguments: [collectionId])
             try db.execute(
                 sql: "DELETE FROM failure WHERE collectionId = ? AND source = ?", arguments: [collectionId, record.source])
             return .added(id)
@@ -187,6 +202,28 @@ public final class SQLiteCollectionStore: CollectionStore {
         }
     }
 
+    public func thumbnail(ofItem id: Int64, in collection: String) throws -> Data? {
+        try pool.read { db in
+            let collectionId = try Self.existingCollectionId(db, collection)
+            return try Data.fetchOne(
+                db,
+                sql: "SELECT jpeg FROM thumbnail JOIN item ON item.id = thumbnail.itemId WHERE item.id = ? AND item.collectionId = ?",
+                arguments: [id, collectionId])
+        }
+    }
+
+    public func removeItem(id: Int64, from collection: String) throws -> Bool {
+        try pool.write { db in
+            let collectionId = try Self.existingCollectionId(db, collection)
+            try db.execute(sql: "DELETE FROM item WHERE id = ? AND collectionId = ?", arguments: [id, collectionId])
+            guard db.changesCount > 0 else { return false }
+            // FTS5 tables take no foreign keys: the text goes by hand.
+            try db.execute(sql: "DELETE FROM itemText WHERE rowid = ?", arguments: [id])
+            try db.execute(sql: "UPDATE collection SET revision = revision + 1 WHERE id = ?", arguments: [collectionId])
+            return true
+        }
+    }
+
     public func embedding(ofItem id: Int64) throws -> [Float]? {
         try pool.read { db in
             try Data.fetchOne(db, sql: "SELECT vector FROM embedding WHERE itemId = ?", arguments: [id]).map(BlobCoding.floats)
@@ -203,12 +240,7 @@ public final class SQLiteCollectionStore: CollectionStore {
             let sql = "SELECT id FROM item WHERE \(filter.sql) ORDER BY id" + limit
             return (collectionId, try Int64.fetchAll(db, sql: sql, arguments: filter.arguments))
         }
-        guard let vector = query.vector else {
-            return try items(candidates).map { SearchHit(item: $0, score: nil) }
-        }
-        let ranked = try cachedVectors(collectionId: collectionId)
-            .nearest(to: vector, limit: query.limit, among: query.hasFilters ? candidates : nil)
-        return try hits(ranked, items: items)
+        return try hits(of: query, candidates: candidates, vectors: { try cachedVectors(collectionId: collectionId) }, items: items)
     }
 
     public func duplicateGroups(in collection: String, threshold: Float) throws -> [[CollectionItem]] {
@@ -246,16 +278,10 @@ public final class SQLiteCollectionStore: CollectionStore {
         }
     }
 
-    /// The collection's embeddings, loaded again only when it has gained some since they were last loaded.
+    /// The collection's embeddings, loaded again only when items were added or removed since they were last loaded.
     private func cachedVectors(collectionId: Int64) throws -> CollectionVectors {
         try pool.read { db in
-            let state = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT count(*) AS count, ifnull(max(embedding.itemId), 0) AS newest
-                    FROM embedding JOIN item ON item.id = embedding.itemId WHERE item.collectionId = ?
-                    """, arguments: [collectionId])
-            let version = CollectionVectors.Version(count: state?["count"] ?? 0, newest: state?["newest"] ?? 0)
+            let version = try Int64.fetchOne(db, sql: "SELECT revision FROM collection WHERE id = ?", arguments: [collectionId]) ?? 0
             return try vectorCache.vectors(ofCollection: collectionId, at: version) {
                 try CollectionVectors(version: version) { add in
                     let cursor = try Row.fetchCursor(

@@ -7,7 +7,8 @@ import Synchronization
 
 /// Collections over HTTP (docs/collections.md): `GET /v1/collections`, `POST /v1/collections/{c}/items`
 /// (one image, analysed by `?tasks=` — labels, objects, faces and embeddings by default — and stored),
-/// `GET /v1/collections/{c}/items/{id}`, `POST /v1/collections/{c}/search` (an image to search with, or
+/// with `?source=` naming it, `GET`/`DELETE /v1/collections/{c}/items/{id}`, `GET …/items/{id}/thumbnail` (a
+/// JPEG), `POST /v1/collections/{c}/search` (an image to search with, or
 /// a JSON query: `item`, `labels`, `noLabels`, `text`, `faces`, `barcode`, `k`) and
 /// `GET /v1/collections/{c}/duplicates?threshold=`. They take the service's token, admission, deadline
 /// and image limits; the store's work runs inside the limiter, off the connection threads.
@@ -36,13 +37,17 @@ enum CollectionRoutes {
                 guard let tasks = IndexedTask.list(names) else {
                     throw APIError.badOption("tasks takes a comma-separated list of labels, objects, faces, text, barcodes, embeddings")
                 }
+                let source = request.uri.queryParameters.get("source").map { String($0) } ?? "upload"
+                guard (1...500).contains(source.count), !source.contains(where: { $0.isNewline || $0 == "\0" }) else {
+                    throw APIError.badOption("source takes a name of 1 to 500 characters on one line")
+                }
                 let admission = try limiter.admit(within: configuration.requestTimeout)
                 let file = try await VisionService.upload(request, images: 1, configuration: configuration)[0]
                 let answer = try await admission.run(closing: context.channel) {
                     let image = try file.decode()
                     let analysis = try ItemAnalyzer(tasks: tasks).analysis(of: image)
                     let record = ItemRecord(
-                        contentHash: CollectionIndexer.contentHash(of: file.data), source: "upload", timestampMs: nil, image: image,
+                        contentHash: CollectionIndexer.contentHash(of: file.data), source: source, timestampMs: nil, image: image,
                         analysis: analysis)
                     let (id, added): (Int64, Bool) =
                         switch try store.opened().add(record, to: name) {
@@ -67,6 +72,38 @@ enum CollectionRoutes {
                 guard let item = try store.opened().item(id: id, in: name) else { throw CollectionStoreError.unknownItem(id, collection: name) }
                 return try encode(item)
             }
+        }
+        group.get("v1/collections/:collection/items/:id/thumbnail") { _, context in
+            let name = context.parameters.get("collection") ?? ""
+            guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else {
+                return APIError(.badRequest, "bad_item", "an item id is a whole number").response
+            }
+            var response = await admitted(context, task: "collections") {
+                guard let jpeg = try store.opened().thumbnail(ofItem: id, in: name) else {
+                    throw CollectionStoreError.unknownItem(id, collection: name)
+                }
+                return jpeg
+            }
+            if response.status == .ok {
+                response.headers[.contentType] = "image/jpeg"
+                response.headers[.cacheControl] = "private, max-age=86400"
+            }
+            return response
+        }
+        group.delete("v1/collections/:collection/items/:id") { _, context in
+            let name = context.parameters.get("collection") ?? ""
+            guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else {
+                return APIError(.badRequest, "bad_item", "an item id is a whole number").response
+            }
+            var response = await admitted(context, task: "collections") {
+                guard try store.opened().removeItem(id: id, from: name) else { throw CollectionStoreError.unknownItem(id, collection: name) }
+                return Data()
+            }
+            if response.status == .ok {
+                response.status = .noContent
+                response.headers[.contentType] = nil
+            }
+            return response
         }
         group.post("v1/collections/:collection/search") { request, context in
             let name = context.parameters.get("collection") ?? ""

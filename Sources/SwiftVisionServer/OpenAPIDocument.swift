@@ -65,17 +65,40 @@ enum OpenAPIDocument {
                         "name": "tasks", "in": "query", "required": false,
                         "schema": ["type": "string", "default": "labels,objects,faces,embeddings"],
                     ],
+                    [
+                        "name": "source", "in": "query", "required": false,
+                        "schema": ["type": "string", "minLength": 1, "maxLength": 500, "default": "upload"],
+                    ],
                 ],
                 "requestBody": imageBody(files: 1),
                 "responses": responses(ok: "the item (201 when added)", schema: ["type": "object"])
                     .merging(["201": jsonResponse("the item, added", ["type": "object", "required": ["added", "item"]])]) { $1 },
             ]
         ]
+        let item: [String: Any] = ["name": "id", "in": "path", "required": true, "schema": ["type": "integer"]]
+        var removed = responses(ok: "", schema: [:])
+        removed["200"] = nil
+        removed["204"] = ["description": "removed, with its analyses, embedding and thumbnail"]
         paths["/v1/collections/{collection}/items/{id}"] = [
             "get": [
                 "operationId": "item", "summary": "One item of the collection",
-                "parameters": [collection, ["name": "id", "in": "path", "required": true, "schema": ["type": "integer"]]],
+                "parameters": [collection, item],
                 "responses": responses(ok: "the item", schema: ["type": "object"]),
+            ],
+            "delete": [
+                "operationId": "remove_item", "summary": "Remove an item from the collection",
+                "parameters": [collection, item], "responses": removed,
+            ],
+        ]
+        var thumbnail = responses(ok: "", schema: [:])
+        thumbnail["200"] = [
+            "description": "the upright picture, at most 256 pixels a side",
+            "content": ["image/jpeg": ["schema": ["type": "string", "format": "binary"]]],
+        ]
+        paths["/v1/collections/{collection}/items/{id}/thumbnail"] = [
+            "get": [
+                "operationId": "thumbnail", "summary": "An item's thumbnail (JPEG)",
+                "parameters": [collection, item], "responses": thumbnail,
             ]
         ]
         var searchBody = imageBody(files: 1)

@@ -6,7 +6,7 @@
    which reads "Region-based segmentation"), and a smaller JPEG copy of chelsea.png made here (its
    near-duplicate by construction).
 2. Two `serve` replicas on one database share a collection: an item added through one is found through the
-   other within 1 s.
+   other within 1 s, its thumbnail is served by both, and removing it through one removes it for both.
 3. A database that goes away gives 503 `collections_unavailable`, and the service answers again once it is back.
 """
 from __future__ import annotations
@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from postgres_cluster import PostgresCluster
@@ -127,6 +128,17 @@ def test_replicas_share_one_collection(cluster):
             time.sleep(0.05)
         status, _, body, _ = request(second.port, "GET", f"/v1/collections/shared/items/{item}")
         assert status == 200 and json.loads(body)["id"] == item, body
+        status, headers, body, _ = request(second.port, "GET", f"/v1/collections/shared/items/{item}/thumbnail")
+        thumbnail = cv2.imdecode(np.frombuffer(body, np.uint8), cv2.IMREAD_COLOR)
+        assert status == 200 and headers["content-type"] == "image/jpeg" and max(thumbnail.shape[:2]) == 256, (status, headers)
+        # Removed through one replica: gone from the other's searches too.
+        status, _, body, _ = request(second.port, "DELETE", f"/v1/collections/shared/items/{item}")
+        assert status == 204, body
+        status, _, body, _ = request(first.port, "POST", "/v1/collections/shared/search", json.dumps({"k": 5}).encode(),
+                                     {"Content-Type": "application/json"})
+        assert status == 200 and json.loads(body)["hits"] == [], body
+        status, _, body, _ = request(first.port, "DELETE", f"/v1/collections/shared/items/{item}")
+        assert status == 404 and error_code(body) == "unknown_item", body
     finally:
         first.close()
         second.close()

@@ -69,6 +69,7 @@
 
   const token = params.get('token');
   const authHeaders = token ? { Authorization: `Bearer ${token}` } : {};
+  if (token) document.getElementById('collections-link').href = `collections.html?token=${encodeURIComponent(token)}`;
 
   let tasks = [];               // GET /v1/tasks
   let options = {};             // the current task's option values
