@@ -11,58 +11,29 @@ out/collections-page.png.
 from __future__ import annotations
 
 import json
-import subprocess
-import time
 from pathlib import Path
 
-import cv2
 import pytest
 
-from test_web_page import (BINARY, HOST, MEDIA, OUT, ROOT, browser, browser_binary, free_port, http_get,  # noqa: F401
-                           stop, tail, workdir)
+from test_collections_postgres import photo_folder
+from test_service_attacks import Server
+from test_web_page import HOST, MEDIA, OUT, browser, browser_binary, http_get, tail, workdir  # noqa: F401
 
 PHOTOS = ["chelsea.png", "bus.jpg", "zidane.jpg", "dog.jpg"]
 
 
 @pytest.fixture(scope="module")
-def server(workdir, browser_binary):
-    if not BINARY.is_file():
-        pytest.fail(f"{BINARY} is missing: build it first (swift build)")
-    port = free_port()
-    log = workdir / "collections-server.log"
-    with open(log, "wb") as f:
-        proc = subprocess.Popen(
-            [str(BINARY), "serve", "--host", HOST, "--port", str(port), "--collections", str(workdir / "collections.sqlite")],
-            cwd=ROOT, stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
-    base = f"http://{HOST}:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"the server exited with {proc.returncode}:\n{tail(log)}")
-            try:
-                if http_get(base + "/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"GET /healthz did not answer 200 in 60 s:\n{tail(log)}")
-            time.sleep(0.25)
-        yield {"base": base, "log": log, "proc": proc}
-    finally:
-        stop(proc)
+def server(browser_binary):
+    server = Server()  # with a collection file of its own
+    yield {"base": f"http://{HOST}:{server.port}", "log": server.log}
+    server.close()
 
 
 @pytest.fixture(scope="module")
 def photos(workdir):
     folder = workdir / "photos"
     folder.mkdir()
-    for name in PHOTOS:
-        (folder / name).write_bytes((MEDIA / name).read_bytes())
-    cat = cv2.imread(str(MEDIA / "chelsea.png"))
-    cv2.imwrite(str(folder / "chelsea-small.jpg"), cv2.resize(cat, None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA),
-                [cv2.IMWRITE_JPEG_QUALITY, 80])
-    return folder
+    return photo_folder(folder, PHOTOS)
 
 
 def page_state(cdp) -> dict:

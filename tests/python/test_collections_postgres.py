@@ -35,16 +35,20 @@ def cluster():
     cluster.close()
 
 
+def photo_folder(folder: Path, names: list[str]) -> Path:
+    """`folder` with copies of the sample photos `names` and chelsea-small.jpg, a smaller JPEG of chelsea.png."""
+    for name in names:
+        (folder / name).write_bytes((MEDIA / name).read_bytes())
+    cat = cv2.imread(str(MEDIA / "chelsea.png"))
+    cv2.imwrite(str(folder / "chelsea-small.jpg"), cv2.resize(cat, None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA),
+                [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return folder
+
+
 @pytest.fixture(scope="module")
 def photos():
     with tempfile.TemporaryDirectory(prefix="swiftvision-pg-photos-") as folder:
-        folder = Path(folder)
-        for name in PHOTOS:
-            (folder / name).write_bytes((MEDIA / name).read_bytes())
-        cat = cv2.imread(str(MEDIA / "chelsea.png"))
-        cv2.imwrite(str(folder / "chelsea-small.jpg"), cv2.resize(cat, None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA),
-                    [cv2.IMWRITE_JPEG_QUALITY, 80])
-        yield folder
+        yield photo_folder(Path(folder), PHOTOS)
 
 
 def index(*arguments: str) -> list[dict]:
