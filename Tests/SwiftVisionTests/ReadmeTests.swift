@@ -34,7 +34,7 @@ enum ReadmeExamples {
     }
 
     static func readmeObjects(image: VisionImage, frame: VideoFrame, box: CGRect, nextFrame: VisionImage) throws {
-        var options = ObjectDetectorOptions()         // ML Kit style, YOLOv3-tiny (COCO-80) from the model zoo
+        var options = ObjectDetectorOptions()         // ML Kit style, YOLOv4-tiny (COCO-80) from the model zoo
         options.detectorMode = .stream                 // tracking IDs across frames (ByteTrack association)
         options.shouldEnableMultipleObjects = true
         options.shouldEnableClassification = true      // COCO class + ML Kit's coarse category

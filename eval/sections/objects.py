@@ -3,7 +3,8 @@
 Data (eval/data/objects/truth.json, eval/README.md): 79 COCO 2017 validation images, one drawn at random for
 each of the 80 classes (the draws gave one image twice), with every published box of each image (624 boxes,
 5 of them crowd regions).
-Ours: `swiftvision detect --multiple --classify --json`, the zoo's YOLOv3-tiny, as users get it: at most 5
+Ours: `swiftvision detect --multiple --classify --json`, the zoo's YOLOv4-tiny (the default detector since
+issue 30; eval/detector_study.py compares it with YOLOv3-tiny), as users get it: at most 5
 objects per image (ML Kit's limit), the most confident first, threshold 0.25 (the default); and at threshold
 0.01 for mAP. Peer: Tests/Reference/yolo_pipeline.py on the same model file and images (ai-edge-litert in the
 set-up's venv), cut to the same 5 most confident objects; "peer, no cap" keeps all of its objects.
@@ -38,7 +39,7 @@ DEFAULT_THRESHOLD = 0.25  # the CLI's and the model's default
 LOW_THRESHOLD = 0.01  # for mAP: the precision-recall curve down to low scores
 CAP = 5  # objects reported with --multiple (ML Kit's limit)
 QUICK = 12  # images of the quick slice: the first by image id
-MODEL = "yolov3_tiny_coco.tflite"
+MODEL = "yolov4_tiny_coco.tflite"  # the CLI's default detector (ObjectDetectionModel.defaultModelName)
 
 
 def iou(a, b):

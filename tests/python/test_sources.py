@@ -28,7 +28,9 @@ from test_service_attacks import HOST, Server, error_code, request
 from test_web_page import MEDIA, free_port, stop
 
 SECRET = "a-test-secret-of-32-characters!!"
-PEOPLE = 2  # people the objects task finds in zidane.jpg
+# People the objects task tracks in zidane.jpg (640x360). YOLOv4-tiny, the default detector since issue 30,
+# scores the second man 0.40, under ByteTrack's 0.6 for a new track (YOLOv3-tiny gave him 0.71).
+PEOPLE = 1
 
 
 @pytest.fixture(scope="module")

@@ -28,7 +28,7 @@ public struct ObjectDetectorOptions: Sendable, Equatable {
     public var alwaysDiscardsLateVideoFrames = false
     /// Threads for inference.
     public var threadCount = LiteRT.CompilationOptions.default.threadCount
-    /// The detector model; the model zoo's YOLOv3-tiny by default.
+    /// The detector model; the model zoo's YOLOv4-tiny by default.
     public var modelURL: URL = SwiftVisionCache.current.model(named: ObjectDetectionModel.defaultModelName)
 
     /// Classifies each object's crop with a custom classifier instead of the detector's classes.
