@@ -129,8 +129,14 @@ final class FaceAnalyzer: Sendable {
 
     /// As ``track(in:region:landmarks:)`` for the face of a fresh `detection`, with the mesh
     /// ``meshPoints(for:in:)`` finds.
+    /// A detection below ``sureScore`` starts a track only when it passes the checks a photo's faces pass
+    /// (``analyze(_:landmarks:)``): otherwise a video would follow the animal faces a photo drops.
     func startTracking(_ detection: Detection, in image: VisionImage, landmarks: Bool) throws -> (face: FaceAnalysis, next: RotatedRect)? {
         let (mesh, presence) = try meshPoints(for: detection, in: image)
+        guard presence >= Self.minimumPresence else { return nil }
+        if detection.score < Self.sureScore {
+            guard try isConfirmed(Self.region(forMesh: mesh), in: image), try isSeenCloser(detection, in: image) else { return nil }
+        }
         return try followed(mesh, presence: presence, in: image, landmarks: landmarks)
     }
 
