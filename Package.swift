@@ -68,6 +68,8 @@ let package = Package(
         .target(name: "CTesseractSupport", linkerSettings: [.linkedLibrary("dl")]),
         // Our own declarations of libcurl's easy API, bound with dlopen when a model is first downloaded.
         .target(name: "CCurl"),
+        // The int8 dot-product kernel of the collections' approximate search, built for AVX2 and plain x86-64.
+        .target(name: "CVectorKernels", cSettings: [.unsafeFlags(["-O3"])]),
         // Layer 1: images, geometry, video, drawing and image → tensor; the only importer of the OpenCV shim.
         .target(name: "SwiftVisionCore", dependencies: ["CVisionShim"]),
         // Layer 2: the LiteRT runtime, TFLite metadata, the model store, the cache and model downloads.
@@ -94,6 +96,7 @@ let package = Package(
             name: "SwiftVisionCollections",
             dependencies: [
                 "SwiftVision",
+                "CVectorKernels",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -135,7 +138,7 @@ let package = Package(
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))
             ]
         ),
-        .executableTarget(name: "SwiftVisionBench", dependencies: ["SwiftVision"]),
+        .executableTarget(name: "SwiftVisionBench", dependencies: ["SwiftVision", "SwiftVisionCollections"]),
         // Builders of test inputs shared by both test targets (seeded randomness, bad inputs).
         .target(name: "SwiftVisionTestSupport", dependencies: ["SwiftVisionCore"], path: "Tests/SwiftVisionTestSupport"),
         .testTarget(

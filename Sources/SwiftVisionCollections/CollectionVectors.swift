@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// A collection's embeddings in one matrix, with the item id of each row: what both stores search, exactly.
-struct CollectionVectors: Sendable {
+final class CollectionVectors: Sendable {
     /// The collection's revision when they were loaded: it counts the items added to and removed from it.
     typealias Version = Int64
 
@@ -10,6 +10,8 @@ struct CollectionVectors: Sendable {
     let matrix: VectorMatrix
     let ids: [Int64]
     let rows: [Int64: Int]
+    /// The int8 copy that approximate searches read, made by the first of them.
+    private let quantized = Mutex<QuantizedMatrix?>(nil)
 
     /// The vectors that `load` hands over (item id and unit vector, in id order). Every vector of a collection
     /// comes from one embedder; one whose length differs from the first is left out of search.
@@ -28,15 +30,31 @@ struct CollectionVectors: Sendable {
         rows = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
     }
 
-    /// The `limit` items most similar to `vector` (any length but zero), among `candidates` when given, best first.
-    func nearest(to vector: [Float], limit: Int, among candidates: [Int64]?) throws -> [(id: Int64, score: Float)] {
+    /// The `limit` items most similar to `vector` (any length but zero), among `candidates` when given, best first;
+    /// found exactly, or with an int8 first pass when `approximately`.
+    func nearest(
+        to vector: [Float], limit: Int, among candidates: [Int64]?, approximately: Bool = false
+    ) throws -> [(id: Int64, score: Float)] {
         guard let unit = VectorMatrix.normalized(vector) else { throw CollectionStoreError.zeroVector }
         guard matrix.count > 0 else { return [] }
         guard unit.count == matrix.dimension else {
             throw CollectionStoreError.dimensionMismatch(query: unit.count, stored: matrix.dimension)
         }
         let among = candidates.map { $0.compactMap { rows[$0] } }
-        return matrix.nearest(to: unit, k: limit, among: among).map { (ids[$0.row], $0.score) }
+        let found =
+            approximately
+            ? matrix.nearestApproximately(to: unit, k: limit, among: among, quantized: quantizedMatrix())
+            : matrix.nearest(to: unit, k: limit, among: among)
+        return found.map { (ids[$0.row], $0.score) }
+    }
+
+    private func quantizedMatrix() -> QuantizedMatrix {
+        quantized.withLock { quantized in
+            if let quantized { return quantized }
+            let made = QuantizedMatrix(matrix)
+            quantized = made
+            return made
+        }
     }
 
     /// The ids of items whose embeddings have a cosine similarity of at least `threshold`, in groups linked pairwise.
@@ -101,7 +119,8 @@ extension CollectionStore {
         guard let vector = query.vector else {
             return try items(candidates).map { SearchHit(item: $0, score: nil) }
         }
-        let ranked = try vectors().nearest(to: vector, limit: query.limit, among: query.hasFilters ? candidates : nil)
+        let ranked = try vectors().nearest(
+            to: vector, limit: query.limit, among: query.hasFilters ? candidates : nil, approximately: query.approximate)
         let found = Dictionary(uniqueKeysWithValues: try items(ranked.map(\.id)).map { ($0.id, $0) })
         return ranked.compactMap { hit in found[hit.id].map { SearchHit(item: $0, score: hit.score) } }
     }

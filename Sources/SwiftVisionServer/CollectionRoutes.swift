@@ -118,6 +118,11 @@ enum CollectionRoutes {
                 } else {
                     file = try await VisionService.upload(request, images: 1, configuration: configuration)[0]
                     query.limit = try limit(request.uri.queryParameters.get("k").map { String($0) })
+                    switch request.uri.queryParameters.get("approximate") {
+                    case nil, "false": break
+                    case "true": query.approximate = true
+                    case let other?: throw APIError.badOption("approximate takes true or false, not \(other.prefix(32))")
+                    }
                 }
                 let (chosen, image) = (query, file)
                 let hits = try await admission.run(closing: context.channel) { () throws -> Data in
@@ -146,12 +151,13 @@ enum CollectionRoutes {
         }
     }
 
-    /// A JSON search: `{"item": ID | "labels": [..] | "noLabels": [..] | "text": ".." | "faces": "2.." | "barcode": ".." | "k": N}`.
+    /// A JSON search: `{"item": ID | "labels": [..] | "noLabels": [..] | "text": ".." | "faces": "2.." | "barcode": ".." | "k": N |
+    /// "approximate": true}`.
     static func searchQuery(_ data: Data, store: any CollectionStore, collection: String) throws -> CollectionQuery {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw APIError.badOption("the search must be a JSON object")
         }
-        let known: Set<String> = ["item", "labels", "noLabels", "text", "faces", "barcode", "k"]
+        let known: Set<String> = ["item", "labels", "noLabels", "text", "faces", "barcode", "k", "approximate"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw APIError.badOption("the search has no field \(unknown); its fields: \(known.sorted().joined(separator: ", "))")
         }
@@ -175,6 +181,10 @@ enum CollectionRoutes {
             query.barcode = barcode
         }
         query.limit = try limit(object["k"].map { "\($0)" })
+        if let approximate = object["approximate"] {
+            guard let approximate = approximate as? Bool else { throw APIError.badOption("approximate takes true or false") }
+            query.approximate = approximate
+        }
         if let item = object["item"] {
             guard let id = (item as? NSNumber).flatMap({ Int64(exactly: $0.doubleValue) }) else {
                 throw APIError.badOption("item takes an item id")

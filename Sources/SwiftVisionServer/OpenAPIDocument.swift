@@ -110,6 +110,7 @@ enum OpenAPIDocument {
                     "item": ["type": "integer"], "labels": ["type": "array", "items": ["type": "string"]],
                     "noLabels": ["type": "array", "items": ["type": "string"]], "text": ["type": "string"],
                     "faces": ["type": "string"], "barcode": ["type": "string"], "k": ["type": "integer", "minimum": 1, "maximum": 1000],
+                    "approximate": ["type": "boolean"],
                 ],
             ]
         ]
@@ -117,7 +118,10 @@ enum OpenAPIDocument {
         paths["/v1/collections/{collection}/search"] = [
             "post": [
                 "operationId": "search", "summary": "Items like an image, or matching filters, best first",
-                "parameters": [collection, ["name": "k", "in": "query", "required": false, "schema": ["type": "integer"]]],
+                "parameters": [
+                    collection, ["name": "k", "in": "query", "required": false, "schema": ["type": "integer"]],
+                    ["name": "approximate", "in": "query", "required": false, "schema": ["type": "boolean"]],
+                ],
                 "requestBody": searchBody,
                 "responses": responses(ok: "the hits", schema: ["type": "object", "required": ["hits"]]),
             ]
