@@ -23,8 +23,9 @@ final class FaceAnalyzer: Sendable {
     let detector: FaceDetectionModel
     /// The short-range detector that takes the second look at each face.
     private let confirmer: FaceDetectionModel
-    /// The full-range detector that takes the closer look at each unsure face (the detector itself in accurate mode).
-    private let closerLooker: FaceDetectionModel
+    /// The full-range detector that takes the closer look at each unsure face (the detector itself in accurate
+    /// mode; in fast mode loaded when the first unsure face gets that far).
+    private let closerLooker: LoadedOnFirstUse<FaceDetectionModel>
     private let landmarkModels: FaceLandmarkModels
 
     init(configuration: Configuration, store: ModelStore) throws {
@@ -32,7 +33,10 @@ final class FaceAnalyzer: Sendable {
         let options = LiteRT.CompilationOptions(threadCount: configuration.threads)
         detector = try FaceDetectionModel(range: configuration.range, options: options, store: store)
         confirmer = configuration.range == .short ? detector : try FaceDetectionModel(range: .short, options: options, store: store)
-        closerLooker = configuration.range == .full ? detector : try FaceDetectionModel(range: .full, options: options, store: store)
+        let detector = detector
+        closerLooker =
+            configuration.range == .full
+            ? LoadedOnFirstUse { detector } : LoadedOnFirstUse { try FaceDetectionModel(range: .full, options: options, store: store) }
         landmarkModels = try FaceLandmarkModels(options: options, store: store)
     }
 
@@ -101,7 +105,7 @@ final class FaceAnalyzer: Sendable {
     /// Whether the full-range detector, shown the square ``fullLookWidths`` wide around `detection`, finds it again.
     private func isSeenCloser(_ detection: Detection, in image: VisionImage) throws -> Bool {
         let square = Self.square(around: detection, widths: Self.fullLookWidths)
-        return try closerLooker.detect(in: image, region: square, minimumScore: Self.minimumCloserLook).contains {
+        return try closerLooker.value().detect(in: image, region: square, minimumScore: Self.minimumCloserLook).contains {
             $0.intersectionOverUnion(with: detection) > 0.3
         }
     }
