@@ -17,6 +17,8 @@ struct SourceSpec: Codable, Sendable, Equatable {
     /// Whether a file starts again at its end.
     var loop: Bool
     var webhook: WebhookTarget?
+    /// Words or phrases whose appearance in a `text` source's recognised text makes a `text.matched` event.
+    var match: [String]?
 
     /// The range `fps` must lie in, and its default.
     static let fpsRange = 0.1...60.0, defaultFPS = 5.0
@@ -150,7 +152,7 @@ final class SourceRunner: Sendable {
         self.outbox = outbox
         self.logger = logger
         self.onEvents = onEvents
-        tracker = Mutex(EventTracker(source: spec.id, runStartMs: WebhookOutbox.nowMilliseconds()))
+        tracker = Mutex(EventTracker(source: spec.id, runStartMs: WebhookOutbox.nowMilliseconds(), phrases: spec.match ?? []))
     }
 
     /// Starts the decoding thread.
