@@ -175,9 +175,10 @@ public struct IndexFailure: Sendable, Hashable, Codable {
 
 /// What to look for in a collection: filters, all of which an item must pass, then optionally similarity.
 public struct CollectionQuery: Sendable {
-    /// Labels (image labels or object classes, any case) that an item must all have.
+    /// Labels (image labels or object classes, any case) that an item must all have, each at a confidence of
+    /// at least ``labelConfidence``.
     public var labels: [String] = []
-    /// Labels an item must have none of.
+    /// Labels an item must have none of at a confidence of at least ``labelConfidence``.
     public var excludedLabels: [String] = []
     /// Words that an item's recognised text must all contain (full-text search).
     public var text: String?
@@ -196,6 +197,11 @@ public struct CollectionQuery: Sendable {
 
     /// A query without filters.
     public init() {}
+
+    /// The confidence from which a label or object class counts for the label filters. Set on make eval's 79
+    /// COCO val2017 photos with YOLOv4-tiny: 15 of the 81 objects scored 0.25–0.5 are right (IoU ≥ 0.5, same
+    /// class), 78 of the 159 scored 0.5 or more.
+    public static let labelConfidence: Float = 0.5
 }
 
 /// An item found by a search, with its cosine similarity when the search ranked by one.

@@ -411,13 +411,12 @@ public final class PostgreSQLCollectionStore: CollectionStore {
         init(collectionId: Int64, query: CollectionQuery) {
             sql = ""
             var clauses = ["collection_id = \(bind(collectionId))"]
-            for label in query.labels {
+            for (label, negated) in query.labels.map({ ($0, "") }) + query.excludedLabels.map({ ($0, "NOT ") }) {
                 clauses.append(
-                    "EXISTS (SELECT 1 FROM swiftvision.label l WHERE l.item_id = item.id AND l.name = lower(\(bind(label))))")
-            }
-            for label in query.excludedLabels {
-                clauses.append(
-                    "NOT EXISTS (SELECT 1 FROM swiftvision.label l WHERE l.item_id = item.id AND l.name = lower(\(bind(label))))")
+                    """
+                    \(negated)EXISTS (SELECT 1 FROM swiftvision.label l WHERE l.item_id = item.id AND l.name = lower(\(bind(label)))
+                        AND l.confidence >= \(bind(CollectionQuery.labelConfidence)))
+                    """)
             }
             if let text = query.text {
                 // Every word required, none read as query syntax, as the SQLite store's FTS5 expression.

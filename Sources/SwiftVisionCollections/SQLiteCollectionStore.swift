@@ -299,13 +299,14 @@ public final class SQLiteCollectionStore: CollectionStore {
     private static func filter(_ query: CollectionQuery, collectionId: Int64) -> (sql: String, arguments: StatementArguments) {
         var clauses = ["collectionId = ?"]
         var arguments: StatementArguments = [collectionId]
+        let confident = "label.itemId = item.id AND label.name = ? AND label.confidence >= ?"
         for label in query.labels {
-            clauses.append("EXISTS (SELECT 1 FROM label WHERE label.itemId = item.id AND label.name = ?)")
-            _ = arguments.append(contentsOf: [label])
+            clauses.append("EXISTS (SELECT 1 FROM label WHERE \(confident))")
+            _ = arguments.append(contentsOf: [label, CollectionQuery.labelConfidence])
         }
         for label in query.excludedLabels {
-            clauses.append("NOT EXISTS (SELECT 1 FROM label WHERE label.itemId = item.id AND label.name = ?)")
-            _ = arguments.append(contentsOf: [label])
+            clauses.append("NOT EXISTS (SELECT 1 FROM label WHERE \(confident))")
+            _ = arguments.append(contentsOf: [label, CollectionQuery.labelConfidence])
         }
         if let text = query.text {
             clauses.append("id IN (SELECT rowid FROM itemText WHERE itemText MATCH ?)")
