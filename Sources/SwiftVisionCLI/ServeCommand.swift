@@ -77,6 +77,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A host (host or host:port, * for any) that sources' webhooks may post to; repeatable (default: none).")
     var allowWebhook: [String] = []
 
+    @Option(help: "A host (host or host:port, * for any) that rtsp:// sources may be read from; repeatable (default: none).")
+    var allowCameraHost: [String] = []
+
     @Option(
         help: """
             The collections served at /v1/collections: an SQLite file (default: the cache folder's, made on first \
@@ -151,6 +154,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let maxSources { configuration.maxSources = maxSources }
         configuration.webhookHosts = allowWebhook
+        configuration.cameraHosts = allowCameraHost
         if let problem = configuration.problem { throw ValidationError(problem) }
         var logger = Logger(label: "swiftvision.server")
         logger.logLevel = logging.verbose ? .debug : .info

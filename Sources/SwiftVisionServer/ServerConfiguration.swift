@@ -60,6 +60,8 @@ public struct ServerConfiguration: Sendable {
     public var maxSources = 8
     /// Hosts (`host` or `host:port`, `*` for any) that sources' webhooks may post to; none by default.
     public var webhookHosts: [String] = []
+    /// Hosts (`host` or `host:port`, `*` for any) that `rtsp://` sources may be read from; none by default.
+    public var cameraHosts: [String] = []
 
     /// The collections served at `/v1/collections`, opened on first use: the cache folder's SQLite file by
     /// default, or a PostgreSQL database that several replicas share.

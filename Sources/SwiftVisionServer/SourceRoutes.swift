@@ -23,7 +23,8 @@ final class SourceManager: Sendable {
 
     init(file: URL, configuration: ServerConfiguration, catalog: TaskCatalog, limiter: RequestLimiter, logger: Logger) {
         self.file = file
-        policy = SourcePolicy(root: configuration.sourceRoot, webhookHosts: configuration.webhookHosts)
+        policy = SourcePolicy(
+            root: configuration.sourceRoot, webhookHosts: configuration.webhookHosts, cameraHosts: configuration.cameraHosts)
         limit = configuration.maxSources
         self.catalog = catalog
         self.limiter = limiter

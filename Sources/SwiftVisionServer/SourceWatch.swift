@@ -30,7 +30,7 @@ public final class SourceWatch: Sendable {
             body["webhook"] = .object(["url": .string(webhookURL ?? ""), "secret": .string(webhookSecret ?? "")])
         }
         let spec = try SourceManager.spec(from: ByteBuffer(bytes: try serviceEncoder.encode(body)), id: "watch")
-        let policy = SourcePolicy(root: URL(fileURLWithPath: "/"), webhookHosts: nil)
+        let policy = SourcePolicy(root: URL(fileURLWithPath: "/"), webhookHosts: nil, cameraHosts: nil)
         let checkedLocation = try policy.check(spec.url)
         _ = try spec.webhook?.validated(allowedHosts: nil)
         let served = try waitFor { try await TaskCatalog(threads: threads).task(named: spec.task, query: [], overrides: spec.options) }

@@ -41,6 +41,8 @@ struct SourcePolicy: Sendable {
     var root: URL?
     /// Hosts webhooks may post to; nil allows any (the command line's own `watch`).
     var webhookHosts: [String]?
+    /// Hosts `rtsp://` sources may be read from; nil allows any (the command line's own `watch`).
+    var cameraHosts: [String]?
 
     /// The URL's kind and where to open it, or a 400/403 error saying why not.
     func check(_ text: String) throws -> SourceLocation {
@@ -58,7 +60,15 @@ struct SourcePolicy: Sendable {
         }
         switch scheme {
         case "rtsp", "rtsps":
-            guard let host = url.host, !host.isEmpty else { throw APIError(.badRequest, "bad_source", "an rtsp:// URL needs a host") }
+            guard let host = url.host?.lowercased(), !host.isEmpty else {
+                throw APIError(.badRequest, "bad_source", "an rtsp:// URL needs a host")
+            }
+            let port = url.port ?? (scheme == "rtsps" ? 322 : 554)
+            if let cameraHosts, !HostList(cameraHosts).allows(host, port: port) {
+                throw APIError(
+                    .forbidden, "source_not_allowed",
+                    "the service does not read streams from \(host):\(port): the operator allows cameras with --allow-camera-host")
+            }
             return .stream(url)
         case "file":
             guard let root else {

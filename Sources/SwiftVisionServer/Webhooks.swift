@@ -28,14 +28,26 @@ struct WebhookTarget: Codable, Sendable, Equatable {
         guard (16...Self.longestSecret).contains(secret.count) else {
             throw APIError(.badRequest, "bad_webhook", "webhook.secret must have 16…\(Self.longestSecret) characters")
         }
-        if let allowedHosts, !allowedHosts.contains("*"),
-            !allowedHosts.contains(where: { $0.lowercased() == endpoint.host || $0.lowercased() == "\(endpoint.host):\(endpoint.port)" })
-        {
+        if let allowedHosts, !HostList(allowedHosts).allows(endpoint.host, port: endpoint.port) {
             throw APIError(
                 .forbidden, "webhook_not_allowed",
                 "the service does not post to \(endpoint.host):\(endpoint.port): the operator allows webhooks with --allow-webhook")
         }
         return self
+    }
+}
+
+/// Hosts an operator lets the service reach: `host` (any port), `host:port`, or `*` for any.
+struct HostList {
+    let entries: [String]
+
+    init(_ entries: [String]) {
+        self.entries = entries.map { $0.lowercased() }
+    }
+
+    /// Whether `host` (lowercase) on `port` is on the list.
+    func allows(_ host: String, port: Int) -> Bool {
+        entries.contains("*") || entries.contains(host) || entries.contains("\(host):\(port)")
     }
 }
 

@@ -142,7 +142,7 @@ def people_source(media: Path, receiver: Receiver, **extra) -> dict:
 
 def sources_server(tmp_path: Path, media: Path, *flags: str) -> Server:
     return Server("--sources", str(tmp_path / "sources.json"), "--source-root", str(media),
-                  "--allow-webhook", HOST, "--max-concurrent", "1", *flags)
+                  "--allow-webhook", HOST, "--allow-camera-host", HOST, "--max-concurrent", "1", *flags)
 
 
 @contextmanager
@@ -290,6 +290,7 @@ def test_bad_sources_get_a_clear_error(tmp_path, media):
         ({"url": "camera:99", "task": "objects"}, 400, "bad_source"),
         ({"url": "camera:-1", "task": "objects"}, 400, "bad_source"),
         ({"url": "rtsp:///nohost", "task": "objects"}, 400, "bad_source"),
+        ({"url": "rtsp://192.0.2.7/stream", "task": "objects"}, 403, "source_not_allowed"),  # not an allowed host
         ({"url": 5, "task": "objects"}, 400, "bad_source"),
         ({**good, "fps": 0}, 400, "bad_source"),
         ({**good, "fps": 1000}, 400, "bad_source"),
