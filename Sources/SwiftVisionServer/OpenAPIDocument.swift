@@ -201,9 +201,16 @@ enum OpenAPIDocument {
         [
             "type": "object", "required": ["url", "task"], "additionalProperties": false,
             "properties": [
-                "url": ["type": "string", "description": "file:///… under --source-root, rtsp://… or camera:N (0…63)", "maxLength": 2048],
+                "url": [
+                    "type": "string", "maxLength": 2048,
+                    "description": "file:///… under --source-root, rtsp://… from a host --allow-camera-host names, or camera:N (0…63)",
+                ],
                 "task": ["type": "string"], "options": ["type": "object", "description": "the task's options, as in a stream's text message"],
                 "fps": ["type": "number", "minimum": 0.1, "maximum": 60, "default": 5], "loop": ["type": "boolean", "default": false],
+                "match": [
+                    "type": "array", "minItems": 1, "maxItems": 16, "items": ["type": "string", "minLength": 1, "maxLength": 100],
+                    "description": "a text source's phrases, each a text.matched event when it appears",
+                ],
                 "webhook": [
                     "type": "object", "required": ["url", "secret"], "additionalProperties": false,
                     "properties": [
@@ -221,7 +228,7 @@ enum OpenAPIDocument {
             "type": "object", "required": ["id", "url", "task", "options", "fps", "loop", "state", "framesIn", "framesOut", "framesDropped"],
             "properties": [
                 "id": ["type": "string"], "url": ["type": "string"], "task": ["type": "string"], "options": ["type": "object"],
-                "fps": ["type": "number"], "loop": ["type": "boolean"],
+                "fps": ["type": "number"], "loop": ["type": "boolean"], "match": ["type": "array", "items": ["type": "string"]],
                 "webhook": ["type": "object", "properties": ["url": ["type": "string"]]],
                 "state": ["enum": ["starting", "running", "reconnecting", "ended", "failed", "stopped"]],
                 "framesIn": ["type": "integer"], "framesOut": ["type": "integer"], "framesDropped": ["type": "integer"],
