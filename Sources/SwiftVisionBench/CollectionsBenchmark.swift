@@ -105,9 +105,10 @@ enum CollectionsBenchmark {
 
     private static func ingest(cache: SwiftVisionCache) throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
+        // The model each default task invokes once per photo (faces: its short-range detector).
         let models = [
-            "efficientnet_lite0_classifier.tflite", "yolov3_tiny_coco.tflite", "face_detection_short_range.tflite",
-            "efficientnet_lite0_embedder.tflite",
+            LabelTask.baseModelName, ObjectDetectionModel.defaultModelName, "face_detection_short_range.tflite",
+            EmbedTask.baseModelName,
         ]
         let floor = try models.map { try bareInvokeMilliseconds(of: $0, cache: cache, iterations: 20) }.reduce(0, +)
         let limit = Double(cores) * 1000 / floor
