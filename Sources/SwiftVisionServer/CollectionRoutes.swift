@@ -54,6 +54,7 @@ enum CollectionRoutes {
                         case .added(let id): (id, true)
                         case .alreadyIndexed(let id): (id, false)
                         }
+                    ServerMetrics.recordCollectionItem(added: added)
                     let item = try store.opened().item(id: id, in: name)
                     return try JSONSerialization.data(
                         withJSONObject: ["added": added, "item": try jsonObject(item)], options: [.sortedKeys])
@@ -130,7 +131,10 @@ enum CollectionRoutes {
                     if let image {
                         query.vector = try ItemAnalyzer(tasks: [.embeddings]).embedding(of: try image.decode())
                     }
+                    let started = ContinuousClock.now
                     let found = try store.opened().search(query, in: name)
+                    ServerMetrics.recordCollectionSearch(
+                        approximate: query.approximate, ranked: query.vector != nil, duration: ContinuousClock.now - started)
                     return try JSONSerialization.data(
                         withJSONObject: ["hits": try found.map { hit -> [String: Any] in
                             var object: [String: Any] = ["item": try jsonObject(hit.item)]

@@ -59,6 +59,15 @@ def test_a_photo_finds_itself_first(server):
         search(server, {"item": server.ids["zidane.jpg"], "k": 3})
 
 
+def test_metrics_count_additions_and_time_searches(server):
+    search(server, {"item": server.ids["bus.jpg"], "k": 1})
+    metrics = request(server.port, "GET", "/metrics")[2].decode()
+    added = [line for line in metrics.splitlines() if line.startswith("swiftvision_collection_items_total")]
+    assert any('outcome="added"' in line and line.endswith(" 3") for line in added), added
+    assert 'swiftvision_collection_search_seconds_count{kind="exact"}' in metrics
+    assert "photos" not in "".join(line for line in metrics.splitlines() if line.startswith("swiftvision_collection"))
+
+
 def test_filters_return_exactly_the_matching_photos(server):
     assert search(server, {"labels": ["Cat"]}) == ["chelsea.png"]
     assert set(search(server, {"labels": ["person"]})) == {"bus.jpg", "zidane.jpg"}
