@@ -2,10 +2,11 @@
 // near-duplicates. Everything goes through the service's /v1/collections API; the state the page shows is
 // mirrored in window.swiftVisionCollections and <pre id="status"> for automation.
 
+import { call, frame, showStatus, toast } from './shared.js';
+
 const params = new URLSearchParams(location.search);
-const token = params.get('token');
-const authHeaders = token ? { Authorization: `Bearer ${token}` } : {};
 const $ = (id) => document.getElementById(id);
+frame('Collections');
 
 const state = {
   collection: params.get('collection') || 'photos',
@@ -24,32 +25,11 @@ const state = {
 window.swiftVisionCollections = state;
 
 function publish() {
-  $('status').textContent = JSON.stringify(state, null, 1);
-}
-
-function toast(message) {
-  const box = $('toast');
-  box.textContent = message;
-  box.hidden = false;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
+  showStatus(state);
 }
 
 function collectionPath(suffix = '') {
   return `/v1/collections/${encodeURIComponent(state.collection)}${suffix}`;
-}
-
-// One API call: JSON answers parsed, errors (the service's {"error": {"message"}}) thrown with their message.
-async function call(path, init = {}) {
-  const response = await fetch(path, { ...init, headers: { ...authHeaders, ...(init.headers || {}) } });
-  if (response.status === 204) return null;
-  const type = response.headers.get('content-type') || '';
-  const body = type.includes('json') ? await response.json() : await response.blob();
-  if (!response.ok) {
-    const message = body && body.error ? body.error.message : `${response.status} ${response.statusText}`;
-    throw new Error(message);
-  }
-  return body;
 }
 
 function failed(error) {
@@ -257,7 +237,6 @@ $('clear').addEventListener('click', () => {
   search();
 });
 $('duplicates').addEventListener('click', duplicates);
-if (token) $('live-link').href = `./?token=${encodeURIComponent(token)}`;
 
 const zone = $('drop-zone');
 zone.addEventListener('dragover', (event) => { event.preventDefault(); zone.classList.add('over'); });
