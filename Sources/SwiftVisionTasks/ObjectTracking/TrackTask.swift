@@ -3,9 +3,11 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// Follows objects from seed boxes in the first frame of a stream, frame after frame, with OpenCV's
-/// KCF (`fast`) or CSRT (`accurate`) trackers, each box checked against the seed's appearance. An
-/// object whose box no longer looks like the seed is lost (confidence 0, the box stays at its last
-/// place); a widening search around that place finds it again when it reappears, and the track goes on.
+/// KCF (`fast`) or CSRT (`accurate`) trackers, each box checked against the seed's appearance: the
+/// confidence is how much the box still looks like the seed, and a search corrects a tracker that stayed
+/// on what hid the object (``SingleObjectTracker``). An object that left the frame is lost (confidence 0,
+/// the box stays at its last place); a widening search around that place finds it again when it comes
+/// back, and the track goes on.
 public struct TrackTask: VisionTask {
     /// Speed against precision of the tracker.
     public enum Level: String, Codable, Sendable, CaseIterable {
