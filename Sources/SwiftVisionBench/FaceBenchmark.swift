@@ -1,4 +1,5 @@
 import Foundation
+import MLKit
 import SwiftVision
 
 /// Face detection and landmarks per photo, and per frame in video mode, against MediaPipe Python's

@@ -1,4 +1,6 @@
 import Foundation
+import MLKit
+import MediaPipeTasksVision
 import SwiftVision
 
 /// Image labeling and embedding on photos next to MediaPipe Python's ImageClassifier and ImageEmbedder

@@ -1,5 +1,7 @@
 import Foundation
+import MLKit
 import SwiftVision
+import Vision
 
 /// Object detection per photo against the whole Python pipeline on the same .tflite (letterbox,
 /// ai-edge-litert invoke, decode, NMS), and the bare LiteRT invoke on both sides; stream mode and the

@@ -1,4 +1,5 @@
 import Foundation
+import MLKit
 import SwiftVision
 
 /// The recognition section of `make bench`: barcode reading next to zxing-cpp's Python binding (kept

@@ -1,4 +1,5 @@
 import Foundation
+import MLKit
 import SwiftVision
 
 /// 10 000 frames (a 120-frame video made from a sample photo, decoded once and looped) through faces

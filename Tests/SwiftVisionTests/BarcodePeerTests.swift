@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import MLKit
 @testable import SwiftVision
 @testable import SwiftVisionRuntime
 @testable import SwiftVisionTasks

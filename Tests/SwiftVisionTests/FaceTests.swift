@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import MLKit
+@testable import Vision
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime
@@ -45,7 +47,7 @@ import SwiftVisionTestSupport
         }
         let (columns, rows) = (1280 / cell, 720 / cell)
         let grey = try VisionImage(pixels: Data(repeating: 128, count: cell * cell * 3), width: cell, height: cell, format: .rgb)
-        var tiles = [VisionImage](repeating: grey, count: columns * rows)
+        var tiles: [VisionImage] = Array(repeating: grey, count: columns * rows)
         var generator = SeededGenerator(seed: 7)
         let places = Array(tiles.indices).shuffled(using: &generator).prefix(faces.count)
         for (face, place) in zip(faces, places) { tiles[place] = face }

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import MediaPipeTasksVision
+@testable import Vision
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime

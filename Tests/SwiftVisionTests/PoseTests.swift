@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 
+@testable import MLKit
+@testable import MediaPipeTasksVision
+@testable import Vision
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime

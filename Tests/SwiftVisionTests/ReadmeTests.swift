@@ -1,6 +1,9 @@
 import Foundation
+import MLKit
+import MediaPipeTasksVision
 import SwiftVision
 import Testing
+import Vision
 
 /// The README's Swift examples, verbatim, so that the compiler checks them; the test below checks that
 /// the README still shows exactly these lines.

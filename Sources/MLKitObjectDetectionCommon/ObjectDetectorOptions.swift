@@ -31,25 +31,27 @@ public struct ObjectDetectorOptions: Sendable, Equatable {
     /// The detector model; the model zoo's YOLOv3-tiny by default.
     public var modelURL: URL = SwiftVisionCache.current.model(named: ObjectDetectionModel.defaultModelName)
 
-    /// Classifies each object's crop with a custom classifier instead of the detector's classes.
-    public var classifier: ImageLabelerOptions?
+    /// The custom classifier that labels each object's crop instead of the detector's classes; nil for none.
+    let classifier: ModelSource?
     /// Lowest label confidence of the custom classifier; nil takes the model metadata's score threshold, else 0.
     public var classificationConfidenceThreshold: Float?
     /// Most labels per object from the custom classifier.
     public var maxPerObjectLabelCount = 10
 
     /// ML Kit's defaults.
-    public init() {}
+    public init() {
+        classifier = nil
+    }
 
     /// Objects labelled by the `.tflite` classifier `localModel` (ML Kit's `CustomObjectDetectorOptions`).
     public init(localModel: LocalModel) {
-        classifier = ImageLabelerOptions(localModel: localModel)
+        classifier = .local(localModel)
         shouldEnableClassification = true
     }
 
     /// Objects labelled by a downloaded remote classifier.
     public init(remoteModel: RemoteModel, modelManager: ModelManager = .modelManager()) {
-        classifier = ImageLabelerOptions(remoteModel: remoteModel, modelManager: modelManager)
+        classifier = .remote(remoteModel, modelManager)
         shouldEnableClassification = true
     }
 }
@@ -64,7 +66,7 @@ extension ObjectDetectorOptions {
         options.maxObjects = maximumObjectCount
         // As in ML Kit, turning classification off turns off a custom classifier too.
         options.model = shouldEnableClassification
-            ? try classifier.map { try $0.taskOptions().model ?? SwiftVisionCache.current.model(named: LabelTask.baseModelName).path } : nil
+            ? try classifier?.fileURL().path : nil
         options.classificationThreshold = classificationConfidenceThreshold
         options.maxLabels = maxPerObjectLabelCount
         options.detector = modelURL.path
@@ -72,6 +74,3 @@ extension ObjectDetectorOptions {
         return options
     }
 }
-
-/// ML Kit's name for options with a custom classifier: `CustomObjectDetectorOptions(localModel:)`.
-public typealias CustomObjectDetectorOptions = ObjectDetectorOptions

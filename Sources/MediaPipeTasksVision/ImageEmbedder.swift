@@ -91,20 +91,7 @@ public final class ImageEmbedder: Sendable {
     /// The cosine similarity of two embeddings, −1…1, with MediaPipe's errors: different sizes, an
     /// empty or zero-norm embedding, or a quantized embedding with a float one.
     public static func cosineSimilarity(_ first: Embedding, _ second: Embedding) throws -> Double {
-        let (u, v) = (first.values, second.values)
-        guard u.count == v.count else { throw ImageEmbedderError.embeddingSizeMismatch(u.count, v.count) }
-        guard (first.floatEmbedding == nil) == (second.floatEmbedding == nil) else {
-            throw ImageEmbedderError.quantizedWithFloat
-        }
-        guard !u.isEmpty else { throw ImageEmbedderError.emptyEmbedding }
-        var (dot, uu, vv) = (0.0, 0.0, 0.0)
-        for (a, b) in zip(u, v) {
-            dot += Double(a) * Double(b)
-            uu += Double(a) * Double(a)
-            vv += Double(b) * Double(b)
-        }
-        guard uu > 0, vv > 0 else { throw ImageEmbedderError.zeroNorm }
-        return dot / (uu.squareRoot() * vv.squareRoot())
+        try first.cosineSimilarity(to: second)
     }
 }
 

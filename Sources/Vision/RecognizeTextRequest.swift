@@ -25,7 +25,7 @@ public struct RecognizeTextRequest: VisionRequest {
 
     /// The languages with installed Tesseract data.
     public static func supportedRecognitionLanguages() -> [String] {
-        TextRecognizer.supportedLanguages()
+        TextEngine.supportedLanguages()
     }
 
     /// The lines read, in reading order.
@@ -33,12 +33,13 @@ public struct RecognizeTextRequest: VisionRequest {
         guard (0...1).contains(minimumTextHeight) else {
             throw VisionTaskError.invalidOption("minimumTextHeight must lie in 0…1")
         }
-        let recognizer = try TextRecognizer(
-            options: TextRecognizerOptions(
-                languages: recognitionLanguages, recognitionLevel: recognitionLevel,
-                usesLanguageCorrection: usesLanguageCorrection))
+        let task = try TextTask(
+            options: TextTask.Options(
+                TextRecognizerOptions(
+                    languages: recognitionLanguages, recognitionLevel: recognitionLevel,
+                    usesLanguageCorrection: usesLanguageCorrection)))
         let (part, origin) = try image.region(ofInterest: regionOfInterest)
-        let text = try recognizer.results(in: part)
+        let text = try task.output(for: part)
         // The minimum height is a fraction of the whole image, not of the region of interest.
         let minimumHeight = Double(minimumTextHeight) * Double(image.height)
         return text.blocks.flatMap(\.lines).filter { Double($0.frame.height) >= minimumHeight }.map { line in

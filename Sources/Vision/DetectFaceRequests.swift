@@ -3,11 +3,19 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 import SwiftVisionTasks
 
+/// How hard the face requests look for faces.
+public enum FacePerformanceMode: Sendable, Hashable, CaseIterable {
+    /// The short-range model on the whole image: faces within about 2 m.
+    case fast
+    /// The full-range model, then a closer look (tiles) where it leaves doubt: the small faces of group photos.
+    case accurate
+}
+
 /// Finds face rectangles, as Vision's `DetectFaceRectanglesRequest`. In a ``SequenceRequestHandler``
 /// faces are tracked from frame to frame and carry tracking IDs.
 public struct DetectFaceRectanglesRequest: FaceRequest {
     /// `.accurate` (default, as Vision) looks closer (tiles) for small faces; `.fast` looks for near faces only.
-    public var performanceMode: FaceDetectorOptions.PerformanceMode = .accurate
+    public var performanceMode: FacePerformanceMode = .accurate
     /// Most faces to report, the most confident first.
     public var maximumObservations = 20
     /// Called with the request's results or error each time a handler performs it (Vision's
@@ -24,7 +32,7 @@ public struct DetectFaceRectanglesRequest: FaceRequest {
 /// In a ``SequenceRequestHandler`` the mesh follows each face from frame to frame.
 public struct DetectFaceLandmarksRequest: FaceRequest {
     /// `.accurate` (default, as Vision) looks closer (tiles) for small faces; `.fast` looks for near faces only.
-    public var performanceMode: FaceDetectorOptions.PerformanceMode = .accurate
+    public var performanceMode: FacePerformanceMode = .accurate
     /// Most faces to report, the most confident first.
     public var maximumObservations = 20
     /// Called with the request's results or error each time a handler performs it (Vision's
@@ -41,7 +49,7 @@ public struct DetectFaceLandmarksRequest: FaceRequest {
 public protocol FaceRequest: SequenceVisionRequest
 where Result == [FaceObservation], SequenceState == TaskRunner<FaceTask> {
     /// `.accurate` (default, as Vision) looks closer (tiles) for small faces; `.fast` looks for near faces only.
-    var performanceMode: FaceDetectorOptions.PerformanceMode { get set }
+    var performanceMode: FacePerformanceMode { get set }
     /// Most faces to report.
     var maximumObservations: Int { get set }
     /// Whether the request finds landmarks as well as rectangles.

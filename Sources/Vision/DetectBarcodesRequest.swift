@@ -21,9 +21,9 @@ public struct DetectBarcodesRequest: VisionRequest {
 
     /// The barcodes in `image`, with corners in its upright pixels.
     public func perform(on image: VisionImage) throws -> [BarcodeObservation] {
-        let scanner = BarcodeScanner(options: BarcodeScannerOptions(formats: symbologies))
+        let task = try BarcodeTask(options: BarcodeTask.Options(BarcodeScannerOptions(formats: symbologies)))
         let (part, origin) = try image.region(ofInterest: regionOfInterest)
-        return try scanner.results(in: part).map {
+        return try task.output(for: part).barcodes.map {
             var barcode = $0
             barcode.corners = barcode.corners.offset(by: origin)
             return BarcodeObservation(barcode: barcode, imageSize: image.size)

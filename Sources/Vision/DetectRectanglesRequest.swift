@@ -28,13 +28,13 @@ public struct DetectRectanglesRequest: VisionRequest {
 
     /// The rectangles in `image`, the most prominent first, with corners in its upright pixels.
     public func perform(on image: VisionImage) throws -> [RectangleObservation] {
-        let detector = RectangleDetector(
-            options: RectangleDetectorOptions(
+        let task = try RectangleTask(
+            options: RectangleTask.Options(RectangleDetectorOptions(
                 minimumAspectRatio: minimumAspectRatio, maximumAspectRatio: maximumAspectRatio,
                 quadratureTolerance: quadratureTolerance, minimumSize: minimumSize, minimumConfidence: minimumConfidence,
-                maximumObservations: maximumObservations))
+                maximumObservations: maximumObservations)))
         let (part, origin) = try image.region(ofInterest: regionOfInterest)
-        return try detector.results(in: part).map {
+        return try task.output(for: part).rectangles.map {
             RectangleObservation(imageCorners: $0.corners.offset(by: origin), imageSize: image.size, confidence: $0.confidence)
         }
     }

@@ -1,0 +1,2 @@
+// ML Kit's base object detector: the detector, its options and objects (MLKitObjectDetectionCommon).
+@_exported import MLKitObjectDetectionCommon
