@@ -41,8 +41,13 @@ let portedModules: [PortedModule] = [
     PortedModule(name: "Vision"),
     PortedModule(name: "MediaPipeTasksVision"),
 ]
+/// Code in the shape of the iOS guides, compiled against the ported modules alone.
+let portTests: [Target] = [
+    .testTarget(name: "PortsTests", dependencies: ["MLKit", "SwiftVisionRuntime"])
+]
 #else
 let portedModules: [PortedModule] = []
+let portTests: [Target] = []
 #endif
 
 /// The umbrella ported modules, which the benchmarks and tests use.
@@ -208,6 +213,6 @@ let package = Package(
             dependencies: module.exports.map { .byName(name: $0) }
                 + (module.usesTaskCore ? ["SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks"] : [])
         )
-    },
+    } + portTests,
     cxxLanguageStandard: .cxx17
 )

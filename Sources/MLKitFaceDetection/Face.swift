@@ -32,7 +32,22 @@ public struct Face: Sendable, Equatable {
         contours.first { $0.type == type }
     }
 
-    init(_ face: FaceResult, options: FaceDetectorOptions) {
+    /// False: the head's nod (Euler angle X) is not estimated.
+    public var hasHeadEulerAngleX: Bool { false }
+    /// True: every face has its turn, ``headEulerAngleY``.
+    public var hasHeadEulerAngleY: Bool { true }
+    /// True: every face has its tilt, ``headEulerAngleZ``.
+    public var hasHeadEulerAngleZ: Bool { true }
+    /// Whether the face has a tracking ID: with tracking enabled.
+    public var hasTrackingID: Bool { trackingID != nil }
+    /// False: smiles are not classified.
+    public var hasSmilingProbability: Bool { false }
+    /// False: open eyes are not classified.
+    public var hasLeftEyeOpenProbability: Bool { false }
+    /// False: open eyes are not classified.
+    public var hasRightEyeOpenProbability: Bool { false }
+
+    init(_ face: FaceResult) {
         frame = face.boundingBox.rect
         confidence = face.confidence
         trackingID = face.trackingID

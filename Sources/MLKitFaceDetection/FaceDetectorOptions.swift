@@ -1,10 +1,11 @@
+import Dispatch
 import Foundation
 import SwiftVisionCore
 import SwiftVisionRuntime
 import SwiftVisionTasks
 
-/// Options of ``FaceDetector``, named as ML Kit's `FaceDetectorOptions`.
-public struct FaceDetectorOptions: Sendable, Equatable {
+/// Options of ``FaceDetector``, as ML Kit's `FaceDetectorOptions`: a class, set on a `let`, with ML Kit's defaults.
+public final class FaceDetectorOptions: @unchecked Sendable {
     /// Speed against recall.
     public enum PerformanceMode: String, Sendable, CaseIterable, Codable {
         /// The short-range model (faces within about 2 m) on the whole image, as MediaPipe runs it.
@@ -41,9 +42,9 @@ public struct FaceDetectorOptions: Sendable, Equatable {
     public var landmarkMode: LandmarkMode = .none
     /// Whether to trace contours.
     public var contourMode: ContourMode = .none
-    /// Smallest face to report, as the face width over the image width. ML Kit's default is 0.1;
-    /// ours is 0.02 so that the faces at the back of group photos are kept.
-    public var minFaceSize: CGFloat = 0.02
+    /// Smallest face to report, as the face width over the image width; ML Kit's default 0.1. Set 0.02
+    /// to keep the faces at the back of group photos.
+    public var minFaceSize: CGFloat = 0.1
     /// Lowest detection confidence to report, 0–1.
     public var minimumConfidence: Float = 0.5
     /// Most faces to report, the most confident first.
@@ -52,6 +53,10 @@ public struct FaceDetectorOptions: Sendable, Equatable {
     public var isTrackingEnabled = false
     /// Threads for each model's inference.
     public var threadCount = LiteRT.CompilationOptions.default.threadCount
+    /// Where ``FaceDetector/process(_:completion:)`` calls its completion: the main queue, as on iOS, which
+    /// a program must serve (`dispatchMain()`, `RunLoop.main.run()`); set another queue in a program
+    /// without a main loop.
+    public var callbackQueue: DispatchQueue = .main
 
     /// ML Kit's defaults.
     public init() {}
@@ -72,3 +77,10 @@ public struct FaceDetectorOptions: Sendable, Equatable {
         return options
     }
 }
+
+/// ML Kit's name for ``FaceDetectorOptions/PerformanceMode``.
+public typealias FaceDetectorPerformanceMode = FaceDetectorOptions.PerformanceMode
+/// ML Kit's name for ``FaceDetectorOptions/LandmarkMode``.
+public typealias FaceDetectorLandmarkMode = FaceDetectorOptions.LandmarkMode
+/// ML Kit's name for ``FaceDetectorOptions/ContourMode``.
+public typealias FaceDetectorContourMode = FaceDetectorOptions.ContourMode

@@ -1,26 +1,32 @@
+import Dispatch
 import Foundation
-import SwiftVisionCore
+import MLKitVision
 import SwiftVisionRuntime
 import SwiftVisionTasks
 
-/// Options of ``PoseDetector``, named as ML Kit's `PoseDetectorOptions`.
-public struct PoseDetectorOptions: Sendable, Equatable {
-    /// Whether successive images form a stream.
-    public enum DetectorMode: Sendable, Equatable {
-        /// Successive images are frames of one video: the pose of one frame places the next frame's
-        /// crop, and the detector runs only when the pose is lost.
-        case stream
-        /// Each image stands alone: detection, then landmarks.
-        case singleImage
-    }
+/// Whether a pose detector's images are independent photos or a stream, as ML Kit's `PoseDetectorMode`.
+public enum PoseDetectorMode: Sendable, Equatable {
+    /// Successive images are frames of one video: the pose of one frame places the next frame's crop,
+    /// and the detector runs only when the pose is lost.
+    case stream
+    /// Each image stands alone: detection, then landmarks.
+    case singleImage
+}
 
+/// What the base and accurate pose detectors share, as ML Kit's `CommonPoseDetectorOptions`: make a
+/// ``PoseDetectorOptions`` or an ``AccuratePoseDetectorOptions``.
+public class CommonPoseDetectorOptions: @unchecked Sendable {
     /// Stream or single images; ML Kit's default is `.stream`.
-    public var detectorMode: DetectorMode = .stream
+    public var detectorMode: PoseDetectorMode = .stream
     /// Threads for each model's inference.
     public var threadCount = LiteRT.CompilationOptions.default.threadCount
+    /// Where ``PoseDetector/process(_:completion:)`` calls its completion: the main queue, as on iOS, which
+    /// a program must serve (`dispatchMain()`, `RunLoop.main.run()`); set another queue in a program
+    /// without a main loop.
+    public var callbackQueue: DispatchQueue = .main
 
     /// ML Kit's defaults.
-    public init() {}
+    init() {}
 
     var taskOptions: PoseTask.Options {
         var options = PoseTask.Options()
@@ -29,56 +35,63 @@ public struct PoseDetectorOptions: Sendable, Equatable {
     }
 }
 
-/// ML Kit's accurate pose options. Both options run BlazePose's full landmark model, so they are one type.
-public typealias AccuratePoseDetectorOptions = PoseDetectorOptions
+/// Options of ML Kit's base pose detector, as ML Kit's `PoseDetectorOptions`: BlazePose's full landmark model.
+public final class PoseDetectorOptions: CommonPoseDetectorOptions, @unchecked Sendable {
+    /// ML Kit's defaults: a stream.
+    override public init() {}
+}
 
-/// Finds a body's 33 landmarks (ML Kit's `PoseDetector`, on MediaPipe's BlazePose models).
+/// Options of ML Kit's accurate pose detector, as ML Kit's `AccuratePoseDetectorOptions`. Both run
+/// BlazePose's full landmark model, so they give the same poses.
+public final class AccuratePoseDetectorOptions: CommonPoseDetectorOptions, @unchecked Sendable {
+    /// ML Kit's defaults: a stream.
+    override public init() {}
+}
+
+/// Finds a body's 33 landmarks, as ML Kit's `PoseDetector` (on MediaPipe's BlazePose models).
 ///
-/// Safe to share between threads. In ``PoseDetectorOptions/DetectorMode/stream`` mode successive
-/// images form a stream, so feed video frames in order.
+/// Safe to share between threads. In ``PoseDetectorMode/stream`` mode successive images form a stream,
+/// so feed video frames in order.
 public final class PoseDetector: Sendable {
-    /// The options the detector was made with.
-    public let options: PoseDetectorOptions
-    private let runner: TaskRunner<PoseTask>
+    private let detector: Detector<PoseTask>
 
-    /// Loads the models (installed by `swiftvision setup`).
-    public init(options: PoseDetectorOptions = PoseDetectorOptions()) throws {
-        self.options = options
-        runner = TaskRunner(task: try PoseTask(options: options.taskOptions), runningMode: options.detectorMode == .stream ? .video : .image)
+    private init(options: CommonPoseDetectorOptions) {
+        let taskOptions = options.taskOptions
+        detector = Detector(stream: options.detectorMode == .stream, callbackQueue: options.callbackQueue) {
+            try PoseTask(options: taskOptions)
+        }
     }
 
-    /// A detector with `options`, as ML Kit's `PoseDetector.poseDetector(options:)`.
-    public static func poseDetector(options: PoseDetectorOptions = PoseDetectorOptions()) throws -> PoseDetector {
-        try PoseDetector(options: options)
+    /// A detector with `options`, as ML Kit's `PoseDetector.poseDetector(options:)`. It does not fail:
+    /// models that cannot be loaded are reported by each call, as an error in ``mlKitErrorDomain``.
+    public static func poseDetector(options: CommonPoseDetectorOptions) -> PoseDetector {
+        PoseDetector(options: options)
     }
 
     /// The poses in one image; in stream mode, the next frame of the stream.
     public func results(in image: VisionImage) throws -> [Pose] {
-        poses(options.detectorMode == .stream ? try runner.run(videoFrame: image) : try runner.run(image))
+        try detector.output(for: image).poses.map(Pose.init)
+    }
+
+    /// The poses in `image`, handed to `completion` on the options' callback queue (the main queue unless
+    /// set otherwise), as ML Kit's `process(_:completion:)`.
+    public func process(_ image: VisionImage, completion: @escaping @Sendable ([Pose]?, (any Error)?) -> Void) {
+        detector.process(image, results: { $0.poses.map(Pose.init) }, completion: completion)
     }
 
     /// The poses in `image`, computed off the caller's task.
     public func process(_ image: VisionImage) async throws -> [Pose] {
-        poses(try await runner.process(image))
-    }
-
-    /// The poses in `image`, delivered to `completion` off the caller's thread (ML Kit's callback style).
-    public func process(_ image: VisionImage, completion: @escaping @Sendable ([Pose]?, (any Error)?) -> Void) {
-        complete(completion) { try await self.process(image) }
+        try await detector.output(processing: image).poses.map(Pose.init)
     }
 
     /// Forgets the tracked pose; the next frame starts a new stream.
     public func reset() {
-        runner.reset()
+        detector.reset()
     }
 
-    /// Ends the detector; later calls fail with ``VisionTaskError/closed``.
+    /// Ends the detector; later calls fail with ``MLKitErrorCode/failedPrecondition``.
     public func close() {
-        runner.close()
-    }
-
-    private func poses(_ output: PoseTask.Output) -> [Pose] {
-        output.poses.map(Pose.init)
+        detector.close()
     }
 }
 

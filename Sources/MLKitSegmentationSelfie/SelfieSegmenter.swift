@@ -1,10 +1,11 @@
+import Dispatch
 import Foundation
-import SwiftVisionCore
+import MLKitVision
 import SwiftVisionRuntime
 import SwiftVisionTasks
 
-/// Options of ML Kit's selfie segmenter (`SelfieSegmenterOptions`), for ``Segmenter``.
-public struct SelfieSegmenterOptions: Sendable, Equatable {
+/// Options of ML Kit's selfie segmenter, as ML Kit's `SelfieSegmenterOptions`: a class, set on a `let`.
+public final class SelfieSegmenterOptions: @unchecked Sendable {
     /// Whether images are independent photos or the frames of a stream.
     public enum SegmenterMode: Sendable, Equatable {
         /// Each image on its own.
@@ -22,6 +23,10 @@ public struct SelfieSegmenterOptions: Sendable, Equatable {
     public var smoothing: Float = 0.7
     /// Threads for inference.
     public var threadCount = LiteRT.CompilationOptions.default.threadCount
+    /// Where ``Segmenter/process(_:completion:)`` calls its completion: the main queue, as on iOS, which a
+    /// program must serve (`dispatchMain()`, `RunLoop.main.run()`); set another queue in a program
+    /// without a main loop.
+    public var callbackQueue: DispatchQueue = .main
 
     /// ML Kit's defaults: stream mode, masks at the image's size.
     public init() {}
@@ -43,49 +48,49 @@ public struct SelfieSegmenterOptions: Sendable, Equatable {
 /// Safe to share between threads. In stream mode successive calls form a stream whose masks are
 /// smoothed from frame to frame; stream frames are processed one at a time.
 public final class Segmenter: Sendable {
-    /// The options the segmenter was made with.
-    public let options: SelfieSegmenterOptions
-    private let runner: TaskRunner<SegmentTask>
+    private let detector: Detector<SegmentTask>
 
-    /// Loads the model (installed by `swiftvision setup`).
-    public init(options: SelfieSegmenterOptions = SelfieSegmenterOptions()) throws {
-        self.options = options
-        runner = TaskRunner(
-            task: try SegmentTask(options: options.taskOptions), runningMode: options.segmenterMode == .stream ? .video : .image)
+    private init(options: SelfieSegmenterOptions) {
+        let taskOptions = options.taskOptions
+        detector = Detector(stream: options.segmenterMode == .stream, callbackQueue: options.callbackQueue) {
+            try SegmentTask(options: taskOptions)
+        }
     }
 
-    /// A segmenter with `options`, as ML Kit's `Segmenter.segmenter(options:)`.
-    public static func segmenter(options: SelfieSegmenterOptions = SelfieSegmenterOptions()) throws -> Segmenter {
-        try Segmenter(options: options)
+    /// A segmenter with `options`, as ML Kit's `Segmenter.segmenter(options:)`. It does not fail: a model
+    /// that cannot be loaded is reported by each call, as an error in ``mlKitErrorDomain``.
+    public static func segmenter(options: SelfieSegmenterOptions) -> Segmenter {
+        Segmenter(options: options)
     }
 
     /// The person mask of `image`; in stream mode, of the next frame of the stream.
     public func results(in image: VisionImage) throws -> SegmentationMask {
-        try (options.segmenterMode == .stream ? runner.run(videoFrame: image) : runner.run(image)).mask
+        try detector.output(for: image).mask
     }
 
     /// The person mask of the next frame of a video in stream mode; timestamps must increase.
     public func results(inVideoFrame image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> SegmentationMask {
-        try runner.run(videoFrame: image, timestampInMilliseconds: timestamp).mask
+        try detector.output(forVideoFrame: image, timestampInMilliseconds: timestamp).mask
+    }
+
+    /// The person mask of `image`, handed to `completion` on the options' callback queue (the main queue
+    /// unless set otherwise), as ML Kit's `process(_:completion:)`.
+    public func process(_ image: VisionImage, completion: @escaping @Sendable (SegmentationMask?, (any Error)?) -> Void) {
+        detector.process(image, results: { $0.mask }, completion: completion)
     }
 
     /// The person mask of `image`, computed off the caller's task.
     public func process(_ image: VisionImage) async throws -> SegmentationMask {
-        try await runner.process(image).mask
-    }
-
-    /// The person mask of `image`, delivered to `completion` (ML Kit's callback style).
-    public func process(_ image: VisionImage, completion: @escaping @Sendable (SegmentationMask?, (any Error)?) -> Void) {
-        complete(completion) { try await self.process(image) }
+        try await detector.output(processing: image).mask
     }
 
     /// Forgets the previous mask; the next frame starts a new stream.
     public func reset() {
-        runner.reset()
+        detector.reset()
     }
 
-    /// Ends the segmenter; later calls fail with ``VisionTaskError/closed``.
+    /// Ends the segmenter; later calls fail with ``MLKitErrorCode/failedPrecondition``.
     public func close() {
-        runner.close()
+        detector.close()
     }
 }

@@ -1,31 +1,31 @@
 import Foundation
-import SwiftVisionCore
-import SwiftVisionRuntime
+import MLKitVision
 import SwiftVisionTasks
 
 /// Recognises printed text with Tesseract 5, as ML Kit's `TextRecognizer`: blocks, lines and words
 /// with their boxes and confidences, in reading order.
 ///
 /// Safe to share between threads: recognitions run in parallel, each on a Tesseract instance of its
-/// own, which the process's ``ModelStore`` keeps per set of options (up to its `parallelInferences`).
+/// own, which the process's `ModelStore` keeps per set of options (up to its `parallelInferences`).
+/// Completions are called on the main queue, as on iOS, which a program must serve (`dispatchMain()`,
+/// `RunLoop.main.run()`); ``textRecognizer(options:callbackQueue:)`` takes another queue.
 public final class TextRecognizer: Sendable {
-    /// What the recogniser reads and how.
-    public let options: TextRecognizerOptions
-    private let runner: TaskRunner<TextTask>
+    private let detector: Detector<TextTask>
 
-    /// Starts Tesseract with the options' languages.
-    public init(options: TextRecognizerOptions = .init()) throws {
-        self.options = options
-        runner = TaskRunner(task: try TextTask(options: TextTask.Options(options)))
+    private init(options: TextRecognizerOptions, callbackQueue: DispatchQueue) {
+        detector = Detector(stream: false, callbackQueue: callbackQueue) {
+            try TextTask(options: TextTask.Options(options))
+        }
     }
 
-    /// A recogniser with `options`, as ML Kit's `TextRecognizer.textRecognizer(options:)`.
-    public static func textRecognizer(options: TextRecognizerOptions = .init()) throws -> TextRecognizer {
-        try TextRecognizer(options: options)
+    /// A recogniser with `options`, as ML Kit's `TextRecognizer.textRecognizer(options:)`. It does not
+    /// fail: languages without installed data are reported by each call, as an error in ``mlKitErrorDomain``.
+    public static func textRecognizer(options: TextRecognizerOptions, callbackQueue: DispatchQueue = .main) -> TextRecognizer {
+        TextRecognizer(options: options, callbackQueue: callbackQueue)
     }
 
-    /// The Tesseract data names in use, such as `["eng"]`.
-    public var languages: [String] { runner.task.languages }
+    /// The Tesseract data names in use, such as `["eng"]`; empty when Tesseract did not start.
+    public var languages: [String] { (try? detector.task().languages) ?? [] }
 
     /// The languages with installed data, as Tesseract names them (without `osd`, which only finds orientation).
     public static func supportedLanguages(dataDirectory: URL? = nil) -> [String] {
@@ -34,16 +34,16 @@ public final class TextRecognizer: Sendable {
 
     /// The text in `image`, with boxes in its upright pixels.
     public func results(in image: VisionImage) throws -> Text {
-        try runner.run(image)
+        try detector.output(for: image)
+    }
+
+    /// The text in `image`, handed to `completion` on the callback queue, as ML Kit's `process(_:completion:)`.
+    public func process(_ image: VisionImage, completion: @escaping @Sendable (Text?, (any Error)?) -> Void) {
+        detector.process(image, results: { $0 }, completion: completion)
     }
 
     /// The text in `image`, computed off the caller's task.
     public func process(_ image: VisionImage) async throws -> Text {
-        try await runner.process(image)
-    }
-
-    /// The text in `image`, delivered to `completion` (ML Kit's callback style).
-    public func process(_ image: VisionImage, completion: @escaping @Sendable (Text?, (any Error)?) -> Void) {
-        complete(completion) { try await self.process(image) }
+        try await detector.output(processing: image)
     }
 }

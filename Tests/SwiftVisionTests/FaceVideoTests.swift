@@ -52,11 +52,11 @@ extension Fixtures {
         var options = FaceDetectorOptions()
         options.performanceMode = .accurate
         options.isTrackingEnabled = true
-        let detector = try FaceDetector(options: options)
+        let detector = try FaceDetector.faceDetector(options: options)
         var idsBefore: Set<Int> = []
         var idsAfter: Set<Int> = []
         for (index, frame) in try MovingFaceVideo.frames().enumerated() {
-            let faces = try detector.results(inVideoFrame: frame, timestampInMilliseconds: index * 33)
+            let faces = try detector.results(inVideoFrame: frame.mlKitImage, timestampInMilliseconds: index * 33)
             guard let truth = MovingFaceVideo.path[index] else {
                 #expect(faces.isEmpty, "frame \(index) shows no face")
                 continue
@@ -75,16 +75,18 @@ extension Fixtures {
     @Test func timestampsMustIncrease() throws {
         var options = FaceDetectorOptions()
         options.isTrackingEnabled = true
-        let detector = try FaceDetector(options: options)
+        let detector = try FaceDetector.faceDetector(options: options)
         let frame = try MovingFaceVideo.frames()[0]
-        _ = try detector.results(inVideoFrame: frame, timestampInMilliseconds: 100)
+        _ = try detector.results(inVideoFrame: frame.mlKitImage, timestampInMilliseconds: 100)
         #expect(throws: VisionTaskError.nonIncreasingTimestamp(previous: 100, current: 100)) {
-            try detector.results(inVideoFrame: frame, timestampInMilliseconds: 100)
+            try unwrappingMLKitError { try detector.results(inVideoFrame: frame.mlKitImage, timestampInMilliseconds: 100) }
         }
         detector.reset()
-        #expect(try detector.results(inVideoFrame: frame, timestampInMilliseconds: 5).count == 1)
+        #expect(try detector.results(inVideoFrame: frame.mlKitImage, timestampInMilliseconds: 5).count == 1)
         detector.close()
-        #expect(throws: VisionTaskError.closed) { try detector.results(inVideoFrame: frame, timestampInMilliseconds: 200) }
+        #expect(throws: VisionTaskError.closed) {
+            try unwrappingMLKitError { try detector.results(inVideoFrame: frame.mlKitImage, timestampInMilliseconds: 200) }
+        }
     }
 
     @Test func sequenceHandlerTracksMirroredFrontCameraFrames() throws {

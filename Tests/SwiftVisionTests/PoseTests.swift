@@ -221,7 +221,7 @@ func median(_ values: [Double]) -> Double {
         let pose = try #require(try PoseTask().output(for: image).poses.first)
         var options = PoseDetectorOptions()
         options.detectorMode = .singleImage
-        let found = try #require(try PoseDetector(options: options).results(in: image).first)
+        let found = try #require(try PoseDetector.poseDetector(options: options).results(in: image.mlKitImage).first)
         #expect(found.landmarks.count == 33)
         let wrist = found.landmark(ofType: .rightWrist)
         #expect(wrist.type == .rightWrist && wrist.position.x == pose.landmarks[16].x && wrist.position.y == pose.landmarks[16].y)

@@ -21,15 +21,15 @@ enum ReadmeExamples {
     }
 
     static func readmeFaces(image: VisionImage, video: URL) throws {
-        var options = FaceDetectorOptions()          // ML Kit style
+        let options = FaceDetectorOptions()          // ML Kit style
         options.performanceMode = .accurate           // full-range model + closer looks: small faces of group photos
         options.landmarkMode = .all                   // eyes (pupils), ears, cheeks, nose, mouth
         options.contourMode = .all                    // face oval, eyebrows, eyes, lips, nose
         options.isTrackingEnabled = true              // frames form a stream: tracking IDs
-        let detector = try FaceDetector(options: options)
-        let faces = try detector.results(in: image)  // or `try await detector.process(image)`
+        let detector = FaceDetector.faceDetector(options: options)
+        let faces = try detector.results(in: image.mlKitImage)  // or `try await detector.process(image.mlKitImage)`
         for frame in try VideoReader(url: video) {    // video: tracking IDs, the mesh follows each face
-            let tracked = try detector.results(inVideoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
+            let tracked = try detector.results(inVideoFrame: frame.image.mlKitImage, timestampInMilliseconds: frame.timestampInMilliseconds)
         }
 
         let observations = try ImageRequestHandler(image).perform(DetectFaceLandmarksRequest())  // Vision style
@@ -37,12 +37,12 @@ enum ReadmeExamples {
     }
 
     static func readmeObjects(image: VisionImage, frame: VideoFrame, box: CGRect, nextFrame: VisionImage) throws {
-        var options = ObjectDetectorOptions()         // ML Kit style, YOLOv3-tiny (COCO-80) from the model zoo
+        let options = ObjectDetectorOptions()         // ML Kit style, YOLOv3-tiny (COCO-80) from the model zoo
         options.detectorMode = .stream                 // tracking IDs across frames (ByteTrack association)
         options.shouldEnableMultipleObjects = true
         options.shouldEnableClassification = true      // COCO class + ML Kit's coarse category
-        let detector = try ObjectDetector(options: options)
-        let objects = try detector.results(inVideoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
+        let detector = ObjectDetector.objectDetector(options: options)
+        let objects = try detector.results(inVideoFrame: frame.image.mlKitImage, timestampInMilliseconds: frame.timestampInMilliseconds)
 
         let handler = SequenceRequestHandler()         // Vision style: follow a seed box frame after frame
         var observation = DetectedObjectObservation(imageRect: box, imageSize: image.size)
@@ -52,9 +52,9 @@ enum ReadmeExamples {
     }
 
     static func readmeSegmentation(image: VisionImage) throws {
-        var options = SelfieSegmenterOptions()        // ML Kit style, MediaPipe's selfie segmentation model
+        let options = SelfieSegmenterOptions()        // ML Kit style, MediaPipe's selfie segmentation model
         options.segmenterMode = .singleImage           // .stream (the default) smooths masks from frame to frame
-        let mask = try Segmenter.segmenter(options: options).results(in: image)  // width, height, confidences 0–1
+        let mask = try Segmenter.segmenter(options: options).results(in: image.mlKitImage)  // width, height, confidences 0–1
         let confidence = mask.confidence(atX: 600, y: 350)   // upright pixels; the image's size unless shouldEnableRawSizeMask
         var canvas = try ImageCanvas(image: image)
         try canvas.blurBackground(keeping: mask.plane)       // or replaceBackground(keeping:with:), drawMask(_:color:opacity:)
@@ -72,7 +72,7 @@ enum ReadmeExamples {
         let result = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
         let wrist = result.landmarks.first?[PoseLandmarkType.leftWrist.index]   // x, y (0…1), z, visibility, presence
 
-        let pose = try PoseDetector(options: PoseDetectorOptions()).results(in: image).first   // ML Kit style
+        let pose = try PoseDetector.poseDetector(options: PoseDetectorOptions()).results(in: image.mlKitImage).first   // ML Kit style
         let nose = pose?.landmark(ofType: .nose).position                                        // pixels; inFrameLikelihood
         let body = try ImageRequestHandler(image).perform(DetectHumanBodyPoseRequest()).first   // Vision style: 19 joints
         let neck = body?.joint(for: .neck)?.location                                            // normalised lower-left
@@ -95,8 +95,8 @@ enum ReadmeExamples {
     static func readmeRectanglesBarcodesText(image: VisionImage) throws {
         let pages = try RectangleDetector(options: .init(maximumObservations: 0)).results(in: image)  // corners in pixels
         let scan = try image.perspectiveCorrected(pages[0].corners)          // what a document scanner does next
-        let codes = try BarcodeScanner().results(in: image)                   // ML Kit style: format, rawValue, rawData, corners
-        let text = try TextRecognizer().results(in: image)                    // blocks → lines → elements, reading order
+        let codes = try BarcodeScanner.barcodeScanner().results(in: image.mlKitImage)    // ML Kit style: format, rawValue, rawData, corners
+        let text = try TextRecognizer.textRecognizer(options: TextRecognizerOptions()).results(in: image.mlKitImage)  // blocks → lines → elements
 
         var request = DetectRectanglesRequest()                               // Vision style, Vision's options and defaults
         request.minimumAspectRatio = 0.3
@@ -105,11 +105,11 @@ enum ReadmeExamples {
     }
 
     static func readmeLabelsEmbeddings(image: VisionImage, boxes: [CGRect], first: VisionImage, second: VisionImage, otherFeaturePrint: FeaturePrintObservation) async throws {
-        var options = ImageLabelerOptions()           // ML Kit style, EfficientNet-Lite0 (ImageNet) from the model zoo
+        let options = ImageLabelerOptions()           // ML Kit style, EfficientNet-Lite0 (ImageNet) from the model zoo
         options.confidenceThreshold = 0.5
-        let labels = try ImageLabeler(options: options).results(in: image)  // text, confidence, index
-        let custom = try ImageLabeler(options: ImageLabelerOptions(localModel: LocalModel(path: "birds.tflite")))
-        let perBox = try custom.results(in: image, regions: boxes)          // one call for the crops of many boxes
+        let labels = try ImageLabeler.imageLabeler(options: options).results(in: image.mlKitImage)  // text, confidence, index
+        let custom = ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: LocalModel(path: "birds.tflite")))
+        let perBox = try custom.results(in: image.mlKitImage, regions: boxes)  // one call for the crops of many boxes
 
         let remote = RemoteModel(name: "birds", url: URL(string: "https://example.com/birds.tflite")!, sha256: nil)
         let manager = ModelManager.modelManager()
