@@ -3,8 +3,9 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 import SwiftVisionTasks
 
-/// The model a MediaPipe-style task runs, as MediaPipe's `BaseOptions`.
-public struct BaseOptions: Sendable, Hashable {
+/// The model a MediaPipe task runs, as MediaPipe's `BaseOptions`: a class, so that
+/// `options.baseOptions.modelAssetPath = path` works on a `let`.
+public final class BaseOptions: @unchecked Sendable {
     /// The path of a `.tflite` model; nil for the task's model from the model zoo.
     public var modelAssetPath: String?
 

@@ -3,10 +3,10 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 import SwiftVisionTasks
 
-/// Options of ``HandLandmarker``, named as MediaPipe's `HandLandmarkerOptions`. The models are the
+/// Options of ``HandLandmarker``, as MediaPipe's `HandLandmarkerOptions` (a class, set on a `let`). The models are the
 /// installed `palm_detection_full.tflite` and `hand_landmark_full.tflite` (those of MediaPipe's
 /// `hand_landmarker.task`).
-public struct HandLandmarkerOptions: Sendable {
+public final class HandLandmarkerOptions: @unchecked Sendable {
     /// How images arrive.
     public var runningMode: RunningMode = .image
     /// Most hands to find.
@@ -38,7 +38,7 @@ public struct HandLandmarkerOptions: Sendable {
 
 /// Receives live-stream results of a ``HandLandmarker``, as MediaPipe's `HandLandmarkerLiveStreamDelegate`.
 /// Called on the landmarker's own queue, one frame at a time, in timestamp order.
-public protocol HandLandmarkerLiveStreamDelegate: AnyObject, Sendable {
+public protocol HandLandmarkerLiveStreamDelegate: NSObjectProtocol, Sendable {
     /// The result of the frame sent with `timestampInMilliseconds`, or the error that stopped it.
     func handLandmarker(
         _ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?, timestampInMilliseconds: Int,

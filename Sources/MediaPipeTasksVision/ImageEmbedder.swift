@@ -4,7 +4,7 @@ import SwiftVisionRuntime
 import SwiftVisionTasks
 
 /// Turns images into feature vectors (MediaPipe's `ImageEmbedder`), for single images, video frames
-/// or a live stream; compare them with ``cosineSimilarity(_:_:)``.
+/// or a live stream; compare them with ``cosineSimilarity(embedding1:embedding2:)``.
 ///
 /// The image is scaled to the model's input as a whole, as MediaPipe does. Safe to share between threads.
 public final class ImageEmbedder: Sendable {
@@ -83,15 +83,11 @@ public final class ImageEmbedder: Sendable {
         runner.close()
     }
 
-    /// MediaPipe's spelling of ``cosineSimilarity(_:_:)``: `ImageEmbedder.cosineSimilarity(embedding1:embedding2:)`.
-    public static func cosineSimilarity(embedding1: Embedding, embedding2: Embedding) throws -> Double {
-        try cosineSimilarity(embedding1, embedding2)
-    }
-
-    /// The cosine similarity of two embeddings, −1…1, with MediaPipe's errors: different sizes, an
-    /// empty or zero-norm embedding, or a quantized embedding with a float one.
-    public static func cosineSimilarity(_ first: Embedding, _ second: Embedding) throws -> Double {
-        try first.cosineSimilarity(to: second)
+    /// The cosine similarity of two embeddings, −1…1, as MediaPipe's
+    /// `ImageEmbedder.cosineSimilarity(embedding1:embedding2:)` (an `NSNumber`), with MediaPipe's errors:
+    /// different sizes, an empty or zero-norm embedding, or a quantized embedding with a float one.
+    public static func cosineSimilarity(embedding1: Embedding, embedding2: Embedding) throws -> NSNumber {
+        NSNumber(value: try embedding1.cosineSimilarity(to: embedding2))
     }
 }
 

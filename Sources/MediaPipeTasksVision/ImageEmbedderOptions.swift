@@ -3,8 +3,8 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 import SwiftVisionTasks
 
-/// Options of ``ImageEmbedder``, named as MediaPipe's `ImageEmbedderOptions`.
-public struct ImageEmbedderOptions: Sendable {
+/// Options of ``ImageEmbedder``, as MediaPipe's `ImageEmbedderOptions`: a class, set on a `let`.
+public final class ImageEmbedderOptions: @unchecked Sendable {
     /// The model; the model zoo's EfficientNet-Lite0 embedder (1280 values) when no path is set.
     public var baseOptions = BaseOptions()
     /// How images arrive.
@@ -40,7 +40,7 @@ public struct ImageEmbedderOptions: Sendable {
 
 /// Receives live-stream results of an ``ImageEmbedder``, as MediaPipe's `ImageEmbedderLiveStreamDelegate`.
 /// Called on the embedder's own queue, one frame at a time, in timestamp order.
-public protocol ImageEmbedderLiveStreamDelegate: AnyObject, Sendable {
+public protocol ImageEmbedderLiveStreamDelegate: NSObjectProtocol, Sendable {
     /// The result of the frame sent with `timestampInMilliseconds`, or the error that stopped it.
     func imageEmbedder(
         _ imageEmbedder: ImageEmbedder, didFinishEmbedding result: ImageEmbedderResult?, timestampInMilliseconds: Int,

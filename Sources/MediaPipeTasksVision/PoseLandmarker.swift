@@ -6,7 +6,7 @@ import SwiftVisionTasks
 /// Options of ``PoseLandmarker``, named as MediaPipe's `PoseLandmarkerOptions`. The models are the
 /// installed `pose_detection.tflite` and `pose_landmark_full.tflite` (the full model of MediaPipe's
 /// `pose_landmarker_full.task`).
-public struct PoseLandmarkerOptions: Sendable {
+public final class PoseLandmarkerOptions: @unchecked Sendable {
     /// How images arrive.
     public var runningMode: RunningMode = .image
     /// Most poses to find.
@@ -42,7 +42,7 @@ public struct PoseLandmarkerOptions: Sendable {
 
 /// Receives live-stream results of a ``PoseLandmarker``, as MediaPipe's `PoseLandmarkerLiveStreamDelegate`.
 /// Called on the landmarker's own queue, one frame at a time, in timestamp order.
-public protocol PoseLandmarkerLiveStreamDelegate: AnyObject, Sendable {
+public protocol PoseLandmarkerLiveStreamDelegate: NSObjectProtocol, Sendable {
     /// The result of the frame sent with `timestampInMilliseconds`, or the error that stopped it.
     func poseLandmarker(
         _ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?, timestampInMilliseconds: Int,

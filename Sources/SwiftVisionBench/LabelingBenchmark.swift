@@ -111,7 +111,7 @@ enum LabelingBenchmark {
     }
 
     /// Notes when each live-stream result arrives, by timestamp.
-    final class DeliveryRecorder: ImageEmbedderLiveStreamDelegate {
+    final class DeliveryRecorder: NSObject, ImageEmbedderLiveStreamDelegate, @unchecked Sendable {
         let deliveries = Deliveries()
 
         func imageEmbedder(

@@ -192,7 +192,7 @@ func median(_ values: [Double]) -> Double {
 
     /// A live stream: the delegate gets every result in timestamp order, with the pose found.
     @Test func poseLandmarkerDeliversLiveStreamResults() async throws {
-        final class Collector: PoseLandmarkerLiveStreamDelegate, @unchecked Sendable {
+        final class Collector: NSObject, PoseLandmarkerLiveStreamDelegate, @unchecked Sendable {
             let lock = NSLock()
             var results: [(Int, Int)] = []
             func poseLandmarker(_ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?, timestampInMilliseconds: Int, error: (any Error)?) {

@@ -65,7 +65,7 @@ enum ReadmeExamples {
     }
 
     static func readmePose(image: VisionImage, frame: VideoFrame) throws {
-        var options = PoseLandmarkerOptions()         // MediaPipe style: BlazePose detector + full landmark model
+        let options = PoseLandmarkerOptions()         // MediaPipe style: BlazePose detector + full landmark model
         options.runningMode = .video                   // landmarks of one frame place the next frame's crop
         options.outputSegmentationMasks = true         // body mask over the image (ConfidenceMask)
         let landmarker = try PoseLandmarker(options: options)
@@ -79,7 +79,7 @@ enum ReadmeExamples {
     }
 
     static func readmeHands(image: VisionImage, frame: VideoFrame) throws {
-        var options = HandLandmarkerOptions()         // MediaPipe style: palm detector + full hand landmark model
+        let options = HandLandmarkerOptions()         // MediaPipe style: palm detector + full hand landmark model
         options.numHands = 2
         options.runningMode = .video                  // each hand's landmarks place its next crop
         let landmarker = try HandLandmarker(options: options)
@@ -116,11 +116,11 @@ enum ReadmeExamples {
         for try await progress in manager.downloadUpdates(remote) { print(progress.completedBytes, progress.totalBytes ?? -1) }
         let model = manager.downloadedModel(for: remote) ?? LocalModel(path: "bundled/birds.tflite")
 
-        var embedding = ImageEmbedderOptions()        // MediaPipe style: .image, .video or .liveStream
+        let embedding = ImageEmbedderOptions()        // MediaPipe style: .image, .video or .liveStream
         embedding.l2Normalize = true
         let embedder = try ImageEmbedder(options: embedding)
-        let similarity = try ImageEmbedder.cosineSimilarity(
-            embedder.embed(image: first).embeddings[0], embedder.embed(image: second).embeddings[0])
+        let similarity = try ImageEmbedder.cosineSimilarity(                       // an NSNumber, as in MediaPipe
+            embedding1: embedder.embed(image: first).embeddings[0], embedding2: embedder.embed(image: second).embeddings[0])
         let featurePrint = try await ImageRequestHandler(image).perform(GenerateImageFeaturePrintRequest())  // Vision style
         let distance = try featurePrint.computeDistance(to: otherFeaturePrint)
     }
