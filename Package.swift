@@ -43,7 +43,7 @@ let portedModules: [PortedModule] = [
 ]
 /// Code in the shape of the iOS guides, compiled against the ported modules alone.
 let portTests: [Target] = [
-    .testTarget(name: "PortsTests", dependencies: ["MLKit", "MediaPipeTasksVision", "SwiftVisionRuntime"])
+    .testTarget(name: "PortsTests", dependencies: ["MLKit", "MediaPipeTasksVision", "Vision", "SwiftVisionRuntime"])
 ]
 #else
 let portedModules: [PortedModule] = []
