@@ -43,7 +43,9 @@ let portedModules: [PortedModule] = [
 ]
 /// Code in the shape of the iOS guides, compiled against the ported modules alone.
 let portTests: [Target] = [
-    .testTarget(name: "PortsTests", dependencies: ["MLKit", "MediaPipeTasksVision", "Vision", "SwiftVisionRuntime"])
+    .testTarget(
+        name: "PortsTests", dependencies: ["MLKit", "MediaPipeTasksVision", "Vision", "SwiftVisionCore", "SwiftVisionRuntime"]
+    )
 ]
 #else
 let portedModules: [PortedModule] = []

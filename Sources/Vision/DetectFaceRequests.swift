@@ -21,6 +21,8 @@ public struct DetectFaceRectanglesRequest: FaceRequest {
     /// Called with the request's results or error each time a handler performs it (Vision's
     /// `completionHandler`); nil for none.
     public var completionHandler: CompletionHandler?
+    /// What the request produces: the faces, the most confident first.
+    public typealias Result = [FaceObservation]
     /// False: rectangles only, without landmark regions or mesh.
     public static let includesLandmarks = false
 
@@ -38,6 +40,8 @@ public struct DetectFaceLandmarksRequest: FaceRequest {
     /// Called with the request's results or error each time a handler performs it (Vision's
     /// `completionHandler`); nil for none.
     public var completionHandler: CompletionHandler?
+    /// What the request produces: the faces, the most confident first.
+    public typealias Result = [FaceObservation]
     /// True: landmark regions, pupils and the face mesh as well as rectangles.
     public static let includesLandmarks = true
 

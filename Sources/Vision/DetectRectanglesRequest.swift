@@ -22,6 +22,8 @@ public struct DetectRectanglesRequest: VisionRequest {
     /// Called with the request's results or error each time a handler performs it (Vision's
     /// `completionHandler`); nil for none.
     public var completionHandler: CompletionHandler?
+    /// What the request produces: the rectangles, the most prominent first.
+    public typealias Result = [RectangleObservation]
 
     /// A request with Vision's defaults.
     public init() {}

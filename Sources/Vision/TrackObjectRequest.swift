@@ -21,6 +21,8 @@ public struct TrackObjectRequest: SequenceVisionRequest {
     /// Called with the request's results or error each time a handler performs it (Vision's
     /// `completionHandler`); nil for none.
     public var completionHandler: CompletionHandler?
+    /// What the request produces: the object's box in the frame.
+    public typealias Result = DetectedObjectObservation
 
     /// A request to follow `detectedObjectObservation`.
     public init(detectedObjectObservation: DetectedObjectObservation) {

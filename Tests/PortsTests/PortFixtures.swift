@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// The installed sample photos and models (`make test` runs `swiftvision setup --samples` first): the only
@@ -13,6 +14,17 @@ enum PortFixtures {
     /// The installed model named `name`.
     static func model(_ name: String) -> URL {
         SwiftVisionCache.current.model(named: name)
+    }
+
+    /// `count` frames of a camera panning over the sample `name`: frame `i` is the window of the photo
+    /// `shrink` pixels smaller on each axis whose top-left corner is at (4i, 2i), so that what the photo
+    /// shows moves 4 pixels left and 2 up a frame.
+    static func pannedFrames(of name: String, count: Int, shrink: Int = 40) throws -> [VisionImage] {
+        let photo = try VisionImage(contentsOf: sample(name))
+        return try (0..<count).map { index in
+            try photo.cropped(
+                to: CGRect(x: 4 * index, y: 2 * index, width: photo.width - shrink, height: photo.height - shrink))
+        }
     }
 
     /// A queue for completions in tests, which have no main loop, and a key that says a block runs on it.
