@@ -4,7 +4,7 @@ export SWIFTVISION_CACHE ?= $(HOME)/.cache/swiftvision
 SWIFT_BUILD_FLAGS ?= -j 2
 SAMPLES := $(SWIFTVISION_CACHE)/media
 
-.PHONY: run test eval bench fuzz sanitize leakcheck checked-assets serve system-packages
+.PHONY: run test eval bench soak fuzz sanitize leakcheck checked-assets serve system-packages
 
 run: system-packages
 	swift build -c release $(SWIFT_BUILD_FLAGS)
@@ -23,6 +23,7 @@ run: system-packages
 
 test: checked-assets
 	scripts/install-system-packages.sh --tests
+	scripts/setup-eval-env.sh
 	$(SWIFTVISION_CACHE)/tools-venv/bin/python -m pytest tests/python -q
 	swift test $(SWIFT_BUILD_FLAGS)
 
@@ -36,6 +37,12 @@ fuzz: checked-assets
 	SWIFTVISION_FUZZ_ITERATIONS=$(FUZZ_ITERATIONS) SWIFTVISION_FUZZ_SEED=$(FUZZ_SEED) swift test --skip-build --filter FuzzTests
 	$(SWIFTVISION_CACHE)/tools-venv/bin/python tests/python/fuzz_service.py --iterations $(FUZZ_SERVICE_ITERATIONS) --seed $(FUZZ_SEED)
 
+# Server-side sources held for SOAK_MINUTES: 8 looping file sources of objects at 5 fps with signed webhooks;
+# the resident memory may grow by at most 10 MB after the first minute, and no source may stall.
+SOAK_MINUTES ?= 5
+soak: checked-assets
+	$(SWIFTVISION_CACHE)/tools-venv/bin/python tests/python/soak_sources.py --minutes $(SOAK_MINUTES) --sources 8 --fps 5
+
 # The debug build, samples, models and reference environment that `test`, `fuzz` and the checks below run on.
 checked-assets: system-packages
 	swift build $(SWIFT_BUILD_FLAGS)
@@ -44,6 +51,7 @@ checked-assets: system-packages
 	scripts/build-zxing.sh
 	scripts/build-general-labels.py
 	scripts/setup-reference-env.sh
+	scripts/setup-eval-env.sh
 
 # The suites that share tasks between threads, under the thread sanitizer. The instrumented build (a full one)
 # goes to .build-tsan, starting from the dependencies .build resolved. Skipped: the stream test that expects drops,

@@ -88,6 +88,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // All of Debian's OpenCV, for libSwiftVisionMedia.so only.
@@ -122,6 +124,8 @@ let package = Package(
         .target(name: "CTesseractSupport", linkerSettings: [.linkedLibrary("dl")]),
         // Our own declarations of libcurl's easy API, bound with dlopen when a model is first downloaded.
         .target(name: "CCurl"),
+        // The int8 dot-product kernel of the collections' approximate search, built for AVX2 and plain x86-64.
+        .target(name: "CVectorKernels", cSettings: [.unsafeFlags(["-O3"])]),
         // Layer 1: images, geometry, video, drawing and image → tensor; the only importer of the OpenCV shim.
         .target(name: "SwiftVisionCore", dependencies: ["CVisionShim"]),
         // Layer 2: the LiteRT runtime, TFLite metadata, the model store, the cache and model downloads.
@@ -142,12 +146,18 @@ let package = Package(
         ),
         // Layer 4: the public umbrella of the Swift-style API (layers 1–3).
         .target(name: "SwiftVision", dependencies: ["SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks"]),
-        // Beside layer 4: collections of analysed photos and video frames in SQLite, searched by image, label, face and text.
+        // Beside layer 4: collections of analysed photos and video frames in SQLite or PostgreSQL, searched by
+        // image, label, face and text.
         .target(
             name: "SwiftVisionCollections",
             dependencies: [
                 "SwiftVision",
+                "CVectorKernels",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -184,7 +194,7 @@ let package = Package(
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))
             ]
         ),
-        .executableTarget(name: "SwiftVisionBench", dependencies: ["SwiftVision"] + portedUmbrellas),
+        .executableTarget(name: "SwiftVisionBench", dependencies: ["SwiftVision", "SwiftVisionCollections"] + portedUmbrellas),
         // Builders of test inputs shared by both test targets (seeded randomness, bad inputs).
         .target(name: "SwiftVisionTestSupport", dependencies: ["SwiftVisionCore"], path: "Tests/SwiftVisionTestSupport"),
         .testTarget(

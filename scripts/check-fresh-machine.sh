@@ -202,7 +202,7 @@ step "python3 -m venv, and pip install in it" in_chroot '
     /tmp/venv/bin/python -m pip install --quiet --disable-pip-version-check iniconfig==2.3.1
     /tmp/venv/bin/python -c "import iniconfig"'
 if [ $full -eq 1 ]; then
-    step "scripts/build-models.sh (tools venv, sources, six models)" in_chroot 'scripts/build-models.sh'
+    step "scripts/build-models.sh (tools venv, sources, eight models)" in_chroot 'scripts/build-models.sh'
     step "scripts/build-zxing.sh (zxing-cpp 3.1.1 from its sdist)" in_chroot 'scripts/build-zxing.sh'
     step "scripts/build-general-labels.py (timm's class order, WordNet)" in_chroot 'scripts/build-general-labels.py'
     step "scripts/setup-reference-env.sh" in_chroot '

@@ -22,10 +22,10 @@ packages=(pkg-config libopencv-dev libopencv-contrib-dev libzxing-dev libtessera
           python3-pip python3-venv
           # Model downloads load libcurl.so.4 with dlopen on the first download (CurlLibrary.swift).
           libcurl4)
-# `--tests` adds what only the tests use: a real browser for the web page's test, and GStreamer's RTSP
-# server (through Debian's python3-gi) for the sources' reconnect test; `--bench` adds the HTTP load
-# generator of the service's benchmark.
-[ "${1:-}" = --tests ] && packages+=(chromium python3-gi gir1.2-gst-rtsp-server-1.0 gstreamer1.0-plugins-good)
+# `--tests` adds what only the tests use: a real browser for the web page's test, GStreamer's RTSP
+# server (through Debian's python3-gi) for the sources' reconnect test, and PostgreSQL 15's server for
+# the collections' PostgreSQL store; `--bench` adds the HTTP load generator of the service's benchmark.
+[ "${1:-}" = --tests ] && packages+=(chromium python3-gi gir1.2-gst-rtsp-server-1.0 gstreamer1.0-plugins-good postgresql-15)
 [ "${1:-}" = --bench ] && packages+=(wrk)
 missing=()
 for package in "${packages[@]}"; do

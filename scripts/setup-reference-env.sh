@@ -3,8 +3,9 @@
 # ai-edge-litert 2.3.0 (from the wheel `swiftvision setup` downloaded), numpy and OpenCV's Python binding;
 # zxing-cpp's Python binding (barcode fixtures and the barcode peer) and Pillow (rendered text fixtures);
 # tesserocr (the text peer), built from its sdist against Debian's libtesseract-dev, the Tesseract we use;
-# and, in an environment of its own (its dependencies pin versions of their own), schemathesis, which
-# tests the service against its OpenAPI document.
+# in an environment of its own (its dependencies pin versions of their own), schemathesis, which
+# tests the service against its OpenAPI document; and, in one made from Debian's own python3 (whose sqlite3
+# module can load extensions), numpy and sqlite-vec, the collections benchmark's search peers.
 set -euo pipefail
 
 cache="${SWIFTVISION_CACHE:-$HOME/.cache/swiftvision}"
@@ -32,4 +33,11 @@ if ! "$schemathesis/bin/python" -c "from importlib.metadata import version as v;
     rm -rf "$schemathesis"
     python3 -m venv "$schemathesis"
     "$schemathesis/bin/python" -m pip install --quiet --disable-pip-version-check "schemathesis==4.32.5"
+fi
+vectors="$cache/vectors-venv"
+if ! "$vectors/bin/python" -c "from importlib.metadata import version as v; assert v('sqlite-vec') == '0.1.9'" 2>/dev/null; then
+    echo "Creating the vector search peers' environment in $vectors" >&2
+    rm -rf "$vectors"
+    /usr/bin/python3 -m venv "$vectors"
+    "$vectors/bin/python" -m pip install --quiet --disable-pip-version-check "numpy<2.3" "sqlite-vec==0.1.9"
 fi

@@ -30,7 +30,7 @@ open class CommonObjectDetectorOptions: @unchecked Sendable {
     public var alwaysDiscardsLateVideoFrames = false
     /// Threads for inference.
     public var threadCount = LiteRT.CompilationOptions.default.threadCount
-    /// The detector model; the model zoo's YOLOv3-tiny by default.
+    /// The detector model; the model zoo's YOLOv4-tiny by default.
     public var modelURL: URL = SwiftVisionCache.current.model(named: ObjectDetectionModel.defaultModelName)
     /// Where ``ObjectDetector/process(_:completion:)`` calls its completion: the main queue, as on iOS,
     /// which a program must serve (`dispatchMain()`, `RunLoop.main.run()`); set another queue in a

@@ -2,7 +2,7 @@ import Foundation
 import MLKitVision
 import SwiftVisionTasks
 
-/// Finds objects in images and streams, as ML Kit's `ObjectDetector` (on the model zoo's YOLOv3-tiny).
+/// Finds objects in images and streams, as ML Kit's `ObjectDetector` (on the model zoo's YOLOv4-tiny).
 ///
 /// In stream mode objects keep tracking IDs across frames (ByteTrack association), also through a few
 /// frames of occlusion. Safe to share between threads; stream frames are processed one at a time.

@@ -13,7 +13,7 @@ enum ObjectBenchmark {
 
     static func run(cache: SwiftVisionCache) throws {
         let paths = photos.map { cache.sample(named: $0).path }
-        let model = cache.model(named: "yolov3_tiny_coco.tflite")
+        let model = cache.model(named: "yolov4_tiny_coco.tflite")
         // The peer runs before and after ours, half of the runs each time, so that neither side has the
         // machine's quieter moment to itself.
         func runPeer() throws -> Peer {
@@ -37,7 +37,7 @@ enum ObjectBenchmark {
         let invoke = try timeMilliseconds(iterations: iterations) { try interpreter.invoke { _ in } readingOutputs: { _ in } }
         let after = try runPeer()
 
-        print("\nObjects — YOLOv3-tiny, 1 thread, \(iterations) runs a side (the peer's in two halves, before and after ours)")
+        print("\nObjects — YOLOv4-tiny, 1 thread, \(iterations) runs a side (the peer's in two halves, before and after ours)")
         print("peer: Python — Tests/Reference/yolo_pipeline.py: cv2 letterbox (area), ai-edge-litert invoke, numpy decode and per-class NMS — on the decoded image")
         BenchmarkRow.printHeader()
         for ((name, path), (time, found)) in zip(zip(photos, paths), ours) {

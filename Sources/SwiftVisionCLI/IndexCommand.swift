@@ -3,37 +3,39 @@ import Foundation
 import SwiftVision
 import SwiftVisionCollections
 
-/// `swiftvision index`: collections of analysed photos and video frames, kept in SQLite and searched by
+/// `swiftvision index`: collections of analysed photos and video frames, kept in SQLite or PostgreSQL and searched by
 /// image, label, faces, text and barcode.
 struct IndexCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "index",
         abstract: "Index photo and video collections; search them by image, label, faces, text and barcode.",
         discussion: """
-            Collections live in one SQLite file, by default collections/collections.sqlite in the cache folder \
-            (--database to choose another). See docs/collections.md.
+            Collections live in one SQLite file, by default collections/collections.sqlite in the cache folder, \
+            or in a PostgreSQL database that several machines share (--database). See docs/collections.md.
             """,
         subcommands: [Add.self, Search.self, Duplicates.self, Export.self, List.self, Bench.self])
 }
 
 /// `--database`, shared by every `index` subcommand.
 struct CollectionDatabaseOptions: ParsableArguments {
-    @Option(help: "The collections' SQLite file; collections/collections.sqlite in the cache folder by default.")
+    @Option(
+        help: """
+            The collections' SQLite file (collections/collections.sqlite in the cache folder by default), or a \
+            PostgreSQL database: postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE.
+            """)
     var database: String?
 
-    /// The database file.
-    var url: URL { database.map { URL(fileURLWithPath: $0) } ?? SQLiteCollectionStore.defaultURL }
+    /// Where the collections are.
+    var location: CollectionStoreLocation { CollectionStoreLocation(database) }
 
-    /// Opens the database for adding, making it when missing.
-    func open() throws -> SQLiteCollectionStore {
-        try SQLiteCollectionStore(url: url)
+    /// Opens the store for adding, making it when missing.
+    func open() throws -> any CollectionStore {
+        try location.open()
     }
 
-    /// Opens the database for reading; a missing file is an error rather than a new, empty database.
-    func openExisting() throws -> SQLiteCollectionStore {
-        guard FileManager.default.fileExists(atPath: url.path) else {
-            throw MissingDatabase(path: url.path)
-        }
+    /// Opens the store for reading; a missing SQLite file is an error rather than a new, empty database.
+    func openExisting() throws -> any CollectionStore {
+        guard location.mayHoldCollections else { throw MissingDatabase(path: location.description) }
         return try open()
     }
 }
@@ -175,6 +177,9 @@ extension IndexCommand {
         @Option(help: "Most items to return.")
         var k = 10
 
+        @Flag(help: "Rank with an int8 first pass and exact scores for the best (about 4 times less memory read; see docs/collections.md).")
+        var approximate = false
+
         @Flag(help: "Print JSON Lines: file, id, timestampMs, width, height, contentHash, score.")
         var json = false
 
@@ -198,6 +203,7 @@ extension IndexCommand {
             query.faceCount = faces.flatMap(CollectionQuery.faceRange)
             query.barcode = barcode
             query.limit = k
+            query.approximate = approximate
             if let image {
                 do {
                     query.vector = try ItemAnalyzer(tasks: [.embeddings]).embedding(of: VisionImage(contentsOf: URL(fileURLWithPath: image)))
@@ -287,8 +293,8 @@ extension IndexCommand {
         @OptionGroup var store: CollectionDatabaseOptions
 
         func run() throws {
-            let collections = FileManager.default.fileExists(atPath: store.url.path) ? try store.open().collections() : []
-            if !json, collections.isEmpty { print("no collections in \(store.url.path)") }
+            let collections = store.location.mayHoldCollections ? try store.open().collections() : []
+            if !json, collections.isEmpty { print("no collections in \(store.location)") }
             for summary in collections {
                 try AnalysisOutput.print(summary, json: json) { ["\($0.name): \($0.items) items, \($0.failures) failed"] }
             }
@@ -379,15 +385,8 @@ extension IndexCommand {
         }
 
         private func benchmarkSearch(count: Int) throws {
-            // A 64-bit linear congruential generator (Knuth's MMIX constants): the same vectors for the same seed.
-            var state = seed
-            func uniform() -> Float {
-                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                return Float(state >> 40) / Float(1 << 24) * 2 - 1
-            }
-            var matrix = VectorMatrix(dimension: dimension)
-            matrix.reserveCapacity(count)
-            for _ in 0..<count { matrix.append(VectorMatrix.normalized((0..<dimension).map { _ in uniform() }) ?? []) }
+            var vectors = SyntheticVectors(seed: seed)
+            let matrix = vectors.matrix(count: count, dimension: dimension)
             var times: [Double] = []
             for query in 0..<queries {
                 let row = query * count / queries

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import SwiftVisionCollections
 import SwiftVisionServer
 
 struct ServeCommand: AsyncParsableCommand {
@@ -76,7 +77,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A host (host or host:port, * for any) that sources' webhooks may post to; repeatable (default: none).")
     var allowWebhook: [String] = []
 
-    @Option(help: "The SQLite file of the collections served at /v1/collections (default: the cache folder's, made on first use).")
+    @Option(help: "A host (host or host:port, * for any) that rtsp:// sources may be read from; repeatable (default: none).")
+    var allowCameraHost: [String] = []
+
+    @Option(
+        help: """
+            The collections served at /v1/collections: an SQLite file (default: the cache folder's, made on first \
+            use) or postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE, which several replicas can share.
+            """)
     var collections: String?
 
     @OptionGroup var logging: LoggingOptions
@@ -135,7 +143,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let shutdownGrace { configuration.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000)) }
         configuration.allowedOrigins = allowOrigin
         configuration.serverNames = serverName
-        configuration.collectionsURL = collections.map { URL(fileURLWithPath: $0) }
+        configuration.collections = CollectionStoreLocation(collections)
         configuration.sourcesFile = sources.map { URL(fileURLWithPath: $0) }
         if let sourceRoot {
             var isFolder: ObjCBool = false
@@ -146,6 +154,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if let maxSources { configuration.maxSources = maxSources }
         configuration.webhookHosts = allowWebhook
+        configuration.cameraHosts = allowCameraHost
         if let problem = configuration.problem { throw ValidationError(problem) }
         var logger = Logger(label: "swiftvision.server")
         logger.logLevel = logging.verbose ? .debug : .info

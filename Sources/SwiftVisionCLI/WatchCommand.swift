@@ -30,6 +30,9 @@ struct WatchCommand: ParsableCommand {
     @Flag(help: "Start a file again at its end.")
     var loop = false
 
+    @Option(help: "A word or phrase to watch for in a text source's recognised text (text.matched events); repeatable.")
+    var match: [String] = []
+
     @Option(help: "POST each event to this http:// URL, signed (X-SwiftVision-Signature).")
     var webhook: String?
 
@@ -55,7 +58,7 @@ struct WatchCommand: ParsableCommand {
         let watch: SourceWatch
         do {
             watch = try SourceWatch(
-                url: url, task: task, options: options, fps: fps, loop: loop, webhookURL: webhook,
+                url: url, task: task, options: options, fps: fps, loop: loop, match: match, webhookURL: webhook,
                 webhookSecret: webhook == nil ? nil : secret, threads: threads, logger: logger
             ) { event in
                 print(json ? event : Self.describe(event))

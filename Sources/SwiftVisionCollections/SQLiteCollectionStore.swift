@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import SwiftVision
-import Synchronization
 
 /// The default ``CollectionStore``: one SQLite file (through GRDB) for a set of collections, in WAL mode so
 /// that searches read while an ingest writes, from this process or others. The schema is made and moved
@@ -11,7 +10,7 @@ public final class SQLiteCollectionStore: CollectionStore {
     public let url: URL
     private let pool: DatabasePool
     /// Each collection's embeddings as last loaded, reused while the collection has gained none.
-    private let vectorCache = Mutex<[Int64: CachedVectors]>([:])
+    private let vectorCache = VectorCache()
 
     /// The default database file: `collections/collections.sqlite` in the cache folder.
     public static var defaultURL: URL {
@@ -91,6 +90,17 @@ public final class SQLiteCollectionStore: CollectionStore {
                         PRIMARY KEY (collectionId, source)) WITHOUT ROWID;
                     """)
         }
+        migrator.registerMigration("v2") { db in
+            // A revision that every addition and removal moves on, so that cached vectors are never stale (an
+            // item's id can come back after the newest item was removed); and each item's thumbnail.
+            try db.execute(
+                sql: """
+                    ALTER TABLE collection ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+                    CREATE TABLE thumbnail (
+                        itemId INTEGER PRIMARY KEY REFERENCES item(id) ON DELETE CASCADE,
+                        jpeg BLOB NOT NULL);
+                    """)
+        }
         return migrator
     }
 
@@ -154,6 +164,10 @@ public final class SQLiteCollectionStore: CollectionStore {
                 try db.execute(
                     sql: "INSERT INTO embedding (itemId, vector, quantized) VALUES (?, ?, ?)", arguments: [id, vector, quantized])
             }
+            if let thumbnail = record.thumbnail {
+                try db.execute(sql: "INSERT INTO thumbnail (itemId, jpeg) VALUES (?, ?)", arguments: [id, thumbnail])
+            }
+            try db.execute(sql: "UPDATE collection SET revision = revision + 1 WHERE id = ?", arguments: [collectionId])
             try db.execute(
                 sql: "DELETE FROM failure WHERE collectionId = ? AND source = ?", arguments: [collectionId, record.source])
             return .added(id)
@@ -188,6 +202,28 @@ public final class SQLiteCollectionStore: CollectionStore {
         }
     }
 
+    public func thumbnail(ofItem id: Int64, in collection: String) throws -> Data? {
+        try pool.read { db in
+            let collectionId = try Self.existingCollectionId(db, collection)
+            return try Data.fetchOne(
+                db,
+                sql: "SELECT jpeg FROM thumbnail JOIN item ON item.id = thumbnail.itemId WHERE item.id = ? AND item.collectionId = ?",
+                arguments: [id, collectionId])
+        }
+    }
+
+    public func removeItem(id: Int64, from collection: String) throws -> Bool {
+        try pool.write { db in
+            let collectionId = try Self.existingCollectionId(db, collection)
+            try db.execute(sql: "DELETE FROM item WHERE id = ? AND collectionId = ?", arguments: [id, collectionId])
+            guard db.changesCount > 0 else { return false }
+            // FTS5 tables take no foreign keys: the text goes by hand.
+            try db.execute(sql: "DELETE FROM itemText WHERE rowid = ?", arguments: [id])
+            try db.execute(sql: "UPDATE collection SET revision = revision + 1 WHERE id = ?", arguments: [collectionId])
+            return true
+        }
+    }
+
     public func embedding(ofItem id: Int64) throws -> [Float]? {
         try pool.read { db in
             try Data.fetchOne(db, sql: "SELECT vector FROM embedding WHERE itemId = ?", arguments: [id]).map(BlobCoding.floats)
@@ -204,30 +240,12 @@ public final class SQLiteCollectionStore: CollectionStore {
             let sql = "SELECT id FROM item WHERE \(filter.sql) ORDER BY id" + limit
             return (collectionId, try Int64.fetchAll(db, sql: sql, arguments: filter.arguments))
         }
-        guard let vector = query.vector else {
-            return try items(candidates).map { SearchHit(item: $0, score: nil) }
-        }
-        guard let unit = VectorMatrix.normalized(vector) else { throw CollectionStoreError.zeroVector }
-        let vectors = try cachedVectors(collectionId: collectionId)
-        guard vectors.matrix.count > 0 else { return [] }
-        guard unit.count == vectors.matrix.dimension else {
-            throw CollectionStoreError.dimensionMismatch(query: unit.count, stored: vectors.matrix.dimension)
-        }
-        let filtered = query.hasFilters ? candidates.compactMap { vectors.rows[$0] } : nil
-        let nearest = vectors.matrix.nearest(to: unit, k: query.limit, among: filtered)
-        let found = Dictionary(uniqueKeysWithValues: try items(nearest.map { vectors.ids[$0.row] }).map { ($0.id, $0) })
-        return nearest.compactMap { hit in found[vectors.ids[hit.row]].map { SearchHit(item: $0, score: hit.score) } }
+        return try hits(of: query, candidates: candidates, vectors: { try cachedVectors(collectionId: collectionId) }, items: items)
     }
 
     public func duplicateGroups(in collection: String, threshold: Float) throws -> [[CollectionItem]] {
         let collectionId = try pool.read { db in try Self.existingCollectionId(db, collection) }
-        let vectors = try cachedVectors(collectionId: collectionId)
-        var groups = DisjointSets(count: vectors.matrix.count)
-        for (first, second) in vectors.matrix.pairs(atLeast: threshold) { groups.join(first, second) }
-        let rowGroups = groups.groups().filter { $0.count > 1 }
-        let found = Dictionary(
-            uniqueKeysWithValues: try items(rowGroups.flatMap { $0.map { vectors.ids[$0] } }).map { ($0.id, $0) })
-        return rowGroups.map { rows in rows.compactMap { found[vectors.ids[$0]] } }
+        return try itemGroups(try cachedVectors(collectionId: collectionId).duplicateGroups(threshold: threshold), items: items)
     }
 
     public func forEachItem(in collection: String, _ body: (ExportedItem) throws -> Void) throws {
@@ -260,33 +278,35 @@ public final class SQLiteCollectionStore: CollectionStore {
         }
     }
 
-    /// The collection's embeddings, loaded again only when it has gained some since they were last loaded.
-    private func cachedVectors(collectionId: Int64) throws -> CachedVectors {
+    /// The collection's embeddings, loaded again only when items were added or removed since they were last loaded.
+    private func cachedVectors(collectionId: Int64) throws -> CollectionVectors {
         try pool.read { db in
-            let state = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT count(*) AS count, ifnull(max(embedding.itemId), 0) AS newest
-                    FROM embedding JOIN item ON item.id = embedding.itemId WHERE item.collectionId = ?
-                    """, arguments: [collectionId])
-            let version = CachedVectors.Version(count: state?["count"] ?? 0, newest: state?["newest"] ?? 0)
-            if let cached = vectorCache.withLock({ $0[collectionId] }), cached.version == version { return cached }
-            let loaded = try CachedVectors(db, collectionId: collectionId, version: version)
-            vectorCache.withLock { $0[collectionId] = loaded }
-            return loaded
+            let version = try Int64.fetchOne(db, sql: "SELECT revision FROM collection WHERE id = ?", arguments: [collectionId]) ?? 0
+            return try vectorCache.vectors(ofCollection: collectionId, at: version) {
+                try CollectionVectors(version: version) { add in
+                    let cursor = try Row.fetchCursor(
+                        db,
+                        sql: """
+                            SELECT embedding.itemId, embedding.vector FROM embedding JOIN item ON item.id = embedding.itemId
+                            WHERE item.collectionId = ? ORDER BY embedding.itemId
+                            """, arguments: [collectionId])
+                    while let row = try cursor.next() { add(row["itemId"], BlobCoding.floats(row["vector"])) }
+                }
+            }
         }
     }
 
     private static func filter(_ query: CollectionQuery, collectionId: Int64) -> (sql: String, arguments: StatementArguments) {
         var clauses = ["collectionId = ?"]
         var arguments: StatementArguments = [collectionId]
+        let confident = "label.itemId = item.id AND label.name = ? AND label.confidence >= ?"
         for label in query.labels {
-            clauses.append("EXISTS (SELECT 1 FROM label WHERE label.itemId = item.id AND label.name = ?)")
-            _ = arguments.append(contentsOf: [label])
+            clauses.append("EXISTS (SELECT 1 FROM label WHERE \(confident))")
+            _ = arguments.append(contentsOf: [label, CollectionQuery.labelConfidence])
         }
         for label in query.excludedLabels {
-            clauses.append("NOT EXISTS (SELECT 1 FROM label WHERE label.itemId = item.id AND label.name = ?)")
-            _ = arguments.append(contentsOf: [label])
+            clauses.append("NOT EXISTS (SELECT 1 FROM label WHERE \(confident))")
+            _ = arguments.append(contentsOf: [label, CollectionQuery.labelConfidence])
         }
         if let text = query.text {
             clauses.append("id IN (SELECT rowid FROM itemText WHERE itemText MATCH ?)")
@@ -337,75 +357,6 @@ extension CollectionQuery {
     /// Whether any filter narrows the items.
     var hasFilters: Bool {
         !labels.isEmpty || !excludedLabels.isEmpty || text != nil || faceCount != nil || barcode != nil
-    }
-}
-
-/// A collection's embeddings in one matrix, with the item id of each row.
-private struct CachedVectors: Sendable {
-    /// What the collection held when they were loaded: only additions change it.
-    struct Version: Equatable, Sendable {
-        var count: Int
-        var newest: Int64
-    }
-
-    let version: Version
-    let matrix: VectorMatrix
-    let ids: [Int64]
-    let rows: [Int64: Int]
-
-    init(_ db: Database, collectionId: Int64, version: Version) throws {
-        self.version = version
-        var matrix: VectorMatrix?
-        var ids: [Int64] = []
-        ids.reserveCapacity(version.count)
-        let cursor = try Row.fetchCursor(
-            db,
-            sql: """
-                SELECT embedding.itemId, embedding.vector FROM embedding JOIN item ON item.id = embedding.itemId
-                WHERE item.collectionId = ? ORDER BY embedding.itemId
-                """, arguments: [collectionId])
-        while let row = try cursor.next() {
-            let vector = BlobCoding.floats(row["vector"])
-            if matrix == nil {
-                matrix = VectorMatrix(dimension: vector.count)
-                matrix?.reserveCapacity(version.count)
-            }
-            // Every vector of a collection comes from one embedder; one of another length is left out of search.
-            guard vector.count == matrix?.dimension else { continue }
-            matrix?.append(vector)
-            ids.append(row["itemId"])
-        }
-        self.matrix = matrix ?? VectorMatrix(dimension: 0)
-        self.ids = ids
-        rows = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
-    }
-}
-
-/// Groups of rows joined pairwise (union–find with path halving).
-struct DisjointSets {
-    private var parents: [Int]
-
-    init(count: Int) { parents = Array(0..<count) }
-
-    mutating func root(_ element: Int) -> Int {
-        var element = element
-        while parents[element] != element {
-            parents[element] = parents[parents[element]]
-            element = parents[element]
-        }
-        return element
-    }
-
-    mutating func join(_ first: Int, _ second: Int) {
-        let (a, b) = (root(first), root(second))
-        if a != b { parents[max(a, b)] = min(a, b) }
-    }
-
-    /// Every group, each in ascending order, ordered by its first element.
-    mutating func groups() -> [[Int]] {
-        var byRoot: [Int: [Int]] = [:]
-        for element in parents.indices { byRoot[root(element), default: []].append(element) }
-        return byRoot.values.sorted { $0[0] < $1[0] }
     }
 }
 

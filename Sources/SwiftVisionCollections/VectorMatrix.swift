@@ -130,7 +130,7 @@ struct TopScores {
 }
 
 /// Each thread's part of a result, stored once per part from `concurrentPerform`.
-private final class PartCollector<Element>: @unchecked Sendable {
+final class PartCollector<Element>: @unchecked Sendable {
     private var parts: [[Element]]
     private let lock = NSLock()
 
@@ -141,4 +141,33 @@ private final class PartCollector<Element>: @unchecked Sendable {
     }
 
     var all: [Element] { lock.withLock { parts.flatMap { $0 } } }
+}
+
+/// Seeded synthetic unit vectors for benchmarks: uniform values in −1…1 from a 64-bit linear congruential
+/// generator (Knuth's MMIX constants), scaled to unit length; the same vectors for the same seed.
+public struct SyntheticVectors {
+    private var state: UInt64
+
+    /// A generator starting from `seed`.
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    /// The next vector of `dimension` values.
+    public mutating func next(dimension: Int) -> [Float] {
+        var values = [Float](repeating: 0, count: dimension)
+        for index in values.indices {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            values[index] = Float(state >> 40) / Float(1 << 24) * 2 - 1
+        }
+        return VectorMatrix.normalized(values) ?? values
+    }
+
+    /// A matrix of the next `count` vectors.
+    public mutating func matrix(count: Int, dimension: Int) -> VectorMatrix {
+        var matrix = VectorMatrix(dimension: dimension)
+        matrix.reserveCapacity(count)
+        for _ in 0..<count { matrix.append(next(dimension: dimension)) }
+        return matrix
+    }
 }

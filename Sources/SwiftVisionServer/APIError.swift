@@ -81,6 +81,9 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
             case .unknownCollection: return APIError(.notFound, "unknown_collection", error.description)
             case .unknownItem: return APIError(.notFound, "unknown_item", error.description)
             case .noEmbedding, .invalidName, .dimensionMismatch, .zeroVector: return .badOption(error.description)
+            case .database:
+                // The server's message stays in the service's log: it may name hosts, users and tables.
+                return APIError(.serviceUnavailable, "collections_unavailable", "the collections database cannot answer now; try again")
             }
         case is HTTPParserError:
             return APIError(.badRequest, "bad_request", "the request is not valid HTTP/1.1")

@@ -7,7 +7,8 @@ import Synchronization
 
 /// Collections over HTTP (docs/collections.md): `GET /v1/collections`, `POST /v1/collections/{c}/items`
 /// (one image, analysed by `?tasks=` — labels, objects, faces and embeddings by default — and stored),
-/// `GET /v1/collections/{c}/items/{id}`, `POST /v1/collections/{c}/search` (an image to search with, or
+/// with `?source=` naming it, `GET`/`DELETE /v1/collections/{c}/items/{id}`, `GET …/items/{id}/thumbnail` (a
+/// JPEG), `POST /v1/collections/{c}/search` (an image to search with, or
 /// a JSON query: `item`, `labels`, `noLabels`, `text`, `faces`, `barcode`, `k`) and
 /// `GET /v1/collections/{c}/duplicates?threshold=`. They take the service's token, admission, deadline
 /// and image limits; the store's work runs inside the limiter, off the connection threads.
@@ -21,9 +22,8 @@ enum CollectionRoutes {
             _ context: ServiceRequestContext, task: String, _ work: @escaping @Sendable () throws -> Data
         ) async -> Response {
             await VisionService.instrumented(task: task) {
-                let due = VisionService.deadline(configuration)
-                let admission = try limiter.admit()
-                return VisionService.json(try await admission.run(deadline: due, closing: context.channel, work))
+                let admission = try limiter.admit(within: configuration.requestTimeout)
+                return VisionService.json(try await admission.run(closing: context.channel, work))
             }
         }
 
@@ -37,20 +37,24 @@ enum CollectionRoutes {
                 guard let tasks = IndexedTask.list(names) else {
                     throw APIError.badOption("tasks takes a comma-separated list of labels, objects, faces, text, barcodes, embeddings")
                 }
-                let due = VisionService.deadline(configuration)
-                let admission = try limiter.admit()
+                let source = request.uri.queryParameters.get("source").map { String($0) } ?? "upload"
+                guard (1...500).contains(source.count), !source.contains(where: { $0.isNewline || $0 == "\0" }) else {
+                    throw APIError.badOption("source takes a name of 1 to 500 characters on one line")
+                }
+                let admission = try limiter.admit(within: configuration.requestTimeout)
                 let file = try await VisionService.upload(request, images: 1, configuration: configuration)[0]
-                let answer = try await admission.run(deadline: due, closing: context.channel) {
+                let answer = try await admission.run(closing: context.channel) {
                     let image = try file.decode()
                     let analysis = try ItemAnalyzer(tasks: tasks).analysis(of: image)
                     let record = ItemRecord(
-                        contentHash: CollectionIndexer.contentHash(of: file.data), source: "upload", timestampMs: nil, image: image,
+                        contentHash: CollectionIndexer.contentHash(of: file.data), source: source, timestampMs: nil, image: image,
                         analysis: analysis)
                     let (id, added): (Int64, Bool) =
                         switch try store.opened().add(record, to: name) {
                         case .added(let id): (id, true)
                         case .alreadyIndexed(let id): (id, false)
                         }
+                    ServerMetrics.recordCollectionItem(added: added)
                     let item = try store.opened().item(id: id, in: name)
                     return try JSONSerialization.data(
                         withJSONObject: ["added": added, "item": try jsonObject(item)], options: [.sortedKeys])
@@ -70,11 +74,42 @@ enum CollectionRoutes {
                 return try encode(item)
             }
         }
+        group.get("v1/collections/:collection/items/:id/thumbnail") { _, context in
+            let name = context.parameters.get("collection") ?? ""
+            guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else {
+                return APIError(.badRequest, "bad_item", "an item id is a whole number").response
+            }
+            var response = await admitted(context, task: "collections") {
+                guard let jpeg = try store.opened().thumbnail(ofItem: id, in: name) else {
+                    throw CollectionStoreError.unknownItem(id, collection: name)
+                }
+                return jpeg
+            }
+            if response.status == .ok {
+                response.headers[.contentType] = "image/jpeg"
+                response.headers[.cacheControl] = "private, max-age=86400"
+            }
+            return response
+        }
+        group.delete("v1/collections/:collection/items/:id") { _, context in
+            let name = context.parameters.get("collection") ?? ""
+            guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else {
+                return APIError(.badRequest, "bad_item", "an item id is a whole number").response
+            }
+            var response = await admitted(context, task: "collections") {
+                guard try store.opened().removeItem(id: id, from: name) else { throw CollectionStoreError.unknownItem(id, collection: name) }
+                return Data()
+            }
+            if response.status == .ok {
+                response.status = .noContent
+                response.headers[.contentType] = nil
+            }
+            return response
+        }
         group.post("v1/collections/:collection/search") { request, context in
             let name = context.parameters.get("collection") ?? ""
             return await VisionService.instrumented(task: "collections") {
-                let due = VisionService.deadline(configuration)
-                let admission = try limiter.admit()
+                let admission = try limiter.admit(within: configuration.requestTimeout)
                 let isJSON = request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true
                 var query = CollectionQuery()
                 var file: ImageUpload.File?
@@ -84,14 +119,22 @@ enum CollectionRoutes {
                 } else {
                     file = try await VisionService.upload(request, images: 1, configuration: configuration)[0]
                     query.limit = try limit(request.uri.queryParameters.get("k").map { String($0) })
+                    switch request.uri.queryParameters.get("approximate") {
+                    case nil, "false": break
+                    case "true": query.approximate = true
+                    case let other?: throw APIError.badOption("approximate takes true or false, not \(other.prefix(32))")
+                    }
                 }
                 let (chosen, image) = (query, file)
-                let hits = try await admission.run(deadline: due, closing: context.channel) { () throws -> Data in
+                let hits = try await admission.run(closing: context.channel) { () throws -> Data in
                     var query = chosen
                     if let image {
                         query.vector = try ItemAnalyzer(tasks: [.embeddings]).embedding(of: try image.decode())
                     }
+                    let started = ContinuousClock.now
                     let found = try store.opened().search(query, in: name)
+                    ServerMetrics.recordCollectionSearch(
+                        approximate: query.approximate, ranked: query.vector != nil, duration: ContinuousClock.now - started)
                     return try JSONSerialization.data(
                         withJSONObject: ["hits": try found.map { hit -> [String: Any] in
                             var object: [String: Any] = ["item": try jsonObject(hit.item)]
@@ -112,12 +155,13 @@ enum CollectionRoutes {
         }
     }
 
-    /// A JSON search: `{"item": ID | "labels": [..] | "noLabels": [..] | "text": ".." | "faces": "2.." | "barcode": ".." | "k": N}`.
+    /// A JSON search: `{"item": ID | "labels": [..] | "noLabels": [..] | "text": ".." | "faces": "2.." | "barcode": ".." | "k": N |
+    /// "approximate": true}`.
     static func searchQuery(_ data: Data, store: any CollectionStore, collection: String) throws -> CollectionQuery {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw APIError.badOption("the search must be a JSON object")
         }
-        let known: Set<String> = ["item", "labels", "noLabels", "text", "faces", "barcode", "k"]
+        let known: Set<String> = ["item", "labels", "noLabels", "text", "faces", "barcode", "k", "approximate"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw APIError.badOption("the search has no field \(unknown); its fields: \(known.sorted().joined(separator: ", "))")
         }
@@ -141,6 +185,10 @@ enum CollectionRoutes {
             query.barcode = barcode
         }
         query.limit = try limit(object["k"].map { "\($0)" })
+        if let approximate = object["approximate"] {
+            guard let approximate = approximate as? Bool else { throw APIError.badOption("approximate takes true or false") }
+            query.approximate = approximate
+        }
         if let item = object["item"] {
             guard let id = (item as? NSNumber).flatMap({ Int64(exactly: $0.doubleValue) }) else {
                 throw APIError.badOption("item takes an item id")
@@ -182,18 +230,18 @@ enum CollectionRoutes {
 /// The service's collection store, opened on the first request that needs it, so that a service whose
 /// clients never use collections makes no database file.
 final class CollectionStoreOpener: Sendable {
-    private let url: URL
+    private let location: CollectionStoreLocation
     private let store = Mutex<(any CollectionStore)?>(nil)
 
-    init(url: URL) {
-        self.url = url
+    init(location: CollectionStoreLocation) {
+        self.location = location
     }
 
     /// The store, opened now if it was not.
     func opened() throws -> any CollectionStore {
         try store.withLock { store in
             if let store { return store }
-            let opened = try SQLiteCollectionStore(url: url)
+            let opened = try location.open()
             store = opened
             return opened
         }

@@ -32,12 +32,11 @@ enum DeepStackRoutes {
             router.post("v1/vision/\(endpoint.path)") { request, context in
                 await VisionService.instrumented(task: endpoint.task) {
                     do {
-                        let due = VisionService.deadline(configuration)
-                        let admission = try limiter.admit()
+                        let admission = try limiter.admit(within: configuration.requestTimeout)
                         let form = try await Form(request, configuration: configuration)
                         try form.authorize(request, token: configuration.token)
                         let task = try await catalog.task(named: endpoint.task, query: endpoint.query)
-                        let output = try await admission.run(deadline: due, closing: context.channel) {
+                        let output = try await admission.run(closing: context.channel) {
                             let image = try form.image.decode()
                             try CancellationToken.checkpoint()
                             return try task.outputJSON(for: image)
@@ -59,20 +58,17 @@ enum DeepStackRoutes {
 
         init(_ request: Request, configuration: ServerConfiguration) async throws {
             let body = try await request.body.collect(upTo: configuration.maxBodyBytes)
-            let contentType = request.headers[.contentType] ?? ""
-            guard contentType.lowercased().hasPrefix("multipart/form-data"),
-                let boundary = ImageUpload.parameter("boundary", in: contentType), !boundary.isEmpty, boundary.count <= 200
+            guard
+                let parts = try ImageUpload.formParts(
+                    of: body, contentType: request.headers[.contentType], maxParts: configuration.maxFormParts)
             else {
                 throw APIError(.unsupportedMediaType, "not_a_form", "send a multipart/form-data form with the image in the field image")
             }
-            let parts = try MultipartForm.parts(of: Data(buffer: body), boundary: boundary, maxParts: configuration.maxFormParts)
             guard let image = parts.first(where: { $0.name == "image" }), !image.data.isEmpty else {
                 throw APIError(.badRequest, "image_needed", "the form has no field image")
             }
-            let header = try ImageHeader(data: image.data)
-            let pixels = min(configuration.maxPixels, configuration.maxRequestPixels)
-            try ImageLimits(maximumPixelCount: pixels).check(width: header.width, height: header.height)
-            self.image = ImageUpload.File(name: "image", data: image.data, maxPixels: pixels)
+            self.image = try ImageUpload.File(
+                name: "image", data: image.data, maxPixels: min(configuration.maxPixels, configuration.maxRequestPixels))
             let field = { (name: String) in
                 parts.first { $0.name == name }.map { String(decoding: $0.data, as: UTF8.self).trimmingCharacters(in: .whitespaces) }
             }

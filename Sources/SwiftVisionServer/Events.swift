@@ -2,11 +2,13 @@ import Foundation
 import Synchronization
 
 /// Something that happened in a source's frames: a tracked object entered or left, a face appeared or
-/// left, a barcode was read. Its JSON is what webhooks receive and what the event stream sends.
+/// left, a barcode was read, a watched phrase appeared in the text, a person appeared in or left the
+/// segmentation. Its JSON is what webhooks receive and what the event stream sends.
 struct SourceEvent: Codable, Sendable, Equatable {
     /// Unique across sources and restarts: the source's ID, when its run began, and a sequence number.
     var id: String
-    /// `object.entered`, `object.left`, `face.appeared`, `face.left` or `barcode.read`.
+    /// `object.entered`, `object.left`, `face.appeared`, `face.left`, `barcode.read`, `text.matched`,
+    /// `segment.person_present` or `segment.person_absent`.
     var type: String
     /// The source's ID.
     var source: String
@@ -16,8 +18,12 @@ struct SourceEvent: Codable, Sendable, Equatable {
     var trackingID: Int?
     /// An object's most confident class, when the task classifies.
     var label: String?
-    /// A barcode's text.
+    /// A barcode's text, or the watched phrase that `text.matched` found.
     var value: String?
+    /// The recognised line that holds the phrase (`text.matched`).
+    var text: String?
+    /// The share of the frame that is a person (`segment.person_present`).
+    var personFraction: Double?
     /// The box, in pixels of the upright frame, where the track was last seen.
     var box: EventBox?
     /// When the track was first and last seen, in milliseconds since 1970.
@@ -35,45 +41,58 @@ struct EventBox: Codable, Sendable, Equatable {
     var x, y, width, height: Double
 }
 
-/// Turns a source's per-frame outputs into events, by tracking ID (objects, faces) or value (barcodes).
+/// Turns a source's per-frame outputs into events, by tracking ID (objects, faces), value (barcodes),
+/// watched phrase (text) or a person's presence (segmentation).
 /// A track leaves once it has not been seen for ``leaveAfterMilliseconds`` of stream time, or when the
 /// source stops. Not safe for concurrent use: one source's results arrive one at a time.
 struct EventTracker {
     /// How long a track may go unseen before it counts as gone.
     static let leaveAfterMilliseconds: Int64 = 1000
+    /// The most phrases a text source watches for.
+    static let phraseLimit = 16
+    /// The share of a frame that must be a person for `segment.person_present`: 0.5 %, about a head and
+    /// shoulders 60 pixels tall in a 640×480 frame; below it a mask's stray pixels would count.
+    static let personFractionThreshold = 0.005
 
     private struct Track {
         var kind: Kind
         var trackingID: Int?
         var label: String?
         var value: String?
+        var text: String?
+        var personFraction: Double?
         var box: EventBox?
         var firstSeen: Int64
         var lastSeen: Int64
     }
 
     private enum Kind {
-        case object, face, barcode
+        case object, face, barcode, phrase, person
 
         var left: String? {
             switch self {
             case .object: "object.left"
             case .face: "face.left"
-            case .barcode: nil
+            case .person: "segment.person_absent"
+            case .barcode, .phrase: nil
             }
         }
     }
 
     let source: String
+    /// The phrases a text source watches for, lowercased.
+    private let phrases: [String]
     private let run: String
     private var sequence = 0
     private var tracks: [String: Track] = [:]
     /// Whether the source has ended: a frame still in flight when it did makes no event.
     private var isFinished = false
 
-    /// A tracker for `source`, whose event IDs carry `runStartMs` so that they stay unique across restarts.
-    init(source: String, runStartMs: Int64) {
+    /// A tracker for `source`, whose event IDs carry `runStartMs` so that they stay unique across restarts,
+    /// watching a text source's recognised text for `phrases` (any case).
+    init(source: String, runStartMs: Int64, phrases: [String] = []) {
         self.source = source
+        self.phrases = phrases.map { $0.lowercased() }
         run = String(runStartMs, radix: 36)
     }
 
@@ -97,6 +116,18 @@ struct EventTracker {
         for barcode in output["barcodes"] as? [[String: Any]] ?? [] {
             guard let text = barcode["text"] as? String else { continue }
             seen.append(("barcode:\(text)", Track(kind: .barcode, value: text, firstSeen: time, lastSeen: time), "barcode.read"))
+        }
+        if !phrases.isEmpty, let text = output["text"] as? String {
+            let lines = text.split(whereSeparator: \.isNewline).map(String.init)
+            for phrase in phrases {
+                guard let line = lines.first(where: { $0.lowercased().contains(phrase) }) else { continue }
+                let track = Track(kind: .phrase, value: phrase, text: line, firstSeen: time, lastSeen: time)
+                seen.append(("phrase:\(phrase)", track, "text.matched"))
+            }
+        }
+        if let fraction = output["personFraction"] as? Double, fraction >= Self.personFractionThreshold {
+            let track = Track(kind: .person, personFraction: fraction, firstSeen: time, lastSeen: time)
+            seen.append(("person", track, "segment.person_present"))
         }
         var events: [SourceEvent] = []
         for (key, track, type) in seen {
@@ -138,11 +169,12 @@ struct EventTracker {
 
     private mutating func event(_ type: String, _ track: Track, at time: Int64) -> SourceEvent {
         sequence += 1
-        let isLeaving = type.hasSuffix(".left")
+        let isLeaving = type == track.kind.left
         return SourceEvent(
             id: "\(source).\(run).\(sequence)", type: type, source: source,
             timestampMs: isLeaving ? Int64(Date().timeIntervalSince1970 * 1000) : time, trackingID: track.trackingID,
-            label: track.label, value: track.value, box: track.box, firstSeenMs: track.kind == .barcode ? nil : track.firstSeen,
+            label: track.label, value: track.value, text: track.text, personFraction: track.personFraction, box: track.box,
+            firstSeenMs: track.kind == .barcode || track.kind == .phrase ? nil : track.firstSeen,
             lastSeenMs: isLeaving ? track.lastSeen : nil)
     }
 

@@ -24,6 +24,18 @@ enum ImageUpload {
         var name: String
         var data: Data
         var maxPixels: Int
+        /// Its pixels, as its header gives its size.
+        var pixelCount: Int
+
+        /// The image in `data`, refused when its header is not an image's or gives more than `maxPixels` pixels.
+        init(name: String, data: Data, maxPixels: Int) throws {
+            let header = try ImageHeader(data: data)
+            try ImageLimits(maximumPixelCount: maxPixels).check(width: header.width, height: header.height)
+            self.name = name
+            self.data = data
+            self.maxPixels = maxPixels
+            pixelCount = header.width * header.height
+        }
 
         /// The decoded image.
         func decode() throws -> VisionImage {
@@ -33,17 +45,13 @@ enum ImageUpload {
 
     /// The image files in `body`, exactly `limits.images` of them, each within the pixel limits; nothing is decoded.
     static func files(in body: ByteBuffer, contentType: String?, limits: Limits) throws -> [File] {
-        let type = contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         var files: [(name: String, data: Data)]
-        if type == "multipart/form-data" {
-            guard let boundary = parameter("boundary", in: contentType ?? ""), !boundary.isEmpty, boundary.count <= 200 else {
-                throw APIError(.badRequest, "bad_multipart", "multipart/form-data needs a boundary of 1 to 200 characters")
-            }
-            let parts = try MultipartForm.parts(of: Data(buffer: body), boundary: boundary, maxParts: limits.maxParts)
+        if let parts = try formParts(of: body, contentType: contentType, maxParts: limits.maxParts) {
             files = parts.filter { !$0.data.isEmpty && ($0.fileName != nil || $0.contentType?.hasPrefix("image/") == true) }
                 .map { ($0.name, $0.data) }
             guard !files.isEmpty else { throw APIError(.unsupportedMediaType, "not_an_image", "the form has no image file") }
         } else {
+            let type = mediaType(contentType)
             guard type.hasPrefix("image/") || type == "application/octet-stream" || type.isEmpty else {
                 throw APIError(
                     .unsupportedMediaType, "not_an_image",
@@ -58,18 +66,28 @@ enum ImageUpload {
                 .badRequest, limits.images == 1 ? "one_image_needed" : "two_images_needed",
                 "send \(wanted) (as multipart/form-data files), not \(files.count)")
         }
-        var total = 0
-        for file in files {
-            let header = try ImageHeader(data: file.data)
-            try ImageLimits(maximumPixelCount: limits.maxPixels).check(width: header.width, height: header.height)
-            total += header.width * header.height
-        }
+        let checked = try files.map { try File(name: $0.name, data: $0.data, maxPixels: limits.maxPixels) }
+        let total = checked.reduce(0) { $0 + $1.pixelCount }
         guard total <= limits.maxRequestPixels else {
             throw APIError(
                 .contentTooLarge, "image_too_large",
                 "the images hold \(total) pixels together; the service takes at most \(limits.maxRequestPixels) per request")
         }
-        return files.map { File(name: $0.name, data: $0.data, maxPixels: limits.maxPixels) }
+        return checked
+    }
+
+    /// The parts of a `multipart/form-data` body, or nil when `contentType` names another type.
+    static func formParts(of body: ByteBuffer, contentType: String?, maxParts: Int) throws -> [MultipartForm.Part]? {
+        guard mediaType(contentType) == "multipart/form-data" else { return nil }
+        guard let boundary = parameter("boundary", in: contentType ?? ""), !boundary.isEmpty, boundary.count <= 200 else {
+            throw APIError(.badRequest, "bad_multipart", "multipart/form-data needs a boundary of 1 to 200 characters")
+        }
+        return try MultipartForm.parts(of: Data(buffer: body), boundary: boundary, maxParts: maxParts)
+    }
+
+    /// The media type of a `Content-Type` header, lowercased and without its parameters.
+    static func mediaType(_ contentType: String?) -> String {
+        contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
     }
 
     /// The value of `name=value` in a header such as `multipart/form-data; boundary=…`.

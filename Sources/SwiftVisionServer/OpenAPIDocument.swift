@@ -65,17 +65,40 @@ enum OpenAPIDocument {
                         "name": "tasks", "in": "query", "required": false,
                         "schema": ["type": "string", "default": "labels,objects,faces,embeddings"],
                     ],
+                    [
+                        "name": "source", "in": "query", "required": false,
+                        "schema": ["type": "string", "minLength": 1, "maxLength": 500, "default": "upload"],
+                    ],
                 ],
                 "requestBody": imageBody(files: 1),
                 "responses": responses(ok: "the item (201 when added)", schema: ["type": "object"])
                     .merging(["201": jsonResponse("the item, added", ["type": "object", "required": ["added", "item"]])]) { $1 },
             ]
         ]
+        let item: [String: Any] = ["name": "id", "in": "path", "required": true, "schema": ["type": "integer"]]
+        var removed = responses(ok: "", schema: [:])
+        removed["200"] = nil
+        removed["204"] = ["description": "removed, with its analyses, embedding and thumbnail"]
         paths["/v1/collections/{collection}/items/{id}"] = [
             "get": [
                 "operationId": "item", "summary": "One item of the collection",
-                "parameters": [collection, ["name": "id", "in": "path", "required": true, "schema": ["type": "integer"]]],
+                "parameters": [collection, item],
                 "responses": responses(ok: "the item", schema: ["type": "object"]),
+            ],
+            "delete": [
+                "operationId": "remove_item", "summary": "Remove an item from the collection",
+                "parameters": [collection, item], "responses": removed,
+            ],
+        ]
+        var thumbnail = responses(ok: "", schema: [:])
+        thumbnail["200"] = [
+            "description": "the upright picture, at most 256 pixels a side",
+            "content": ["image/jpeg": ["schema": ["type": "string", "format": "binary"]]],
+        ]
+        paths["/v1/collections/{collection}/items/{id}/thumbnail"] = [
+            "get": [
+                "operationId": "thumbnail", "summary": "An item's thumbnail (JPEG)",
+                "parameters": [collection, item], "responses": thumbnail,
             ]
         ]
         var searchBody = imageBody(files: 1)
@@ -87,6 +110,7 @@ enum OpenAPIDocument {
                     "item": ["type": "integer"], "labels": ["type": "array", "items": ["type": "string"]],
                     "noLabels": ["type": "array", "items": ["type": "string"]], "text": ["type": "string"],
                     "faces": ["type": "string"], "barcode": ["type": "string"], "k": ["type": "integer", "minimum": 1, "maximum": 1000],
+                    "approximate": ["type": "boolean"],
                 ],
             ]
         ]
@@ -94,7 +118,10 @@ enum OpenAPIDocument {
         paths["/v1/collections/{collection}/search"] = [
             "post": [
                 "operationId": "search", "summary": "Items like an image, or matching filters, best first",
-                "parameters": [collection, ["name": "k", "in": "query", "required": false, "schema": ["type": "integer"]]],
+                "parameters": [
+                    collection, ["name": "k", "in": "query", "required": false, "schema": ["type": "integer"]],
+                    ["name": "approximate", "in": "query", "required": false, "schema": ["type": "boolean"]],
+                ],
                 "requestBody": searchBody,
                 "responses": responses(ok: "the hits", schema: ["type": "object", "required": ["hits"]]),
             ]
@@ -174,9 +201,16 @@ enum OpenAPIDocument {
         [
             "type": "object", "required": ["url", "task"], "additionalProperties": false,
             "properties": [
-                "url": ["type": "string", "description": "file:///… under --source-root, rtsp://… or camera:N (0…63)", "maxLength": 2048],
+                "url": [
+                    "type": "string", "maxLength": 2048,
+                    "description": "file:///… under --source-root, rtsp://… from a host --allow-camera-host names, or camera:N (0…63)",
+                ],
                 "task": ["type": "string"], "options": ["type": "object", "description": "the task's options, as in a stream's text message"],
                 "fps": ["type": "number", "minimum": 0.1, "maximum": 60, "default": 5], "loop": ["type": "boolean", "default": false],
+                "match": [
+                    "type": "array", "minItems": 1, "maxItems": 16, "items": ["type": "string", "minLength": 1, "maxLength": 100],
+                    "description": "a text source's phrases, each a text.matched event when it appears",
+                ],
                 "webhook": [
                     "type": "object", "required": ["url", "secret"], "additionalProperties": false,
                     "properties": [
@@ -194,7 +228,7 @@ enum OpenAPIDocument {
             "type": "object", "required": ["id", "url", "task", "options", "fps", "loop", "state", "framesIn", "framesOut", "framesDropped"],
             "properties": [
                 "id": ["type": "string"], "url": ["type": "string"], "task": ["type": "string"], "options": ["type": "object"],
-                "fps": ["type": "number"], "loop": ["type": "boolean"],
+                "fps": ["type": "number"], "loop": ["type": "boolean"], "match": ["type": "array", "items": ["type": "string"]],
                 "webhook": ["type": "object", "properties": ["url": ["type": "string"]]],
                 "state": ["enum": ["starting", "running", "reconnecting", "ended", "failed", "stopped"]],
                 "framesIn": ["type": "integer"], "framesOut": ["type": "integer"], "framesDropped": ["type": "integer"],

@@ -53,39 +53,41 @@ final class RequestLimiter: Sendable {
         return error
     }
 
-    /// Admits one request, before its body is read; throws 503 when `limit + queueLimit` requests are
-    /// already admitted. The admission ends when ``Admission/run(deadline:closing:_:)`` has finished, or
-    /// when the admission is dropped unused.
-    func admit() throws -> Admission {
+    /// Admits one request, before its body is read, with a deadline `timeout` from now that covers reading
+    /// the body, waiting and running; throws 503 when `limit + queueLimit` requests are already admitted.
+    /// The admission ends when ``Admission/run(closing:_:)`` has finished, or when it is dropped unused.
+    func admit(within timeout: Duration) throws -> Admission {
         let admitted = state.withLock { state -> Bool in
             guard state.admitted < limit + queueLimit else { return false }
             state.admitted += 1
             return true
         }
         guard admitted else { throw busy }
-        return Admission(limiter: self)
+        return Admission(limiter: self, deadline: .now + timeout)
     }
 
     /// One admitted request.
     final class Admission: Sendable {
         let limiter: RequestLimiter
+        /// When the request is answered 504 if it has not finished.
+        let deadline: ContinuousClock.Instant
         private let used = Atomic<Bool>(false)
 
-        init(limiter: RequestLimiter) {
+        init(limiter: RequestLimiter, deadline: ContinuousClock.Instant) {
             self.limiter = limiter
+            self.deadline = deadline
         }
 
         deinit {
             if !used.load(ordering: .relaxed) { limiter.state.withLock { $0.admitted -= 1 } }
         }
 
-        /// Runs `work` when a slot is free, with a token cancelled at `deadline`, when `channel` closes
+        /// Runs `work` when a slot is free, with a token cancelled at the deadline, when `channel` closes
         /// (the client left) or when the calling task is cancelled. Returns as soon as any of these
         /// happens (throwing 504, or ``VisionTaskError/cancelled``); work already running keeps its slot
         /// until it reaches its next step and stops.
         func run<Result: Sendable>(
-            deadline: ContinuousClock.Instant, closing channel: (any Channel)?,
-            _ work: @escaping @Sendable () throws -> Result
+            closing channel: (any Channel)?, _ work: @escaping @Sendable () throws -> Result
         ) async throws -> Result {
             precondition(!used.exchange(true, ordering: .relaxed), "an admission runs once")
             return try await limiter.schedule(deadline: deadline, closing: channel, work)

@@ -1,4 +1,5 @@
 import Foundation
+import SwiftVisionCollections
 
 /// How `swiftvision serve` listens, what it accepts and how long it waits. Every limit is the
 /// server's: no client can choose threads, queue lengths or memory.
@@ -59,10 +60,12 @@ public struct ServerConfiguration: Sendable {
     public var maxSources = 8
     /// Hosts (`host` or `host:port`, `*` for any) that sources' webhooks may post to; none by default.
     public var webhookHosts: [String] = []
+    /// Hosts (`host` or `host:port`, `*` for any) that `rtsp://` sources may be read from; none by default.
+    public var cameraHosts: [String] = []
 
-    /// The SQLite file of the collections served at `/v1/collections` (made on first use); nil for the
-    /// cache folder's.
-    public var collectionsURL: URL?
+    /// The collections served at `/v1/collections`, opened on first use: the cache folder's SQLite file by
+    /// default, or a PostgreSQL database that several replicas share.
+    public var collections = CollectionStoreLocation(nil)
 
     /// The defaults: loopback, port 8080, no token.
     public init() {}

@@ -5,7 +5,8 @@ import SwiftVision
 import Synchronization
 
 /// The service's metrics, recorded through swift-metrics into a Prometheus registry that `/metrics`
-/// exposes: requests by task and status, their latency, stream frames and drops, models loaded.
+/// exposes: requests by task and status, their latency, stream frames and drops, models loaded, and the
+/// collections' additions and searches (never labelled by collection: names are the clients').
 enum ServerMetrics {
     /// The registry behind the process's metrics system, bootstrapped once per process.
     static let registry: PrometheusCollectorRegistry = {
@@ -29,6 +30,20 @@ enum ServerMetrics {
         if dropped > 0 {
             Counter(label: "swiftvision_frames_dropped_total", dimensions: [("task", task)]).increment(by: dropped)
         }
+    }
+
+    /// Records one picture posted to a collection: `added`, or found there already.
+    static func recordCollectionItem(added: Bool) {
+        _ = registry
+        Counter(label: "swiftvision_collection_items_total", dimensions: [("outcome", added ? "added" : "already_indexed")]).increment()
+    }
+
+    /// Records one collection search and how long the store took to answer it.
+    static func recordCollectionSearch(approximate: Bool, ranked: Bool, duration: Duration) {
+        _ = registry
+        let kind = !ranked ? "filters" : approximate ? "approximate" : "exact"
+        Metrics.Timer(label: "swiftvision_collection_search_seconds", dimensions: [("kind", kind)]).recordNanoseconds(
+            duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
     /// Live-stream connections open now.

@@ -23,7 +23,8 @@ final class SourceManager: Sendable {
 
     init(file: URL, configuration: ServerConfiguration, catalog: TaskCatalog, limiter: RequestLimiter, logger: Logger) {
         self.file = file
-        policy = SourcePolicy(root: configuration.sourceRoot, webhookHosts: configuration.webhookHosts)
+        policy = SourcePolicy(
+            root: configuration.sourceRoot, webhookHosts: configuration.webhookHosts, cameraHosts: configuration.cameraHosts)
         limit = configuration.maxSources
         self.catalog = catalog
         self.limiter = limiter
@@ -114,7 +115,7 @@ final class SourceManager: Sendable {
         }
     }
 
-    /// A source from a request's JSON: `url`, `task`, optional `options`, `fps`, `loop` and `webhook`.
+    /// A source from a request's JSON: `url`, `task`, optional `options`, `fps`, `loop`, `webhook` and (for `text`) `match`.
     static func spec(from body: ByteBuffer, id: String) throws -> SourceSpec {
         let object: [String: JSONValue]
         do {
@@ -127,7 +128,7 @@ final class SourceManager: Sendable {
         } catch {
             throw APIError(.badRequest, "bad_source", "the body is not JSON")
         }
-        let known: Set<String> = ["url", "task", "options", "fps", "loop", "webhook"]
+        let known: Set<String> = ["url", "task", "options", "fps", "loop", "webhook", "match"]
         if let unknown = object.keys.sorted().first(where: { !known.contains($0) }) {
             throw APIError(.badRequest, "bad_source", "a source has no field \(unknown.prefix(64)); its fields: \(known.sorted().joined(separator: ", "))")
         }
@@ -165,7 +166,21 @@ final class SourceManager: Sendable {
             webhook = WebhookTarget(url: target, secret: secret)
         default: throw APIError(.badRequest, "bad_webhook", "webhook must be {\"url\": \"http://…\", \"secret\": \"…\"}")
         }
-        return SourceSpec(id: id, url: url, task: task, options: options, fps: fps, loop: loop, webhook: webhook)
+        var match: [String]?
+        switch object["match"] {
+        case nil, .null: break
+        case .array(let given) where task == "text" && (1...EventTracker.phraseLimit).contains(given.count):
+            match = try given.map { phrase in
+                guard case .string(let text) = phrase, (1...100).contains(text.trimmingCharacters(in: .whitespaces).count) else {
+                    throw APIError(.badRequest, "bad_source", "match takes words or phrases of 1 to 100 characters")
+                }
+                return text.trimmingCharacters(in: .whitespaces)
+            }
+        default:
+            throw APIError(
+                .badRequest, "bad_source", "match takes 1 to \(EventTracker.phraseLimit) words or phrases, for a text source")
+        }
+        return SourceSpec(id: id, url: url, task: task, options: options, fps: fps, loop: loop, webhook: webhook, match: match)
     }
 
     private static let counter = Atomic<Int>(0)
@@ -275,7 +290,7 @@ struct SourceAnswer: Encodable {
     let spec: SourceSpec
     let status: SourceStatus
 
-    private enum Keys: String, CodingKey { case id, url, task, options, fps, loop, webhook }
+    private enum Keys: String, CodingKey { case id, url, task, options, fps, loop, webhook, match }
 
     func encode(to encoder: any Encoder) throws {
         var shown = status
@@ -289,5 +304,6 @@ struct SourceAnswer: Encodable {
         try container.encode(spec.fps, forKey: .fps)
         try container.encode(spec.loop, forKey: .loop)
         try container.encodeIfPresent(spec.webhook.map { ["url": $0.url] }, forKey: .webhook)
+        try container.encodeIfPresent(spec.match, forKey: .match)
     }
 }

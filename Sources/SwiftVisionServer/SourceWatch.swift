@@ -11,10 +11,11 @@ public final class SourceWatch: Sendable {
     private let outbox: WebhookOutbox?
 
     /// Checks the arguments and makes the task; ``start()`` starts reading. `options` is the task's
-    /// options as a JSON object; each event goes to `onEvent` as its JSON, on the source's threads.
+    /// options as a JSON object; `match`, a text source's watched phrases; each event goes to `onEvent` as
+    /// its JSON, on the source's threads.
     public init(
-        url: String, task: String, options: String?, fps: Double, loop: Bool, webhookURL: String?, webhookSecret: String?,
-        threads: Int?, logger: Logger, onEvent: @escaping @Sendable (String) -> Void
+        url: String, task: String, options: String?, fps: Double, loop: Bool, match: [String] = [], webhookURL: String?,
+        webhookSecret: String?, threads: Int?, logger: Logger, onEvent: @escaping @Sendable (String) -> Void
     ) throws {
         let location = url.contains(":") ? url : "file://" + URL(fileURLWithPath: url).standardizedFileURL.path
         var body: [String: JSONValue] = ["url": .string(location), "task": .string(task), "fps": .number(fps), "loop": .bool(loop)]
@@ -24,11 +25,12 @@ public final class SourceWatch: Sendable {
             }
             body["options"] = parsed
         }
+        if !match.isEmpty { body["match"] = .array(match.map { .string($0) }) }
         if webhookURL != nil || webhookSecret != nil {
             body["webhook"] = .object(["url": .string(webhookURL ?? ""), "secret": .string(webhookSecret ?? "")])
         }
         let spec = try SourceManager.spec(from: ByteBuffer(bytes: try serviceEncoder.encode(body)), id: "watch")
-        let policy = SourcePolicy(root: URL(fileURLWithPath: "/"), webhookHosts: nil)
+        let policy = SourcePolicy(root: URL(fileURLWithPath: "/"), webhookHosts: nil, cameraHosts: nil)
         let checkedLocation = try policy.check(spec.url)
         _ = try spec.webhook?.validated(allowedHosts: nil)
         let served = try waitFor { try await TaskCatalog(threads: threads).task(named: spec.task, query: [], overrides: spec.options) }

@@ -17,6 +17,8 @@ struct SourceSpec: Codable, Sendable, Equatable {
     /// Whether a file starts again at its end.
     var loop: Bool
     var webhook: WebhookTarget?
+    /// Words or phrases whose appearance in a `text` source's recognised text makes a `text.matched` event.
+    var match: [String]?
 
     /// The range `fps` must lie in, and its default.
     static let fpsRange = 0.1...60.0, defaultFPS = 5.0
@@ -39,6 +41,8 @@ struct SourcePolicy: Sendable {
     var root: URL?
     /// Hosts webhooks may post to; nil allows any (the command line's own `watch`).
     var webhookHosts: [String]?
+    /// Hosts `rtsp://` sources may be read from; nil allows any (the command line's own `watch`).
+    var cameraHosts: [String]?
 
     /// The URL's kind and where to open it, or a 400/403 error saying why not.
     func check(_ text: String) throws -> SourceLocation {
@@ -56,7 +60,15 @@ struct SourcePolicy: Sendable {
         }
         switch scheme {
         case "rtsp", "rtsps":
-            guard let host = url.host, !host.isEmpty else { throw APIError(.badRequest, "bad_source", "an rtsp:// URL needs a host") }
+            guard let host = url.host?.lowercased(), !host.isEmpty else {
+                throw APIError(.badRequest, "bad_source", "an rtsp:// URL needs a host")
+            }
+            let port = url.port ?? (scheme == "rtsps" ? 322 : 554)
+            if let cameraHosts, !HostList(cameraHosts).allows(host, port: port) {
+                throw APIError(
+                    .forbidden, "source_not_allowed",
+                    "the service does not read streams from \(host):\(port): the operator allows cameras with --allow-camera-host")
+            }
             return .stream(url)
         case "file":
             guard let root else {
@@ -150,7 +162,7 @@ final class SourceRunner: Sendable {
         self.outbox = outbox
         self.logger = logger
         self.onEvents = onEvents
-        tracker = Mutex(EventTracker(source: spec.id, runStartMs: WebhookOutbox.nowMilliseconds()))
+        tracker = Mutex(EventTracker(source: spec.id, runStartMs: WebhookOutbox.nowMilliseconds(), phrases: spec.match ?? []))
     }
 
     /// Starts the decoding thread.

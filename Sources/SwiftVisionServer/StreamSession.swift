@@ -7,8 +7,10 @@ import Synchronization
 
 /// One live-stream WebSocket: binary messages are frames (JPEG), a text message before a frame may
 /// carry `{"timestampMs": N, …options}`; each processed frame is answered with the task's JSON plus
-/// `frame`, `timestampMs` and `dropped`. One frame is in flight; the newest frame that arrives
-/// meanwhile waits, older ones are dropped and counted. New options (a new seed box) restart the task.
+/// `frame`, `timestampMs`, `dropped` and, when something happened, `events` (as a source's: an object
+/// entered or left, a face appeared or left, a barcode was read, a person appeared or left; in stream
+/// time). One frame is in flight; the newest frame that arrives meanwhile waits, older ones are dropped
+/// and counted. New options (a new seed box) restart the task.
 final class StreamSession: Sendable {
     let catalog: TaskCatalog
     let taskName: String
@@ -31,6 +33,8 @@ final class StreamSession: Sendable {
         var answered = 0, dropped = 0
     }
     private let ledger = Mutex(Ledger())
+    /// The stream's events, by tracking ID, value or presence, in the frames' own time.
+    private let tracker = Mutex(EventTracker(source: "stream", runStartMs: WebhookOutbox.nowMilliseconds()))
 
     init(
         catalog: TaskCatalog, taskName: String, query: [(String, String)], maxFrameBytes: Int, maxPixels: Int,
@@ -164,13 +168,26 @@ final class StreamSession: Sendable {
             switch result.output {
             case .success(let output):
                 ServerMetrics.recordFrame(task: name, dropped: dropped)
-                answer.yield(Self.frameText(output, frame: index, timestamp: result.timestampInMilliseconds, dropped: dropped))
+                let text = Self.frameText(output, frame: index, timestamp: result.timestampInMilliseconds, dropped: dropped)
+                answer.yield(withEvents(text, at: Int64(result.timestampInMilliseconds)))
             case .failure(let error):
                 ServerMetrics.recordFrame(task: name, dropped: dropped)
                 answer.yield(Self.errorText(error, frame: index))
             }
         }
         return SessionStream(live: live, frames: frames)
+    }
+
+    /// `text`, a frame's answer, with the events its output makes, if any.
+    private func withEvents(_ text: String, at time: Int64) -> String {
+        guard var object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else { return text }
+        let events = tracker.withLock { $0.events(for: object, at: time) }
+        guard !events.isEmpty,
+            let encoded = try? JSONSerialization.jsonObject(with: serviceEncoder.encode(events))
+        else { return text }
+        object["events"] = encoded
+        return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            .map { String(decoding: $0, as: UTF8.self) } ?? text
     }
 
     /// The task's JSON object with `frame`, `timestampMs` and `dropped`, encoded once.

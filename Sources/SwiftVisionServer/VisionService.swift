@@ -94,14 +94,13 @@ public enum VisionService {
         SourceRoutes.add(to: protected, catalog: catalog, limiter: limiter, configuration: configuration)
         protected.get("v1/tasks") { _, _ in json(try catalog.registry.listing()) }
         CollectionRoutes.add(
-            to: protected, store: CollectionStoreOpener(url: configuration.collectionsURL ?? SQLiteCollectionStore.defaultURL),
+            to: protected, store: CollectionStoreOpener(location: configuration.collections),
             limiter: limiter, configuration: configuration)
         protected.post("v1/similarity") { request, context in
             await instrumented(task: "similarity") {
-                let due = deadline(configuration)
-                let admission = try limiter.admit()
+                let admission = try limiter.admit(within: configuration.requestTimeout)
                 let files = try await upload(request, images: 2, configuration: configuration)
-                let answer = try await admission.run(deadline: due, closing: context.channel) {
+                let answer = try await admission.run(closing: context.channel) {
                     var options = EmbedTask.Options()
                     options.threads = configuration.threads
                     let task = try EmbedTask(options: options)
@@ -119,12 +118,11 @@ public enum VisionService {
         protected.post("v1/:task") { request, context in
             let name = context.parameters.get("task") ?? ""
             return await instrumented(task: name) {
-                let due = deadline(configuration)
-                let admission = try limiter.admit()
+                let admission = try limiter.admit(within: configuration.requestTimeout)
                 let task = try await catalog.task(named: name, query: queryItems(request))
                 let files = try await upload(request, images: 1, configuration: configuration)
                 return json(
-                    try await admission.run(deadline: due, closing: context.channel) {
+                    try await admission.run(closing: context.channel) {
                         let image = try files[0].decode()
                         try CancellationToken.checkpoint()
                         return try task.outputJSON(for: image)
@@ -161,11 +159,6 @@ public enum VisionService {
             limits: .init(
                 images: images, maxPixels: configuration.maxPixels, maxRequestPixels: configuration.maxRequestPixels,
                 maxParts: configuration.maxFormParts))
-    }
-
-    /// When a request arriving now must be answered.
-    static func deadline(_ configuration: ServerConfiguration) -> ContinuousClock.Instant {
-        .now + configuration.requestTimeout
     }
 
     /// `{"status":"ok"}` when every task's model files are installed; 503 naming the missing files otherwise.

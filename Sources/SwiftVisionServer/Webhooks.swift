@@ -28,14 +28,26 @@ struct WebhookTarget: Codable, Sendable, Equatable {
         guard (16...Self.longestSecret).contains(secret.count) else {
             throw APIError(.badRequest, "bad_webhook", "webhook.secret must have 16…\(Self.longestSecret) characters")
         }
-        if let allowedHosts, !allowedHosts.contains("*"),
-            !allowedHosts.contains(where: { $0.lowercased() == endpoint.host || $0.lowercased() == "\(endpoint.host):\(endpoint.port)" })
-        {
+        if let allowedHosts, !HostList(allowedHosts).allows(endpoint.host, port: endpoint.port) {
             throw APIError(
                 .forbidden, "webhook_not_allowed",
                 "the service does not post to \(endpoint.host):\(endpoint.port): the operator allows webhooks with --allow-webhook")
         }
         return self
+    }
+}
+
+/// Hosts an operator lets the service reach: `host` (any port), `host:port`, or `*` for any.
+struct HostList {
+    let entries: [String]
+
+    init(_ entries: [String]) {
+        self.entries = entries.map { $0.lowercased() }
+    }
+
+    /// Whether `host` (lowercase) on `port` is on the list.
+    func allows(_ host: String, port: Int) -> Bool {
+        entries.contains("*") || entries.contains(host) || entries.contains("\(host):\(port)")
     }
 }
 
@@ -56,7 +68,7 @@ enum WebhookSignature {
 
 /// Webhook posts waiting to be delivered, kept in a JSON Lines file so that none is lost when the
 /// receiver is down or the service restarts; delivered in order per URL, at least once, by one thread.
-/// A failed post is retried with exponential backoff and seeded jitter; after ``maximumAttempts`` it
+/// A failed post is retried with exponential backoff and seeded jitter; after its ``Retries/attempts`` it
 /// goes to the dead-letter file. Past ``capacity`` waiting posts, the oldest go there too.
 final class WebhookOutbox: Sendable {
     /// One post: the event's JSON, where it goes and how it has fared.
@@ -70,25 +82,35 @@ final class WebhookOutbox: Sendable {
         var lastError: String?
     }
 
-    /// Attempts before a post goes to the dead letters: about two minutes of retrying.
-    static let maximumAttempts = 10
+    /// How a failed post is tried again.
+    struct Retries: Sendable {
+        /// Attempts before a post goes to the dead letters.
+        var attempts: Int
+        /// The first retry's delay and the longest, in milliseconds.
+        var firstDelay: Int64, longestDelay: Int64
+
+        /// The service's: 10 attempts, from 0.5 s doubling to 30 s, about two minutes of retrying.
+        static let standard = Retries(attempts: 10, firstDelay: 500, longestDelay: 30_000)
+    }
+
     /// Posts waiting at once.
     static let capacity = 10_000
-    /// The first retry's delay and the longest, in milliseconds.
-    static let firstDelay: Int64 = 500, longestDelay: Int64 = 30_000
 
     private let entries = Mutex<[Entry]>([])
     private let wake = DispatchSemaphore(value: 0)
     private let file: URL?
     private let deadLetters: URL?
     private let logger: Logger
+    private let retries: Retries
     private let jitter = Mutex(SeededGenerator(seed: 0x5357_5649_5349_4f4e))
 
-    /// An outbox kept in `file` (nil: in memory only), with dead letters in `deadLetters`; entries
-    /// already in the file are delivered. Its thread delivers for as long as the process runs.
-    init(file: URL?, deadLetters: URL?, logger: Logger) {
+    /// An outbox kept in `file` (nil: in memory only), with dead letters in `deadLetters`, retrying as
+    /// `retries` says; entries already in the file are delivered. Its thread delivers for as long as the
+    /// process runs.
+    init(file: URL?, deadLetters: URL?, retries: Retries = .standard, logger: Logger) {
         self.file = file
         self.deadLetters = deadLetters
+        self.retries = retries
         self.logger = logger
         if let file, let text = try? String(contentsOf: file, encoding: .utf8) {
             let decoder = JSONDecoder()
@@ -166,7 +188,7 @@ final class WebhookOutbox: Sendable {
             }
             entries[index].attempts += 1
             entries[index].lastError = failure
-            if entries[index].attempts >= Self.maximumAttempts {
+            if entries[index].attempts >= retries.attempts {
                 buried = entries.remove(at: index)
             } else {
                 entries[index].dueMs = Self.nowMilliseconds() + delay(afterAttempts: entries[index].attempts)
@@ -175,9 +197,9 @@ final class WebhookOutbox: Sendable {
         if let buried { bury(buried, reason: buried.lastError ?? "failed") }
     }
 
-    /// The wait after `attempts` failures: doubling from ``firstDelay`` up to ``longestDelay``, ±20 %.
+    /// The wait after `attempts` failures: doubling from the first delay up to the longest, ±20 %.
     private func delay(afterAttempts attempts: Int) -> Int64 {
-        let base = min(Self.longestDelay, Self.firstDelay << Int64(min(attempts - 1, 16)))
+        let base = min(retries.longestDelay, retries.firstDelay << Int64(min(attempts - 1, 16)))
         let factor = jitter.withLock { 0.8 + 0.4 * $0.nextUnit() }
         return Int64(Double(base) * factor)
     }

@@ -11,7 +11,7 @@ NMS thresholds) and, optionally, `coco_labels.txt`. For one BGR image (as cv2.im
 2. ai-edge-litert's Interpreter runs the model.
 3. Decode each grid (NHWC, channel a·(5 + classes) + k for anchor a of the output's mask):
    cx = (col + σ(tx)) / grid_w, cy = (row + σ(ty)) / grid_h, w = anchor_w · e^tw / W, h = anchor_h · e^th / H
-   in fractions of the input; the class is the best class logit and the score σ(objectness) · σ(class logit),
+   in fractions of the input (with the output's `scale_x_y` s, YOLOv4's: col + σ(tx)·s − (s − 1)/2); the class is the best class logit and the score σ(objectness) · σ(class logit),
    kept when at least the threshold.
 4. Undo the letterbox (back to image pixels), clip the boxes to the image, and suppress class by class:
    best score first, a box is dropped when its IoU with a kept box of its class exceeds `nms_iou_threshold`.
@@ -83,8 +83,10 @@ class YOLOPipeline:
             row, column = np.nonzero(score >= threshold)
             anchor_w, anchor_h = self.spec["anchors"][anchor_index]
             cell = cells[row, column]
+            scale = output.get("scale_x_y", 1)
             found.append(np.stack([
-                (column + sigmoid(cell[:, 0])) / columns, (row + sigmoid(cell[:, 1])) / rows,
+                (column + sigmoid(cell[:, 0]) * scale - (scale - 1) / 2) / columns,
+                (row + sigmoid(cell[:, 1]) * scale - (scale - 1) / 2) / rows,
                 anchor_w * np.exp(cell[:, 2]) / self.spec["input"]["width"],
                 anchor_h * np.exp(cell[:, 3]) / self.spec["input"]["height"],
                 score[row, column], best[row, column]], axis=1))

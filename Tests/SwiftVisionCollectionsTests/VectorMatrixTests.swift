@@ -35,6 +35,28 @@ import Testing
         #expect(matrix.nearest(to: query, k: 5, among: among).allSatisfy { $0.row % 2 == 1 })
     }
 
+    @Test func approximateSearchFindsTheExactTopTenWithExactScores() {
+        // Fresh random queries, not stored vectors: their top ten are close together, the hard case for an int8 pass.
+        var generator = SyntheticVectors(seed: 21)
+        let matrix = generator.matrix(count: 20_000, dimension: 1283)
+        let quantized = QuantizedMatrix(matrix)
+        var shared = 0
+        for _ in 0..<10 {
+            let query = generator.next(dimension: 1283)
+            let exact = matrix.nearest(to: query, k: 10)
+            let approximate = matrix.nearestApproximately(to: query, k: 10, quantized: quantized)
+            shared += Set(exact.map(\.row)).intersection(approximate.map(\.row)).count
+            let exactScores = Dictionary(uniqueKeysWithValues: exact.map { ($0.row, $0.score) })
+            for hit in approximate { if let score = exactScores[hit.row] { #expect(abs(hit.score - score) < 1e-6) } }
+        }
+        #expect(shared >= 99, "recall of the exact top 10: \(shared) of 100")
+        // Restricted to some rows, only those are ranked; a stored vector finds itself first.
+        let among = Array(stride(from: 1, to: 20_000, by: 2))
+        let stored = Array(matrix.values[1283 * 777..<1283 * 778])
+        let found = matrix.nearestApproximately(to: stored, k: 5, among: among, quantized: quantized)
+        #expect(found.first?.row == 777 && found.allSatisfy { $0.row % 2 == 1 })
+    }
+
     @Test func pairsFindsTheCopiesAndNothingElse() {
         var vectors = Self.vectors(500, dimension: 64, seed: 11)
         // Two near-copies: a vector nudged by 1 % noise keeps a cosine above 0.99 with its original.

@@ -227,17 +227,16 @@ enum Samples {
     @Test func aFullQueueAnswers503WithRetryAfter() async throws {
         let limiter = RequestLimiter(limit: 1, queueLimit: 1)
         let gate = DispatchSemaphore(value: 0)
-        let deadline = ContinuousClock.now + .seconds(30)
-        let firstAdmission = try limiter.admit()
-        async let first: Void = firstAdmission.run(deadline: deadline, closing: nil) { gate.wait() }
+        let firstAdmission = try limiter.admit(within: .seconds(30))
+        async let first: Void = firstAdmission.run(closing: nil) { gate.wait() }
         // Wait until the first holds the only slot.
         while limiter.load.running == 0 { try await Task.sleep(for: .milliseconds(5)) }
-        let secondAdmission = try limiter.admit()
-        async let second: Int = secondAdmission.run(deadline: deadline, closing: nil) { 2 }
+        let secondAdmission = try limiter.admit(within: .seconds(30))
+        async let second: Int = secondAdmission.run(closing: nil) { 2 }
         while limiter.load.waiting == 0 { try await Task.sleep(for: .milliseconds(5)) }
         // Admission is decided before any body is read: a third request is refused at once.
         do {
-            _ = try limiter.admit()
+            _ = try limiter.admit(within: .seconds(30))
             Issue.record("a third request should be refused while one runs and one waits")
         } catch let error as APIError {
             #expect(error.status == .serviceUnavailable)
@@ -252,13 +251,13 @@ enum Samples {
     @Test func aRequestPastItsDeadlineIsAnswered504AndNeverRuns() async throws {
         let limiter = RequestLimiter(limit: 1, queueLimit: 1)
         let gate = DispatchSemaphore(value: 0)
-        let running = try limiter.admit()
-        async let first: Void = running.run(deadline: .now + .seconds(30), closing: nil) { gate.wait() }
+        let running = try limiter.admit(within: .seconds(30))
+        async let first: Void = running.run(closing: nil) { gate.wait() }
         while limiter.load.running == 0 { try await Task.sleep(for: .milliseconds(5)) }
-        let waiting = try limiter.admit()
+        let waiting = try limiter.admit(within: .milliseconds(200))
         let ran = Atomic<Bool>(false)
         do {
-            _ = try await waiting.run(deadline: .now + .milliseconds(200), closing: nil) { ran.store(true, ordering: .relaxed) }
+            _ = try await waiting.run(closing: nil) { ran.store(true, ordering: .relaxed) }
             Issue.record("the waiting request should time out")
         } catch let error as APIError {
             #expect(error.status == .gatewayTimeout)
@@ -269,8 +268,8 @@ enum Samples {
         #expect(!didRun, "a request that timed out in the queue must not run")
         #expect(limiter.load.running == 0 && limiter.load.waiting == 0)
         // Its place was given back: two more are admitted.
-        _ = try limiter.admit()
-        _ = try limiter.admit()
+        _ = try limiter.admit(within: .seconds(30))
+        _ = try limiter.admit(within: .seconds(30))
     }
 }
 

@@ -84,6 +84,10 @@ import Testing
                 let first = seen.firstIndex(of: true) ?? 0
                 #expect(seen[first...].allSatisfy { $0 }, "ID \(id) is kept once given: \(ids)")
             }
+            // Each face appears once, in the result it is first found in, with its ID; nobody leaves.
+            let events = results.flatMap { $0["events"] as? [[String: Any]] ?? [] }
+            #expect(events.map { $0["type"] as? String } == ["face.appeared", "face.appeared"], "\(events)")
+            #expect(Set(events.compactMap { $0["trackingID"] as? Int }) == Set(ids.joined()))
         }
     }
 

@@ -238,7 +238,8 @@ import Testing
         #expect(run.status == 0, "\(run.errors)")
         let line = try #require(FacesCommandTests.lines(run.output).first)
         let objects = try #require(line["objects"] as? [[String: Any]])
-        #expect(objects.count == 5)
+        // Several objects, at most ML Kit's 5: YOLOv4-tiny (the default) finds the bus and 3 of its 4 people.
+        #expect((4...5).contains(objects.count))
         let labels = objects.compactMap { ($0["labels"] as? [[String: Any]])?.last?["text"] as? String }
         #expect(labels.contains("bus") && labels.contains("person"))
         #expect(objects.allSatisfy { $0["trackingID"] == nil && $0["frame"] is [String: Double] })

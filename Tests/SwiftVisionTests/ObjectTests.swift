@@ -76,9 +76,10 @@ enum MovingObjectsVideo {
         #expect(ObjectCategory(cocoClass: "cup") == .homeGood)
         #expect(ObjectCategory(cocoClass: "pottedplant") == .plant)
         #expect(ObjectCategory(cocoClass: "person") == nil)
-        // The coffee photo's cup gets the coarse label first, then its COCO class.
-        let objects = try Self.detector(multiple: false).results(in: try Fixtures.image("coffee.png").mlKitImage)
-        let labels = try #require(objects.first?.labels)
+        // The coffee photo's cup gets the coarse label first, then its COCO class. (Alone, the task reports the
+        // table under it, the larger object, which YOLOv4-tiny finds too.)
+        let objects = try Self.detector(multiple: true).results(in: try Fixtures.image("coffee.png").mlKitImage)
+        let labels = try #require(objects.first { $0.labels.last?.text == "cup" }?.labels)
         #expect(labels.map(\.text) == ["Home good", "cup"])
         #expect(labels[0].index == ObjectCategory.homeGood.rawValue)
     }

@@ -37,7 +37,7 @@ enum ReadmeExamples {
     }
 
     static func readmeObjects(image: VisionImage, frame: VideoFrame, box: CGRect, nextFrame: VisionImage) throws {
-        let options = ObjectDetectorOptions()         // ML Kit style, YOLOv3-tiny (COCO-80) from the model zoo
+        let options = ObjectDetectorOptions()         // ML Kit style, YOLOv4-tiny (COCO-80) from the model zoo
         options.detectorMode = .stream                 // tracking IDs across frames (ByteTrack association)
         options.shouldEnableMultipleObjects = true
         options.shouldEnableClassification = true      // COCO class + ML Kit's coarse category

@@ -25,7 +25,7 @@ import Testing
         #expect(statistics.modelsLoaded == 1)
         #expect(statistics.compilations == 1)
         #expect(statistics.reuses >= 19)
-        let size = try #require(try FileManager.default.attributesOfItem(atPath: try Fixtures.model("yolov3_tiny_coco.tflite").path)[.size] as? Int)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: try Fixtures.model(ObjectDetectionModel.defaultModelName).path)[.size] as? Int)
         #expect(statistics.bytesLoaded == size)
         #expect(found >= 20, "the photos show people, buses, dogs, kites and horses")
     }

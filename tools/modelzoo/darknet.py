@@ -1,4 +1,4 @@
-"""Darknet YOLOv3-tiny (.cfg + .weights) as a TFLite graph with raw grid outputs.
+"""Darknet YOLOv3-tiny and YOLOv4-tiny (.cfg + .weights) as TFLite graphs with raw grid outputs.
 
 The graph ends at the two 1x1 linear convolutions in front of the [yolo]
 layers; decoding (sigmoid, anchors, letterbox undo, NMS) is left to the
@@ -50,6 +50,8 @@ def yolo_heads(sections: list[dict]) -> list[dict]:
                 "anchors": [[a[i], a[i + 1]] for i in range(0, len(a), 2)],
                 "mask": _ints(s["mask"]),
                 "classes": int(s["classes"]),
+                # YOLOv4: cx = (col + σ(tx)·s − (s − 1)/2) / grid_w; 1 (YOLOv3) is the plain σ(tx).
+                "scale_x_y": float(s.get("scale_x_y", 1)),
             })
     return heads
 
@@ -94,9 +96,10 @@ def build_graph(cfg_text: str, weights: bytes, input_size: int | None = None,
             filters, size = int(s["filters"]), int(s["size"])
             stride = int(s.get("stride", 1))
             pad = int(s.get("pad", 0))
-            # pad=1 means size//2 on each side: with stride 1 that is SAME.
-            if stride != 1:
-                raise ValueError(f"{name}: strided convolutions not supported")
+            # pad=1 means size//2 on each side: with stride 1 that is SAME; with stride 2 TFLite's
+            # SAME would pad only the bottom/right, so the graph pads explicitly and convolves VALID.
+            if stride not in (1, 2):
+                raise ValueError(f"{name}: stride {stride} not supported")
             if int(s.get("groups", 1)) != 1 or not pad or size % 2 == 0:
                 raise ValueError(f"{name}: unsupported convolution {s}")
             in_c = g.shape(prev)[3]
@@ -114,8 +117,12 @@ def build_graph(cfg_text: str, weights: bytes, input_size: int | None = None,
                 wf, bf = wts, bias
             act = s.get("activation", "linear")
             fused = {"linear": None, "leaky": None, "relu": "relu"}[act]
-            out = g.conv2d(name if act != "leaky" else f"{name}/conv", prev,
-                           wf.transpose(0, 2, 3, 1), bf, stride=stride, padding="SAME", act=fused)
+            source, padding = prev, "SAME"
+            if stride != 1:
+                source = g.pad_hw(f"{name}/pad", prev, size // 2, size // 2)
+                padding = "VALID"
+            out = g.conv2d(name if act != "leaky" else f"{name}/conv", source,
+                           wf.transpose(0, 2, 3, 1), bf, stride=stride, padding=padding, act=fused)
             if act == "leaky":
                 out = g.leaky_relu(name, out, LEAKY_ALPHA)
         elif kind == "maxpool":
@@ -133,7 +140,15 @@ def build_graph(cfg_text: str, weights: bytes, input_size: int | None = None,
         elif kind == "route":
             refs = [r if r >= 0 else idx + r for r in _ints(s["layers"])]
             srcs = [layer_out[r] for r in refs]
-            out = srcs[0] if len(srcs) == 1 else g.concat_channels(name, srcs)
+            groups, group = int(s.get("groups", 1)), int(s.get("group_id", 0))
+            if groups != 1:
+                # YOLOv4-tiny's CSP split: the group_id-th of `groups` equal channel slices of one layer.
+                if len(srcs) != 1 or g.shape(srcs[0])[3] % groups:
+                    raise ValueError(f"{name}: unsupported grouped route {s}")
+                count = g.shape(srcs[0])[3] // groups
+                out = g.slice_channels(name, srcs[0], group * count, count)
+            else:
+                out = srcs[0] if len(srcs) == 1 else g.concat_channels(name, srcs)
         elif kind == "yolo":
             outputs.append(prev)
             out = None

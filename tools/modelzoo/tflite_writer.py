@@ -251,6 +251,22 @@ class Graph:
         return self._op(Op.RESIZE_NEAREST_NEIGHBOR, [x, size], name, (n, out_h, out_w, c),
                         Opt.ResizeNearestNeighborOptions, options)
 
+    def pad_hw(self, name, x, before, after) -> int:
+        """Zero padding of the two spatial axes: `before` rows/columns at the top/left, `after` at the
+        bottom/right (Darknet's symmetric convolution padding, which TFLite's SAME is not for stride 2)."""
+        n, h, w, c = self.shape(x)
+        paddings = self.const(f"{name}/paddings", np.array([[0, 0], [before, after], [before, after], [0, 0]], dtype=np.int32))
+        return self._op(Op.PAD, [x, paddings], name, (n, h + before + after, w + before + after, c))
+
+    def slice_channels(self, name, x, start, count) -> int:
+        """Channels start..<start + count of an NHWC tensor (Darknet's grouped [route])."""
+        n, h, w, c = self.shape(x)
+        if start < 0 or count <= 0 or start + count > c:
+            raise ValueError(f"{name}: channels {start}..<{start + count} of {c}")
+        begin = self.const(f"{name}/begin", np.array([0, 0, 0, start], dtype=np.int32))
+        size = self.const(f"{name}/size", np.array([n, h, w, count], dtype=np.int32))
+        return self._op(Op.SLICE, [x, begin, size], name, (n, h, w, count))
+
     def concat_channels(self, name, xs) -> int:
         shapes = [self.shape(x) for x in xs]
         if len({s[:3] for s in shapes}) != 1:

@@ -2,7 +2,7 @@ import Foundation
 import SwiftVisionCore
 import SwiftVisionRuntime
 
-/// Finds objects: the model zoo's YOLOv3-tiny (COCO-80) or another packed YOLO detector, objects
+/// Finds objects: the model zoo's YOLOv4-tiny (COCO-80) or another packed YOLO detector, objects
 /// labelled with their COCO class and ML Kit's coarse category, or by a custom classifier on their
 /// crops. In a stream, objects keep tracking IDs across frames (ByteTrack association), also through
 /// a few frames of occlusion.
@@ -23,7 +23,7 @@ public struct ObjectTask: VisionTask {
         public var classificationThreshold: Float?
         /// Most labels per object from the custom classifier.
         public var maxLabels = 10
-        /// The detector model file; nil for the model zoo's YOLOv3-tiny.
+        /// The detector model file; nil for the model zoo's YOLOv4-tiny.
         public var detector: String?
         /// Threads for inference; nil for the default.
         public var threads: Int?
@@ -61,7 +61,7 @@ public struct ObjectTask: VisionTask {
     /// The tracks of a stream.
     public typealias StreamState = ByteTracker
 
-    /// Named `objects`, with the model zoo's YOLOv3-tiny (COCO) detector.
+    /// Named `objects`, with the model zoo's YOLOv4-tiny (COCO) detector.
     public static let descriptor = TaskDescriptor(
         name: "objects", summary: "Objects with COCO classes, coarse categories and tracking IDs", tracksAcrossFrames: true,
         models: [ObjectDetectionModel.defaultModelName])

@@ -10,6 +10,13 @@ struct YOLODecoding: Decodable, Sendable {
         let grid: [Int]
         let stride: Int
         let mask: [Int]
+        /// YOLOv4's centre scaling s: cx = (col + σ(tx)·s − (s − 1)/2) / grid_w; absent (YOLOv3) means 1.
+        let scaleXY: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case name, grid, stride, mask
+            case scaleXY = "scale_x_y"
+        }
     }
 
     struct Input: Decodable, Sendable {
@@ -47,6 +54,8 @@ struct YOLODecoding: Decodable, Sendable {
         let (rows, columns) = (output.grid[0], output.grid[1])
         let attributes = 5 + numberOfClasses
         let objectnessFloor = logit(minimumScore)
+        let scale = output.scaleXY ?? 1
+        let shift = (scale - 1) / 2
         var detections: [Detection] = []
         for row in 0..<rows {
             for column in 0..<columns {
@@ -62,8 +71,8 @@ struct YOLODecoding: Decodable, Sendable {
                     }
                     let score = objectness * sigmoid(values[base + 5 + best])
                     guard score >= minimumScore else { continue }
-                    let centerX = (Double(column) + Double(sigmoid(values[base]))) / Double(columns)
-                    let centerY = (Double(row) + Double(sigmoid(values[base + 1]))) / Double(rows)
+                    let centerX = (Double(column) + Double(sigmoid(values[base])) * scale - shift) / Double(columns)
+                    let centerY = (Double(row) + Double(sigmoid(values[base + 1])) * scale - shift) / Double(rows)
                     let width = anchors[anchorIndex][0] * exp(Double(values[base + 2])) / Double(input.width)
                     let height = anchors[anchorIndex][1] * exp(Double(values[base + 3])) / Double(input.height)
                     detections.append(Detection(

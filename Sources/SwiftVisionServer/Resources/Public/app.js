@@ -69,6 +69,11 @@
 
   const token = params.get('token');
   const authHeaders = token ? { Authorization: `Bearer ${token}` } : {};
+  if (token) {
+    for (const page of ['collections', 'sources']) {
+      document.getElementById(`${page}-link`).href = `${page}.html?token=${encodeURIComponent(token)}`;
+    }
+  }
 
   let tasks = [];               // GET /v1/tasks
   let options = {};             // the current task's option values

@@ -1,0 +1,86 @@
+"""`make eval`'s quick slices (eval/run.py --quick): each task on a few published, annotated items beside its
+peer, the figures checked against those measured when the slice was set, with a margin."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+CACHE = Path(os.environ.get("SWIFTVISION_CACHE", Path.home() / ".cache" / "swiftvision"))
+
+
+def swiftvision_binary() -> str:
+    """SWIFTVISION_BINARY, else the debug build that `make test` makes, else the release build."""
+    if os.environ.get("SWIFTVISION_BINARY"):
+        return os.environ["SWIFTVISION_BINARY"]
+    debug = ROOT / ".build" / "debug" / "swiftvision"
+    return str(debug if debug.exists() else ROOT / ".build" / "release" / "swiftvision")
+
+
+def quick_rows(section: str, tmp_path: Path) -> list[dict]:
+    """The rows of one section's quick slice, run with eval-venv's python as `make eval` runs it."""
+    out = tmp_path / f"{section}.json"
+    command = [str(CACHE / "eval-venv" / "bin" / "python"), str(ROOT / "eval" / "run.py"), "--quick", "--only", section,
+               "--json", str(out), "--binary", swiftvision_binary()]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = json.loads(out.read_text()).get(section)
+    assert rows, f"the {section} section did not run:\n{result.stdout}"
+    return rows
+
+
+def test_objects_quick_slice(tmp_path):
+    # 12 COCO val2017 images (the first by id) with their 107 published boxes. Set on 2026-11-27 with the
+    # default detector, the zoo's YOLOv4-tiny: mAP@0.5 0.307 at threshold 0.01 (≤5 objects), 0.283 at 0.25
+    # (YOLOv3-tiny gave 0.197 and 0.137); the peer pipeline gave the same objects; 14 of 26 prominent boxes
+    # found; the single object was a prominent one in all 10 images that have one.
+    rows = {r["metric"]: r for r in quick_rows("objects", tmp_path)}
+    low = rows["mAP@0.5, threshold 0.01, ≤5 objects"]
+    assert abs(low["ours"] - 0.307) <= 0.03 and abs(low["ours"] - low["peer"]) <= 0.01, low
+    default = rows["mAP@0.5, threshold 0.25, ≤5 objects"]
+    assert abs(default["ours"] - 0.283) <= 0.03 and abs(default["ours"] - default["peer"]) <= 0.01, default
+    assert rows["objects as the peer's (class, IoU ≥ 0.9), 0.01"]["ours"] >= 0.95
+    assert rows["mAP@0.5, threshold 0.01, no cap (model's own)"]["peer"] > low["peer"]
+    prominent = rows["prominent (≥5 % of image) recall, any class"]
+    assert prominent["items"] == 26 and abs(prominent["ours"] - 0.538) <= 0.08, prominent
+    single = rows["single object (no --multiple) is prominent"]
+    assert single["items"] == 10 and single["ours"] >= 0.8, single
+
+
+def test_faces_quick_slice(tmp_path):
+    # 3 of dlib's PASCAL VOC group photos (15 marked faces) and the 19 ImageNet primate photos. Set on
+    # 2026-11-27 (issue 30): no animal face at either level (before the closer look: 3 fast,
+    # a marmoset, a capuchin and a squirrel monkey; 1 accurate, the squirrel monkey);
+    # all 15 faces at the accurate level; fast 2 of 15, as MediaPipe's short range.
+    rows = {r["metric"]: r for r in quick_rows("faces", tmp_path)}
+    for level in ("fast", "accurate"):
+        animals = rows[f"{level}: false positives / animal photo"]
+        assert animals["items"] == 19 and animals["ours"] == 0, animals
+    accurate = rows["accurate: recall, IoU 0.5 (faces)"]
+    assert accurate["items"] == 15 and accurate["ours"] == 1.0, accurate
+    fast = rows["fast: recall, IoU 0.5 (faces)"]
+    assert fast["ours"] >= fast["peer"] - 0.07, fast  # at most one face behind MediaPipe's short range
+
+
+def test_barcodes_quick_slice(tmp_path):
+    # The first 3 images of each format's first folder of zxing-cpp's samples (74). Set on 2026-11-27: ours
+    # 0.730, zxing-cpp 3.1.1 0.838; the difference is DataBar Limited, DX film edge and Telepen (8 images),
+    # which Debian's zxing-cpp does not read. Every other format reads as the peer reads it.
+    rows = {r["metric"]: r for r in quick_rows("barcodes", tmp_path)}
+    total = rows["read / images, all formats"]
+    assert total["items"] == 74 and total["ours"] >= total["peer"] - 0.12, total
+    unread = {"databarltd", "dxfilmedge", "telepen"}
+    for metric, row in rows.items():
+        if metric.startswith("read / images, ") and metric.split(", ")[1] not in unread | {"all formats"}:
+            assert row["ours"] >= row["peer"], row
+
+
+def test_text_quick_slice(tmp_path):
+    # Tesseract's phototest page upright and turned left. Set on 2026-11-27: ours 1.000 on both; the
+    # tesseract command 1.000 upright, 0.180 turned (it does not turn pages by default).
+    rows = {r["metric"]: r for r in quick_rows("text", tmp_path)}
+    for page in ("phototest.tif", "phototest-rotated-L.png"):
+        row = rows[f"character accuracy, {page}"]
+        assert row["ours"] >= 0.98 and row["ours"] >= row["peer"] - 0.01, row
