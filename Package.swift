@@ -1,6 +1,62 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// The modules named as on iOS, where ported ML Kit, Vision and MediaPipe code finds the names it imports. On
+/// Apple platforms the real frameworks have these names, so they are declared for Linux only.
+struct PortedModule {
+    /// The module's name, as the iOS framework or pod.
+    var name: String
+    /// The ported modules it re-exports, as its iOS namesake does.
+    var exports: [String] = []
+    /// Whether it is a product (the two `…Common` modules are reached through the others).
+    var isProduct = true
+    /// Whether it wraps the task core (re-exporting modules hold a single file of exports).
+    var usesTaskCore = true
+}
+
+#if os(Linux)
+let portedModules: [PortedModule] = [
+    PortedModule(name: "MLKitCommon"),
+    PortedModule(name: "MLKitVision", exports: ["MLKitCommon"]),
+    PortedModule(name: "MLKitImageLabelingCommon", exports: ["MLKitVision"], isProduct: false),
+    PortedModule(name: "MLKitImageLabeling", exports: ["MLKitImageLabelingCommon"], usesTaskCore: false),
+    PortedModule(name: "MLKitImageLabelingCustom", exports: ["MLKitImageLabelingCommon"]),
+    PortedModule(name: "MLKitObjectDetectionCommon", exports: ["MLKitVision"], isProduct: false),
+    PortedModule(name: "MLKitObjectDetection", exports: ["MLKitObjectDetectionCommon"], usesTaskCore: false),
+    PortedModule(name: "MLKitObjectDetectionCustom", exports: ["MLKitObjectDetectionCommon"]),
+    PortedModule(name: "MLKitFaceDetection", exports: ["MLKitVision"]),
+    PortedModule(name: "MLKitBarcodeScanning", exports: ["MLKitVision"]),
+    PortedModule(name: "MLKitTextRecognition", exports: ["MLKitVision"]),
+    PortedModule(name: "MLKitPoseDetection", exports: ["MLKitVision"]),
+    PortedModule(name: "MLKitSegmentationSelfie", exports: ["MLKitVision"]),
+    PortedModule(
+        name: "MLKit",
+        exports: [
+            "MLKitImageLabeling", "MLKitImageLabelingCustom", "MLKitObjectDetection", "MLKitObjectDetectionCustom",
+            "MLKitFaceDetection", "MLKitBarcodeScanning", "MLKitTextRecognition", "MLKitPoseDetection",
+            "MLKitSegmentationSelfie",
+        ],
+        usesTaskCore: false
+    ),
+    PortedModule(name: "Vision"),
+    PortedModule(name: "MediaPipeTasksVision"),
+]
+/// Code in the shape of the iOS guides, compiled against the ported modules alone.
+let portTests: [Target] = [
+    .testTarget(
+        name: "PortsTests", dependencies: ["MLKit", "MediaPipeTasksVision", "Vision", "SwiftVisionCore", "SwiftVisionRuntime"]
+    )
+]
+#else
+let portedModules: [PortedModule] = []
+let portTests: [Target] = []
+#endif
+
+/// The umbrella ported modules, which the benchmarks and tests use.
+let portedUmbrellas: [Target.Dependency] = portedModules.map(\.name)
+    .filter { ["MLKit", "Vision", "MediaPipeTasksVision"].contains($0) }
+    .map { .byName(name: $0) }
+
 
 let package = Package(
     name: "SwiftVision",
@@ -18,7 +74,7 @@ let package = Package(
         .library(name: "SwiftVisionBarcodes", type: .dynamic, targets: ["CBarcodeReader"]),
         // Lets LSTM-only Tesseract instances start without the legacy engine's ambiguity table (see CTesseractSupport.h).
         .library(name: "SwiftVisionTesseract", type: .dynamic, targets: ["CTesseractSupport"]),
-    ],
+    ] + portedModules.filter(\.isProduct).map { .library(name: $0.name, targets: [$0.name]) },
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
@@ -88,7 +144,7 @@ let package = Package(
             name: "SwiftVisionTasks",
             dependencies: ["SwiftVisionCore", "SwiftVisionRuntime", "CBarcodeShim", "CTesseract", "CZXingC"]
         ),
-        // Layer 4: the public umbrella, with the ML Kit, MediaPipe and Apple Vision style adapters.
+        // Layer 4: the public umbrella of the Swift-style API (layers 1–3).
         .target(name: "SwiftVision", dependencies: ["SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks"]),
         // Beside layer 4: collections of analysed photos and video frames in SQLite or PostgreSQL, searched by
         // image, label, face and text.
@@ -138,12 +194,13 @@ let package = Package(
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))
             ]
         ),
-        .executableTarget(name: "SwiftVisionBench", dependencies: ["SwiftVision", "SwiftVisionCollections"]),
+        .executableTarget(name: "SwiftVisionBench", dependencies: ["SwiftVision", "SwiftVisionCollections"] + portedUmbrellas),
         // Builders of test inputs shared by both test targets (seeded randomness, bad inputs).
         .target(name: "SwiftVisionTestSupport", dependencies: ["SwiftVisionCore"], path: "Tests/SwiftVisionTestSupport"),
         .testTarget(
             name: "SwiftVisionTests",
             dependencies: ["SwiftVision", "SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks", "SwiftVisionTestSupport"]
+                + portedUmbrellas
         ),
         .testTarget(
             name: "SwiftVisionServerTests",
@@ -161,6 +218,13 @@ let package = Package(
                 "SwiftVisionCollections", "SwiftVision", "SwiftVisionTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
-    ],
+    ] + portedModules.map { module in
+        // Layer 4 beside the umbrella: the adapters of the three iOS API styles, thin over the task core.
+        .target(
+            name: module.name,
+            dependencies: module.exports.map { .byName(name: $0) }
+                + (module.usesTaskCore ? ["SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks"] : [])
+        )
+    } + portTests,
     cxxLanguageStandard: .cxx17
 )

@@ -1,4 +1,5 @@
 import Foundation
+import MLKit
 import SwiftVision
 
 /// Face detection and landmarks per photo, and per frame in video mode, against MediaPipe Python's
@@ -18,7 +19,7 @@ enum FaceBenchmark {
         let defaultThreads = FaceDetectorOptions().threadCount
         let accurateDefault = try detector(.accurate, landmarks: false, threads: defaultThreads)
         // Its helper threads start now, before the pinning below, and keep every CPU allowed.
-        for image in images { _ = try accurateDefault.results(in: image) }
+        for image in images { _ = try accurateDefault.results(in: image.mlKitImage) }
         try CPUAffinity.onOneCPU { cpu in
             let peer = try PeerSession(
                 python: cache.root.appendingPathComponent("tools-venv/bin/python"), script: "mediapipe_faces_peer.py", arguments: [])
@@ -42,11 +43,11 @@ enum FaceBenchmark {
                     ("fast (short range)", fast, "short"), ("accurate (full range + looks)", accurate, "full"),
                     ("accurate, default \(defaultThreads) threads", accurateDefault, "full"), ("accurate + landmarks", landmarks, "mesh"),
                 ] {
-                    let count = try detector.results(in: image).count
+                    let count = try detector.results(in: image.mlKitImage).count
                     func takeTurns() throws -> Turns<PeerCount> {
                         try peer.turns(
                             iterations: iterations, request: "\(request) \(path)", as: PeerCount.self, floor: detector === fast ? floor : nil
-                        ) { _ = try detector.results(in: image) }
+                        ) { _ = try detector.results(in: image.mlKitImage) }
                     }
                     let turns = try detector !== accurateDefault ? takeTurns() : cpu?.unpinned(takeTurns) ?? takeTurns()
                     let faces = " faces \(count) vs \(turns.answer.count)"
@@ -58,7 +59,7 @@ enum FaceBenchmark {
             for (label, wantsLandmarks) in [("video 640×480 per frame, tracking", false), ("video per frame, tracking + landmarks", true)] {
                 let detector = try detector(.fast, landmarks: wantsLandmarks, tracking: true)
                 let median = try ObjectBenchmark.perFrame(frames) { index, frame in
-                    _ = try detector.results(inVideoFrame: frame, timestampInMilliseconds: index * 33)
+                    _ = try detector.results(inVideoFrame: frame.mlKitImage, timestampInMilliseconds: index * 33)
                 }
                 print(BenchmarkRow(task: label, swift: median, peer: stream.ms, peakMiB: peakResidentMiB()).line
                     + String(format: " = %.0f frames/s", 1000 / median))
@@ -71,7 +72,8 @@ enum FaceBenchmark {
     static func detector(
         _ mode: FaceDetectorOptions.PerformanceMode, landmarks: Bool, tracking: Bool = false, threads: Int = 1
     ) throws -> FaceDetector {
-        var options = FaceDetectorOptions()
+        let options = FaceDetectorOptions()
+        options.minFaceSize = 0.02
         options.performanceMode = mode
         options.isTrackingEnabled = tracking
         options.threadCount = threads
@@ -79,7 +81,7 @@ enum FaceBenchmark {
             options.landmarkMode = .all
             options.contourMode = .all
         }
-        return try FaceDetector(options: options)
+        return FaceDetector.faceDetector(options: options)
     }
 
     /// `frames` (640×480) as a temporary 30 fps video for a Python peer to read.

@@ -1,4 +1,6 @@
 import Foundation
+import MLKit
+import MediaPipeTasksVision
 import SwiftVision
 
 /// Image labeling and embedding on photos next to MediaPipe Python's ImageClassifier and ImageEmbedder
@@ -36,11 +38,11 @@ enum LabelingBenchmark {
                 + " each first in every third turn" + (cpu.map { ", all pinned to CPU \($0.number)" } ?? ""))
             print("       peak MiB: this process's, with the floors' compiled models")
             BenchmarkRow.printHeader()
-            var labelerOptions = ImageLabelerOptions(localModel: LocalModel(path: classifier.path))
+            let labelerOptions = CustomImageLabelerOptions(localModel: LocalModel(path: classifier.path))
             labelerOptions.threadCount = 1
             labelerOptions.confidenceThreshold = 0
             labelerOptions.maxResultCount = 1
-            let labeler = try ImageLabeler(options: labelerOptions)
+            let labeler = ImageLabeler.imageLabeler(options: labelerOptions)
             var embedderOptions = ImageEmbedderOptions(localModel: LocalModel(path: embedderModel.path))
             embedderOptions.threadCount = 1
             let embedder = try ImageEmbedder(options: embedderOptions)
@@ -58,9 +60,9 @@ enum LabelingBenchmark {
                     try tensor.withUnsafeMutableBytes { _ = try image.writeAsMediaPipe(into: $0, format: format) }
                 }
                 print(BenchmarkRow(task: "image→tensor \(name) 224×224", swift: convert, peer: nil, peakMiB: peakResidentMiB()).line)
-                let top = try labeler.results(in: image).first?.text ?? "-"
+                let top = try labeler.results(in: image.mlKitImage).first?.text ?? "-"
                 let label = try peer.turns(iterations: iterations, request: "classify \(path)", as: PeerLabel.self, floor: labelFloor) {
-                    _ = try labeler.results(in: image)
+                    _ = try labeler.results(in: image.mlKitImage)
                 }
                 print(BenchmarkRow(task: "label \(name)", swift: label.time, peer: label.peerTime, peakMiB: peakResidentMiB()).line
                     + label.overFloor + " \(top) vs \(label.answer.topLabel)")
@@ -71,7 +73,7 @@ enum LabelingBenchmark {
                     + embed.overFloor)
             }
             let cropTurns = try peer.turns(iterations: iterations, request: "crops", as: PeerTime.self) {
-                _ = try labeler.results(in: bus, regions: regions)
+                _ = try labeler.results(in: bus.mlKitImage, regions: regions)
             }
             print(BenchmarkRow(task: "label 5 crops of bus.jpg in one call", swift: cropTurns.time, peer: cropTurns.peerTime, peakMiB: peakResidentMiB()).line
                 + " (peer: 5 calls with a region of interest)")
@@ -109,7 +111,7 @@ enum LabelingBenchmark {
     }
 
     /// Notes when each live-stream result arrives, by timestamp.
-    final class DeliveryRecorder: ImageEmbedderLiveStreamDelegate {
+    final class DeliveryRecorder: NSObject, ImageEmbedderLiveStreamDelegate, @unchecked Sendable {
         let deliveries = Deliveries()
 
         func imageEmbedder(

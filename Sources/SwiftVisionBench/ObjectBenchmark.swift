@@ -1,5 +1,7 @@
 import Foundation
+import MLKit
 import SwiftVision
+import Vision
 
 /// Object detection per photo against the whole Python pipeline on the same .tflite (letterbox,
 /// ai-edge-litert invoke, decode, NMS), and the bare LiteRT invoke on both sides; stream mode and the
@@ -20,16 +22,16 @@ enum ObjectBenchmark {
                 arguments: ["\(iterations / 2)", model.path] + paths, as: Peer.self)
         }
         let before = try runPeer()
-        var options = ObjectDetectorOptions()
+        let options = ObjectDetectorOptions()
         options.detectorMode = .singleImage
         options.threadCount = 1
         options.shouldEnableMultipleObjects = true
-        let detector = try ObjectDetector(options: options)
+        let detector = ObjectDetector.objectDetector(options: options)
         var ours: [(Timing, Int)] = []
         for path in paths {
             let image = try VisionImage(contentsOfFile: path)
             var found = 0
-            ours.append((try timeMilliseconds(iterations: iterations) { found = try detector.results(in: image).count }, found))
+            ours.append((try timeMilliseconds(iterations: iterations) { found = try detector.results(in: image.mlKitImage).count }, found))
         }
         let interpreter = try Interpreter(contentsOf: model, options: .init(threadCount: 1))
         let invoke = try timeMilliseconds(iterations: iterations) { try interpreter.invoke { _ in } readingOutputs: { _ in } }
@@ -51,12 +53,13 @@ enum ObjectBenchmark {
             .cropped(to: CGRect(x: 46, y: 406, width: 165, height: 487)).resized(width: 66, height: 195)
         for count in [1, 5] {
             let (frames, truth) = try SyntheticScene.frames(background: background, sprite: sprite, objects: count, frameCount: 60)
-            var stream = options
-            stream.detectorMode = .stream
-            let tracker = try ObjectDetector(options: stream)
-            var outputs: [[DetectedObject]] = []
+            let stream = ObjectDetectorOptions()
+            stream.threadCount = 1
+            stream.shouldEnableMultipleObjects = true
+            let tracker = ObjectDetector.objectDetector(options: stream)
+            var outputs: [[Object]] = []
             let streamTime = try perFrame(frames) { index, frame in
-                outputs.append(try tracker.results(inVideoFrame: frame, timestampInMilliseconds: index * 33))
+                outputs.append(try tracker.results(inVideoFrame: frame.mlKitImage, timestampInMilliseconds: index * 33))
             }
             let scores = SyntheticScene.identityScores(outputs: outputs, truth: truth)
             print(BenchmarkRow(task: "stream mode, \(count) object(s), per frame", swift: streamTime, peer: nil, peakMiB: peakResidentMiB()).line
@@ -124,7 +127,7 @@ enum SyntheticScene {
     }
 
     /// Recall and precision of boxes at IoU 0.5, and how often a truth object changes its reported ID.
-    static func identityScores(outputs: [[DetectedObject]], truth: [[CGRect]]) -> (recall: Double, precision: Double, idSwitches: Int) {
+    static func identityScores(outputs: [[Object]], truth: [[CGRect]]) -> (recall: Double, precision: Double, idSwitches: Int) {
         var matched = 0
         var lastID: [Int: Int] = [:]
         var switches = 0
@@ -132,7 +135,7 @@ enum SyntheticScene {
             for (index, box) in boxes.enumerated() {
                 guard let match = objects.first(where: { $0.frame.intersectionOverUnion(with: box) >= 0.5 }) else { continue }
                 matched += 1
-                if let id = match.trackingID {
+                if let id = match.trackingID?.intValue {
                     if let previous = lastID[index], previous != id { switches += 1 }
                     lastID[index] = id
                 }

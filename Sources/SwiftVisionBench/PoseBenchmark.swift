@@ -1,4 +1,5 @@
 import Foundation
+import MediaPipeTasksVision
 import SwiftVision
 
 /// Pose landmarks per photo, and per frame in video mode (tracking), against MediaPipe Python's pose

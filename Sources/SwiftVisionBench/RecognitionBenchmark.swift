@@ -1,4 +1,5 @@
 import Foundation
+import MLKit
 import SwiftVision
 
 /// The recognition section of `make bench`: barcode reading next to zxing-cpp's Python binding (kept
@@ -35,8 +36,8 @@ enum RecognitionBenchmark {
                 as: TextPeer.self)
         }
         let peer = try runPeer()
-        let fast = try TextRecognizer(options: TextRecognizerOptions(recognitionLevel: .fast))
-        let accurate = try TextRecognizer()
+        let fast = TextRecognizer.textRecognizer(options: TextRecognizerOptions(recognitionLevel: .fast))
+        let accurate = TextRecognizer.textRecognizer(options: TextRecognizerOptions())
         let text = try textImages.map { path in
             let image = try VisionImage(contentsOfFile: path)
             return try [fast, accurate].map { recognizer in try TextReading(recognizer: recognizer, image: image) }
@@ -45,7 +46,7 @@ enum RecognitionBenchmark {
         let (zxing, barcodes, cpu) = try CPUAffinity.onOneCPU { cpu in
             let barcodePeer = try PeerSession(python: python, script: "recognition_peer.py", arguments: ["--serve-barcodes"])
             let zxing = try barcodePeer.line(as: BarcodePeerGreeting.self)
-            let scanner = BarcodeScanner()
+            let scanner = BarcodeScanner.barcodeScanner()
             return (zxing, try barcodeImages.map { try BarcodeReads(of: $0, scanner: scanner, peer: barcodePeer) }, cpu)
         }
 
@@ -83,8 +84,8 @@ enum RecognitionBenchmark {
         var time: Timing
 
         init(recognizer: TextRecognizer, image: VisionImage) throws {
-            words = try recognizer.results(in: image).blocks.flatMap(\.lines).flatMap(\.elements).map(\.text)
-            time = try timeMilliseconds(iterations: textIterations) { _ = try recognizer.results(in: image) }
+            words = try recognizer.results(in: image.mlKitImage).blocks.flatMap(\.lines).flatMap(\.elements).map(\.text)
+            time = try timeMilliseconds(iterations: textIterations) { _ = try recognizer.results(in: image.mlKitImage) }
         }
 
         /// The share of `other` words (counted with repeats) that these words hold too, as a percentage.
@@ -110,7 +111,7 @@ enum RecognitionBenchmark {
             let image = try VisionImage(contentsOfFile: path)
             var found = 0
             let turns = try peer.turns(iterations: barcodeIterations, request: "read \(path)", as: PeerCount.self) {
-                found = try scanner.results(in: image).count
+                found = try scanner.results(in: image.mlKitImage).count
             }
             (self.found, peerFound, time, peerTime) = (found, turns.answer.count, turns.time, turns.peerTime)
         }

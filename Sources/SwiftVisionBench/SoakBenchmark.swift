@@ -1,4 +1,5 @@
 import Foundation
+import MLKit
 import SwiftVision
 
 /// 10 000 frames (a 120-frame video made from a sample photo, decoded once and looped) through faces
@@ -17,15 +18,15 @@ enum SoakBenchmark {
         HostLoad.shared.beginTable()
         let faces = try FaceBenchmark.detector(.fast, landmarks: true, tracking: true)
         try soak("faces, tracking + landmarks (video mode)", frames: frames) { index, frame in
-            _ = try faces.results(inVideoFrame: frame, timestampInMilliseconds: index * 33)
+            _ = try faces.results(inVideoFrame: frame.mlKitImage, timestampInMilliseconds: index * 33)
         }
-        var options = ObjectDetectorOptions()
+        let options = ObjectDetectorOptions()
         options.detectorMode = .stream
         options.threadCount = 1
         options.shouldEnableMultipleObjects = true
-        let objects = try ObjectDetector(options: options)
+        let objects = ObjectDetector.objectDetector(options: options)
         try soak("objects, stream mode", frames: frames) { index, frame in
-            _ = try objects.results(inVideoFrame: frame, timestampInMilliseconds: index * 33)
+            _ = try objects.results(inVideoFrame: frame.mlKitImage, timestampInMilliseconds: index * 33)
         }
     }
 

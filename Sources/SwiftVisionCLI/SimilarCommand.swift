@@ -30,12 +30,13 @@ struct SimilarCommand: ParsableCommand {
         var images: [VisionImage] = []
         try AnalysisOutput.forEachImage([first, second], json: json, label: "similar") { images.append($1) }
         do {
-            let embedder = try ImageEmbedder()
-            let embeddings = try images.map { try embedder.embed(image: $0).embeddings[0] }
-            let prints = try images.map { try ImageRequestHandler($0).perform(GenerateImageFeaturePrintRequest()) }
+            // The feature print is the embedding at unit length, so its distance follows from the cosine.
+            let embedder = try EmbedTask(options: EmbedTask.Options())
+            let embeddings = try images.map { try embedder.output(for: $0).embeddings[0] }
+            let cosine = try embeddings[0].cosineSimilarity(to: embeddings[1])
             let report = Report(
-                file: first, other: second, cosineSimilarity: try ImageEmbedder.cosineSimilarity(embeddings[0], embeddings[1]),
-                featurePrintDistance: try prints[0].computeDistance(to: prints[1]))
+                file: first, other: second, cosineSimilarity: cosine,
+                featurePrintDistance: Float(max(0, 2 - 2 * cosine).squareRoot()))
             if json {
                 try JSONLines.print(report)
             } else {

@@ -16,7 +16,7 @@ struct TrackCommand: ParsableCommand {
     var boxes: [String]
 
     @Option(help: "fast (KCF) or accurate (CSRT).")
-    var level: TrackObjectRequest.TrackingLevel = .accurate
+    var level: TrackTask.Level = .accurate
 
     @Flag(help: "Print JSON Lines.")
     var json = false

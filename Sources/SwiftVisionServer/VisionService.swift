@@ -107,7 +107,7 @@ public enum VisionService {
                     let first = try task.output(for: try files[0].decode()).embeddings[0]
                     try CancellationToken.checkpoint()
                     let second = try task.output(for: try files[1].decode()).embeddings[0]
-                    let cosine = try ImageEmbedder.cosineSimilarity(first, second)
+                    let cosine = try first.cosineSimilarity(to: second)
                     return try JSONSerialization.data(
                         withJSONObject: ["cosineSimilarity": cosine, "featurePrintDistance": (max(0, 2 - 2 * cosine)).squareRoot()],
                         options: [.sortedKeys])

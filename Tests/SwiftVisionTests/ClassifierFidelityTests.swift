@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import MediaPipeTasksVision
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime
@@ -96,7 +97,7 @@ enum ClassifierReference {
         for (entry, reference) in zip(images, references) {
             try Self.expectAgreement(try labeler.output(for: entry.image).labels, reference, entry.name)
             let embedding = try #require(try embedder.output(for: entry.image).embeddings.first)
-            let cosine = try ImageEmbedder.cosineSimilarity(embedding, Embedding(floatEmbedding: reference.embedding))
+            let cosine = try embedding.cosineSimilarity(to: Embedding(floatEmbedding: reference.embedding))
             #expect(cosine >= Self.minimumCosine, "\(entry.name): cosine \(cosine)")
         }
     }

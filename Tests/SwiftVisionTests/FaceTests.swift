@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import MLKit
+@testable import Vision
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime
@@ -9,13 +11,14 @@ import SwiftVisionTestSupport
 
 @Suite(.serialized) struct FaceTests {
     static func detector(_ mode: FaceDetectorOptions.PerformanceMode = .accurate, landmarks: Bool = false) throws -> FaceDetector {
-        var options = FaceDetectorOptions()
+        let options = FaceDetectorOptions()
         options.performanceMode = mode
+        options.minFaceSize = 0.02
         if landmarks {
             options.landmarkMode = .all
             options.contourMode = .all
         }
-        return try FaceDetector(options: options)
+        return try FaceDetector.faceDetector(options: options)
     }
 
     static func center(_ rect: CGRect) -> CGPoint { CGPoint(x: rect.midX, y: rect.midY) }
@@ -45,7 +48,7 @@ import SwiftVisionTestSupport
         }
         let (columns, rows) = (1280 / cell, 720 / cell)
         let grey = try VisionImage(pixels: Data(repeating: 128, count: cell * cell * 3), width: cell, height: cell, format: .rgb)
-        var tiles = [VisionImage](repeating: grey, count: columns * rows)
+        var tiles: [VisionImage] = Array(repeating: grey, count: columns * rows)
         var generator = SeededGenerator(seed: 7)
         let places = Array(tiles.indices).shuffled(using: &generator).prefix(faces.count)
         for (face, place) in zip(faces, places) { tiles[place] = face }
@@ -57,11 +60,11 @@ import SwiftVisionTestSupport
     /// misses: faces about 80 pixels wide on 1280×720.
     @Test func findsTheFacesOfAGroupPhoto() throws {
         let (photo, squares) = try Self.groupPhoto(cell: 120)
-        let found = try Self.detector().results(in: photo).map(\.frame)
+        let found = try Self.detector().results(in: photo.mlKitImage).map(\.frame)
         let hits = squares.filter { square in found.contains { square.contains(CGPoint(x: $0.midX, y: $0.midY)) } }
         #expect(hits.count >= squares.count - 1, "found \(hits.count) of \(squares.count): \(found)")
         #expect(found.allSatisfy { face in squares.contains { $0.contains(CGPoint(x: face.midX, y: face.midY)) } }, "\(found)")
-        let fast = try Self.detector(.fast).results(in: photo)
+        let fast = try Self.detector(.fast).results(in: photo.mlKitImage)
         #expect(fast.count < hits.count, "fast mode found \(fast.count)")
     }
 
@@ -85,7 +88,7 @@ import SwiftVisionTestSupport
         #expect(looks.tiles == FaceAnalyzer.tiles(width: crowd.width, height: crowd.height) && looks.unsure.isEmpty)
         for cell in [100, 80] {
             let (photo, squares) = try Self.groupPhoto(cell: cell)
-            let found = try Self.detector().results(in: photo).map(\.frame)
+            let found = try Self.detector().results(in: photo.mlKitImage).map(\.frame)
             let hits = squares.filter { square in found.contains { square.contains(CGPoint(x: $0.midX, y: $0.midY)) } }
             #expect(hits.count >= 9, "cell \(cell): found \(hits.count) of \(squares.count)")
             #expect(found.allSatisfy { face in squares.contains { $0.contains(CGPoint(x: face.midX, y: face.midY)) } }, "\(found)")
@@ -142,7 +145,7 @@ import SwiftVisionTestSupport
     @Test func findsEveryFaceInPhotosOfPeople() throws {
         let detector = try Self.detector()
         for (photo, centers) in Self.people {
-            let faces = try detector.results(in: try Fixtures.image(photo))
+            let faces = try detector.results(in: try Fixtures.image(photo).mlKitImage)
             #expect(faces.count == centers.count, "\(photo): \(faces.map(\.frame))")
             for center in centers {
                 #expect(faces.contains { $0.frame.contains(center) }, "\(photo): no face at \(center)")
@@ -155,7 +158,7 @@ import SwiftVisionTestSupport
     func firesOnNoAnimalOrObject(mode: FaceDetectorOptions.PerformanceMode) throws {
         let detector = try Self.detector(mode)
         for photo in Self.noFaces + Self.animalCloseUps.map(\.photo) {
-            #expect(try detector.results(in: try Fixtures.image(photo)).isEmpty, "\(photo)")
+            #expect(try detector.results(in: try Fixtures.image(photo).mlKitImage).isEmpty, "\(photo)")
         }
     }
 
@@ -177,7 +180,7 @@ import SwiftVisionTestSupport
     func findsNoFaceInCollagesOfAnimalFaces(mode: FaceDetectorOptions.PerformanceMode) throws {
         let detector = try Self.detector(mode)
         for (index, collage) in try Self.animalCollages().enumerated() {
-            #expect(try detector.results(in: collage).isEmpty, "collage \(index)")
+            #expect(try detector.results(in: collage.mlKitImage).isEmpty, "collage \(index)")
         }
     }
 
@@ -236,7 +239,7 @@ import SwiftVisionTestSupport
     }
 
     @Test func landmarksArePlausible() throws {
-        let face = try #require(try Self.detector(landmarks: true).results(in: try Fixtures.image("astronaut.png")).first)
+        let face = try #require(try Self.detector(landmarks: true).results(in: try Fixtures.image("astronaut.png").mlKitImage).first)
         #expect(face.meshPoints.count == 468)
         let leftEye = try #require(face.landmark(ofType: .leftEye)).position
         let rightEye = try #require(face.landmark(ofType: .rightEye)).position
@@ -259,9 +262,9 @@ import SwiftVisionTestSupport
     func findsTheSameFaceInEveryOrientation(orientation: ImageOrientation) throws {
         let upright = try Fixtures.image("astronaut.png")
         let detector = try Self.detector()
-        let expected = try #require(try detector.results(in: upright).first).frame
+        let expected = try #require(try detector.results(in: upright.mlKitImage).first).frame
         let stored = try VisionImage(buffer: upright.buffer, orientation: orientation.inverse).upright()
-        let faces = try detector.results(in: VisionImage(buffer: stored.buffer, orientation: orientation))
+        let faces = try detector.results(in: VisionImage(buffer: stored.buffer, orientation: orientation).mlKitImage)
         #expect(faces.count == 1)
         let found = try #require(faces.first).frame
         #expect(abs(found.midX - expected.midX) < 4 && abs(found.midY - expected.midY) < 4)
@@ -271,8 +274,8 @@ import SwiftVisionTestSupport
     @Test func mirroredFramesKeepTheSubjectsSides() throws {
         let detector = try Self.detector(landmarks: true)
         let photo = try Fixtures.image("astronaut.png")
-        let plain = try #require(try detector.results(in: photo).first)
-        let mirrored = try #require(try detector.results(in: photo.mirrored()).first)
+        let plain = try #require(try detector.results(in: photo.mlKitImage).first)
+        let mirrored = try #require(try detector.results(in: photo.mirrored().mlKitImage).first)
         let leftEye = try #require(plain.landmark(ofType: .leftEye)).position
         let mirroredLeftEye = try #require(mirrored.landmark(ofType: .leftEye)).position
         #expect(abs(mirroredLeftEye.x - (512 - leftEye.x)) < 2 && abs(mirroredLeftEye.y - leftEye.y) < 2)
@@ -308,14 +311,14 @@ import SwiftVisionTestSupport
     @Test func handlesImagesWithoutUsableFaces() throws {
         let detector = try Self.detector(landmarks: true)
         let tiny = try VisionImage(pixels: Data([200, 150, 100]), width: 1, height: 1, format: .rgb)
-        #expect(try detector.results(in: tiny).isEmpty)
+        #expect(try detector.results(in: tiny.mlKitImage).isEmpty)
         // A face cut by the border: only its right half is in the image.
         let cut = try Fixtures.image("astronaut.png").cropped(to: CGRect(x: 225, y: 0, width: 287, height: 512))
-        for face in try detector.results(in: cut) {
+        for face in try detector.results(in: cut.mlKitImage) {
             #expect(CGRect(x: -40, y: -40, width: 367, height: 592).contains(face.frame))
         }
         // A 12-megapixel frame is scanned in tiles without trouble.
         let large = try Fixtures.image("bus.jpg").resized(width: 3000, height: 4000)
-        #expect(try detector.results(in: large).count == 2)
+        #expect(try detector.results(in: large.mlKitImage).count == 2)
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import MLKit
+@testable import Vision
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime
@@ -50,11 +52,11 @@ extension Fixtures {
         var options = FaceDetectorOptions()
         options.performanceMode = .accurate
         options.isTrackingEnabled = true
-        let detector = try FaceDetector(options: options)
+        let detector = try FaceDetector.faceDetector(options: options)
         var idsBefore: Set<Int> = []
         var idsAfter: Set<Int> = []
         for (index, frame) in try MovingFaceVideo.frames().enumerated() {
-            let faces = try detector.results(inVideoFrame: frame, timestampInMilliseconds: index * 33)
+            let faces = try detector.results(inVideoFrame: frame.mlKitImage, timestampInMilliseconds: index * 33)
             guard let truth = MovingFaceVideo.path[index] else {
                 #expect(faces.isEmpty, "frame \(index) shows no face")
                 continue
@@ -77,11 +79,12 @@ extension Fixtures {
     func animalFacesStartNoTrack(mode: FaceDetectorOptions.PerformanceMode) throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../eval/data/faces/animals")
         for name in ["n02490219_marmoset.jpg", "n02492035_capuchin.jpg", "n02494079_squirrel_monkey.jpg"] {
-            var options = FaceDetectorOptions()
+            let options = FaceDetectorOptions()
             options.performanceMode = mode
             options.isTrackingEnabled = true
-            let detector = try FaceDetector(options: options)
-            let image = try VisionImage(contentsOf: folder.appendingPathComponent(name))
+            options.minFaceSize = 0.02
+            let detector = FaceDetector.faceDetector(options: options)
+            let image = try VisionImage(contentsOf: folder.appendingPathComponent(name)).mlKitImage
             for index in 0..<6 {
                 let faces = try detector.results(inVideoFrame: image, timestampInMilliseconds: index * 33)
                 #expect(faces.isEmpty, "\(name), frame \(index): \(faces.map(\.frame))")
@@ -92,16 +95,18 @@ extension Fixtures {
     @Test func timestampsMustIncrease() throws {
         var options = FaceDetectorOptions()
         options.isTrackingEnabled = true
-        let detector = try FaceDetector(options: options)
+        let detector = try FaceDetector.faceDetector(options: options)
         let frame = try MovingFaceVideo.frames()[0]
-        _ = try detector.results(inVideoFrame: frame, timestampInMilliseconds: 100)
+        _ = try detector.results(inVideoFrame: frame.mlKitImage, timestampInMilliseconds: 100)
         #expect(throws: VisionTaskError.nonIncreasingTimestamp(previous: 100, current: 100)) {
-            try detector.results(inVideoFrame: frame, timestampInMilliseconds: 100)
+            try unwrappingMLKitError { try detector.results(inVideoFrame: frame.mlKitImage, timestampInMilliseconds: 100) }
         }
         detector.reset()
-        #expect(try detector.results(inVideoFrame: frame, timestampInMilliseconds: 5).count == 1)
+        #expect(try detector.results(inVideoFrame: frame.mlKitImage, timestampInMilliseconds: 5).count == 1)
         detector.close()
-        #expect(throws: VisionTaskError.closed) { try detector.results(inVideoFrame: frame, timestampInMilliseconds: 200) }
+        #expect(throws: VisionTaskError.closed) {
+            try unwrappingMLKitError { try detector.results(inVideoFrame: frame.mlKitImage, timestampInMilliseconds: 200) }
+        }
     }
 
     @Test func sequenceHandlerTracksMirroredFrontCameraFrames() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import MLKit
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime
@@ -64,7 +65,7 @@ struct WordNetNouns {
         options.shouldUseGeneralLabels = true
         options.confidenceThreshold = 0
         options.maxResultCount = max
-        return try ImageLabeler(options: options)
+        return try ImageLabeler.imageLabeler(options: options)
     }
 
     @Test func wordNetPutsKnownClassesUnderTheirGeneralSynsets() throws {
@@ -123,7 +124,7 @@ struct WordNetNouns {
             ("dog.jpg", ["Dog"]), ("chelsea.png", ["Cat", "Pet"]), ("bus.jpg", ["Bus", "Vehicle"]),
             ("coffee.png", ["Drink", "Food"]),
         ] {
-            let labels = try labeler.results(in: try Fixtures.image(photo))
+            let labels = try labeler.results(in: try Fixtures.image(photo).mlKitImage)
             #expect(Set(labels.map(\.text)).isSuperset(of: expected), "\(photo): \(labels)")
             #expect(labels.count == 5 && labels.map(\.confidence) == labels.map(\.confidence).sorted(by: >))
             #expect(labels.allSatisfy { names[$0.index] == $0.text && (0...1).contains($0.confidence) })
@@ -136,9 +137,9 @@ struct WordNetNouns {
         var plain = ImageLabelerOptions()
         plain.confidenceThreshold = 0
         plain.maxResultCount = 1000
-        let classes = try ImageLabeler(options: plain).results(in: image)
+        let classes = try ImageLabeler.imageLabeler(options: plain).results(in: image.mlKitImage)
         let general = try Self.generalLabels()
-        let labels = try Self.labeler(max: 100).results(in: image)
+        let labels = try Self.labeler(max: 100).results(in: image.mlKitImage)
         #expect(!labels.isEmpty)
         let ancestors = general.classSynsets.map(wordNet.ancestors)
         for label in labels {

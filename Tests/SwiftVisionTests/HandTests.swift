@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import MediaPipeTasksVision
+@testable import Vision
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime
@@ -280,7 +282,7 @@ enum PanningHandVideo {
 
     /// A live stream: the delegate gets every result in timestamp order, with both hands found.
     @Test func handLandmarkerDeliversLiveStreamResults() async throws {
-        final class Collector: HandLandmarkerLiveStreamDelegate, @unchecked Sendable {
+        final class Collector: NSObject, HandLandmarkerLiveStreamDelegate, @unchecked Sendable {
             let lock = NSLock()
             var results: [(Int, Int)] = []
             func handLandmarker(_ handLandmarker: HandLandmarker, didFinishDetection result: HandLandmarkerResult?, timestampInMilliseconds: Int, error: (any Error)?) {

@@ -2,6 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import MediaPipeTasksVision
+@testable import Vision
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime
@@ -21,7 +23,7 @@ import Testing
     }
 
     static func cosine(_ embedder: ImageEmbedder, _ a: VisionImage, _ b: VisionImage) throws -> Double {
-        try ImageEmbedder.cosineSimilarity(embedder.embed(image: a).embeddings[0], embedder.embed(image: b).embeddings[0])
+        try embedder.embed(image: a).embeddings[0].cosineSimilarity(to: embedder.embed(image: b).embeddings[0])
     }
 
     static let unrelated = ["coffee.png", "chelsea.png", "bus.jpg", "dog.jpg", "astronaut.png", "horses.jpg", "kite.jpg"]
@@ -90,19 +92,19 @@ import Testing
 
     @Test func cosineSimilarityHasMediaPipesErrors() throws {
         let float = Embedding(floatEmbedding: [1, 2, 3])
-        #expect(try ImageEmbedder.cosineSimilarity(float, Embedding(floatEmbedding: [2, 4, 6])) > 0.99999)
-        #expect(try ImageEmbedder.cosineSimilarity(float, Embedding(floatEmbedding: [-1, -2, -3])) < -0.99999)
+        #expect(try float.cosineSimilarity(to: Embedding(floatEmbedding: [2, 4, 6])) > 0.99999)
+        #expect(try float.cosineSimilarity(to: Embedding(floatEmbedding: [-1, -2, -3])) < -0.99999)
         #expect(throws: ImageEmbedderError.embeddingSizeMismatch(3, 2)) {
-            try ImageEmbedder.cosineSimilarity(float, Embedding(floatEmbedding: [1, 2]))
+            try float.cosineSimilarity(to: Embedding(floatEmbedding: [1, 2]))
         }
-        #expect(throws: ImageEmbedderError.zeroNorm) { try ImageEmbedder.cosineSimilarity(float, Embedding(floatEmbedding: [0, 0, 0])) }
+        #expect(throws: ImageEmbedderError.zeroNorm) { try float.cosineSimilarity(to: Embedding(floatEmbedding: [0, 0, 0])) }
         #expect(throws: ImageEmbedderError.quantizedWithFloat) {
-            try ImageEmbedder.cosineSimilarity(float, Embedding(quantizedEmbedding: [1, 2, 3]))
+            try float.cosineSimilarity(to: Embedding(quantizedEmbedding: [1, 2, 3]))
         }
         #expect(throws: ImageEmbedderError.emptyEmbedding) {
-            try ImageEmbedder.cosineSimilarity(Embedding(floatEmbedding: []), Embedding(floatEmbedding: []))
+            try Embedding(floatEmbedding: []).cosineSimilarity(to: Embedding(floatEmbedding: []))
         }
-        let error = #expect(throws: ImageEmbedderError.self) { try ImageEmbedder.cosineSimilarity(float, Embedding(floatEmbedding: [1])) }
+        let error = #expect(throws: ImageEmbedderError.self) { try float.cosineSimilarity(to: Embedding(floatEmbedding: [1])) }
         #expect(error?.description == "cannot compute cosine similarity between embeddings of different sizes (3 vs. 1)")
     }
 
@@ -125,7 +127,7 @@ import Testing
         }
     }
 
-    final class Collector: ImageEmbedderLiveStreamDelegate {
+    final class Collector: NSObject, ImageEmbedderLiveStreamDelegate, @unchecked Sendable {
         let timestamps = Mutex<[Int]>([])
         let errors = Mutex<[String]>([])
 
@@ -171,7 +173,7 @@ import Testing
     @Test func customModelsAndTheirHeads() throws {
         let fp16 = try ImageEmbedder(modelPath: try Fixtures.model("efficientnet_lite0_embedder_fp16.tflite").path)
         let image = try Fixtures.image("dog.jpg")
-        #expect(try ImageEmbedder.cosineSimilarity(fp16.embed(image: image).embeddings[0], Self.embedder().embed(image: image).embeddings[0]) > 0.999)
+        #expect(try fp16.embed(image: image).embeddings[0].cosineSimilarity(to: Self.embedder().embed(image: image).embeddings[0]) > 0.999)
         let twoHeads = try ImageEmbedder(options: ImageEmbedderOptions(localModel: try LabelingFixtures.tinyModel("two_head_embedder.tflite")))
         let red = try twoHeads.embed(image: try LabelingFixtures.plain([255, 0, 0])).embeddings
         #expect(red.map(\.headIndex) == [0, 1] && red.map(\.headName) == ["mean_colour", "mixed"])

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import MLKit
 @testable import SwiftVision
 
 /// Defaults and helpers that code ported from ML Kit relies on.

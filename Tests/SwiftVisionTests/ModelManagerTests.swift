@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import MLKit
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime
@@ -66,8 +67,8 @@ import Testing
         #expect(try manager.downloadedModels() == [model])
         try FileManager.default.removeItem(at: damaged)
         // The seeds' pattern: the remote model once downloaded, else the bundled one.
-        let labeler = try ImageLabeler(options: ImageLabelerOptions(remoteModel: model, modelManager: manager))
-        #expect(try labeler.results(in: try Fixtures.image("coffee.png")).first?.text == "espresso")
+        let labeler = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(remoteModel: model, modelManager: manager))
+        #expect(try labeler.results(in: try Fixtures.image("coffee.png").mlKitImage).first?.text == "espresso")
         try manager.deleteDownloadedModel(model)
         #expect(try !manager.isModelDownloaded(model) && filesInFolder().isEmpty)
         #expect(throws: ModelManagerError.notDownloaded(name: model.name)) { try manager.deleteDownloadedModel(model) }
@@ -84,7 +85,8 @@ import Testing
         let partial = manager.directory.appendingPathComponent(model.name + ".tflite.partial")
         #expect((try FileManager.default.attributesOfItem(atPath: partial.path))[.size] as? Int == size / 2)
         #expect(throws: ModelManagerError.notDownloaded(name: model.name)) {
-            try ImageLabeler(options: ImageLabelerOptions(remoteModel: model, modelManager: manager))
+            let labeler = ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(remoteModel: model, modelManager: manager))
+            return try unwrappingMLKitError { try labeler.results(in: try Fixtures.image("coffee.png").mlKitImage) }
         }
         let bundled = LocalModel(url: served)
         #expect(manager.downloadedModel(for: model) ?? bundled == bundled)

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import MLKit
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime
@@ -65,8 +66,8 @@ import Testing
         // The conditional requests carried the ETag the server sent, the file's SHA-256.
         let etag = "\"\(try AssetInstaller.sha256(of: served))\""
         #expect(requests.map(\.ifNoneMatch) == [nil, etag, etag])
-        let labeler = try ImageLabeler(options: ImageLabelerOptions(remoteModel: model, modelManager: manager))
-        #expect(try labeler.results(in: try Fixtures.image("coffee.png")).first?.text == "espresso")
+        let labeler = try ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(remoteModel: model, modelManager: manager))
+        #expect(try labeler.results(in: try Fixtures.image("coffee.png").mlKitImage).first?.text == "espresso")
     }
 
     @Test func aServerWithADateOnlyIsAskedIfModifiedSince() async throws {

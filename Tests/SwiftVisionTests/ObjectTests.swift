@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import MLKit
+@testable import Vision
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime
@@ -39,31 +41,31 @@ enum MovingObjectsVideo {
 }
 
 @Suite(.serialized) struct ObjectTests {
-    static func detector(_ mode: ObjectDetectorOptions.DetectorMode = .singleImage, multiple: Bool = true) throws -> ObjectDetector {
+    static func detector(_ mode: ObjectDetectorMode = .singleImage, multiple: Bool = true) throws -> ObjectDetector {
         var options = ObjectDetectorOptions()
         options.detectorMode = mode
         options.shouldEnableMultipleObjects = multiple
         options.shouldEnableClassification = true
-        return try ObjectDetector(options: options)
+        return try ObjectDetector.objectDetector(options: options)
     }
 
-    static func names(_ objects: [DetectedObject]) -> [String] {
+    static func names(_ objects: [Object]) -> [String] {
         objects.compactMap { $0.labels.last?.text }
     }
 
     @Test func findsPeopleAndABusAndADogWithItsBicycle() throws {
         let detector = try Self.detector()
-        let bus = try detector.results(in: try Fixtures.image("bus.jpg"))
+        let bus = try detector.results(in: try Fixtures.image("bus.jpg").mlKitImage)
         #expect(Self.names(bus).filter { $0 == "person" }.count >= 3)
         #expect(Self.names(bus).contains("bus"))
         #expect(bus.allSatisfy { $0.trackingID == nil })
-        let dog = Self.names(try detector.results(in: try Fixtures.image("dog.jpg")))
+        let dog = Self.names(try detector.results(in: try Fixtures.image("dog.jpg").mlKitImage))
         #expect(dog.contains("dog") && dog.contains("bicycle"))
         #expect(dog.contains("car") || dog.contains("truck"))
     }
 
     @Test func singleObjectModeKeepsTheMostProminent() throws {
-        let objects = try Self.detector(multiple: false).results(in: try Fixtures.image("bus.jpg"))
+        let objects = try Self.detector(multiple: false).results(in: try Fixtures.image("bus.jpg").mlKitImage)
         #expect(objects.count == 1)
         #expect(objects.first?.labels.last?.text == "bus")
     }
@@ -76,7 +78,7 @@ enum MovingObjectsVideo {
         #expect(ObjectCategory(cocoClass: "person") == nil)
         // The coffee photo's cup gets the coarse label first, then its COCO class. (Alone, the task reports the
         // table under it, the larger object, which YOLOv4-tiny finds too.)
-        let objects = try Self.detector(multiple: true).results(in: try Fixtures.image("coffee.png"))
+        let objects = try Self.detector(multiple: true).results(in: try Fixtures.image("coffee.png").mlKitImage)
         let labels = try #require(objects.first { $0.labels.last?.text == "cup" }?.labels)
         #expect(labels.map(\.text) == ["Home good", "cup"])
         #expect(labels[0].index == ObjectCategory.homeGood.rawValue)
@@ -88,16 +90,16 @@ enum MovingObjectsVideo {
         var personIDs: [Int] = []
         var overlaps: [Double] = []
         /// The ID of the reported object that overlaps `box` best, if it overlaps it enough.
-        func id(of box: CGRect?, in objects: [DetectedObject]) -> Int? {
+        func id(of box: CGRect?, in objects: [Object]) -> Int? {
             guard let box, let match = objects.max(by: { $0.frame.intersectionOverUnion(with: box) < $1.frame.intersectionOverUnion(with: box) })
             else { return nil }
             let overlap = match.frame.intersectionOverUnion(with: box)
             guard overlap > 0.4 else { return nil }
             overlaps.append(overlap)
-            return match.trackingID
+            return match.trackingID?.intValue
         }
         for (index, frame) in try MovingObjectsVideo.frames().enumerated() {
-            let objects = try detector.results(inVideoFrame: frame, timestampInMilliseconds: index * 40)
+            let objects = try detector.results(inVideoFrame: frame.mlKitImage, timestampInMilliseconds: index * 40)
             let truth = MovingObjectsVideo.truth(index)
             if let dog = id(of: truth.dog, in: objects) { dogIDs.append(dog) }
             if let person = id(of: truth.person, in: objects) { personIDs.append(person) }
@@ -110,7 +112,8 @@ enum MovingObjectsVideo {
         #expect(Set(dogIDs).isDisjoint(with: personIDs))
         #expect(overlaps.reduce(0, +) / Double(overlaps.count) > 0.6)
         #expect(throws: VisionTaskError.nonIncreasingTimestamp(previous: 47 * 40, current: 0)) {
-            try detector.results(inVideoFrame: try MovingObjectsVideo.frames()[0], timestampInMilliseconds: 0)
+            let first = try MovingObjectsVideo.frames()[0].mlKitImage
+            return try unwrappingMLKitError { try detector.results(inVideoFrame: first, timestampInMilliseconds: 0) }
         }
     }
 
@@ -118,12 +121,12 @@ enum MovingObjectsVideo {
         var options = ObjectDetectorOptions()
         options.detectorMode = .stream
         options.alwaysDiscardsLateVideoFrames = true
-        let detector = try ObjectDetector(options: options)
+        let detector = try ObjectDetector.objectDetector(options: options)
         let frame = try Fixtures.image("bus.jpg")
         let outcomes = await withTaskGroup(of: Bool.self) { group in
             for _ in 0..<6 {
                 group.addTask {
-                    do { _ = try await detector.process(frame); return true } catch { return false }
+                    do { _ = try await detector.process(frame.mlKitImage); return true } catch { return false }
                 }
             }
             return await group.reduce(into: [Bool]()) { $0.append($1) }
@@ -196,12 +199,14 @@ enum MovingObjectsVideo {
 
 @Suite(.serialized) struct CustomObjectClassifierTests {
     @Test func classifiesEachObjectsCropWithTheGivenModel() throws {
-        var options = CustomObjectDetectorOptions(localModel: LocalModel(url: try Fixtures.model("efficientnet_lite0_classifier.tflite")))
+        let options = CustomObjectDetectorOptions(localModel: LocalModel(url: try Fixtures.model("efficientnet_lite0_classifier.tflite")))
+        options.detectorMode = .singleImage
+        options.shouldEnableClassification = true
         options.shouldEnableMultipleObjects = true
         options.maxPerObjectLabelCount = 3
         options.classificationConfidenceThreshold = 0.05
-        let detector = try ObjectDetector(options: options)
-        let objects = try detector.results(in: try Fixtures.image("bus.jpg"))
+        let detector = try ObjectDetector.objectDetector(options: options)
+        let objects = try detector.results(in: try Fixtures.image("bus.jpg").mlKitImage)
         #expect(!objects.isEmpty)
         #expect(objects.allSatisfy { $0.labels.count <= 3 && $0.labels.allSatisfy { $0.confidence >= 0.05 } })
         // The bus's crop is an ImageNet vehicle, not a COCO class name.
@@ -212,11 +217,13 @@ enum MovingObjectsVideo {
 
         // As in ML Kit, classification off means no labels, from the custom classifier either.
         options.shouldEnableClassification = false
-        let unlabelled = try ObjectDetector(options: options).results(in: try Fixtures.image("bus.jpg"))
+        let unlabelled = try ObjectDetector.objectDetector(options: options).results(in: try Fixtures.image("bus.jpg").mlKitImage)
         #expect(unlabelled.count == objects.count && unlabelled.allSatisfy(\.labels.isEmpty))
 
-        var missing = CustomObjectDetectorOptions(localModel: LocalModel(path: "/nonexistent/model.tflite"))
-        missing.shouldEnableMultipleObjects = true
-        #expect(throws: (any Error).self) { try ObjectDetector(options: missing) }
+        let missing = CustomObjectDetectorOptions(localModel: LocalModel(path: "/nonexistent/model.tflite"))
+        missing.shouldEnableClassification = true
+        #expect(throws: ModelManagerError.fileNotFound(path: "/nonexistent/model.tflite")) {
+            try unwrappingMLKitError { try ObjectDetector.objectDetector(options: missing).results(in: try Fixtures.image("bus.jpg").mlKitImage) }
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import MLKit
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime
@@ -118,13 +119,14 @@ import Testing
 
     @Test func facesOfAnOrientedPNGMatchTheUprightPhoto() throws {
         let fixtures = try OrientationFixtures.require()
-        var options = FaceDetectorOptions()
+        let options = FaceDetectorOptions()
         options.performanceMode = .accurate
-        let detector = try FaceDetector(options: options)
-        let upright = try detector.results(in: try Fixtures.image("bus.jpg"))
+        options.minFaceSize = 0.02
+        let detector = try FaceDetector.faceDetector(options: options)
+        let upright = try detector.results(in: try Fixtures.image("bus.jpg").mlKitImage)
         let oriented = try VisionImage(contentsOfFile: fixtures.photo.file)
         #expect(oriented.orientation == .right && (oriented.width, oriented.height) == (810, 1080))
-        let faces = try detector.results(in: oriented)
+        let faces = try detector.results(in: oriented.mlKitImage)
         try #require(upright.count >= 2)
         #expect(faces.count == upright.count)
         func distance(_ a: CGRect, _ b: CGRect) -> Double { hypot(a.midX - b.midX, a.midY - b.midY) }

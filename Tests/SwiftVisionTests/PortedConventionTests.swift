@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import Vision
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionTasks

@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 
+@testable import MLKit
+@testable import MediaPipeTasksVision
+@testable import Vision
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime
@@ -189,7 +192,7 @@ func median(_ values: [Double]) -> Double {
 
     /// A live stream: the delegate gets every result in timestamp order, with the pose found.
     @Test func poseLandmarkerDeliversLiveStreamResults() async throws {
-        final class Collector: PoseLandmarkerLiveStreamDelegate, @unchecked Sendable {
+        final class Collector: NSObject, PoseLandmarkerLiveStreamDelegate, @unchecked Sendable {
             let lock = NSLock()
             var results: [(Int, Int)] = []
             func poseLandmarker(_ poseLandmarker: PoseLandmarker, didFinishDetection result: PoseLandmarkerResult?, timestampInMilliseconds: Int, error: (any Error)?) {
@@ -218,7 +221,7 @@ func median(_ values: [Double]) -> Double {
         let pose = try #require(try PoseTask().output(for: image).poses.first)
         var options = PoseDetectorOptions()
         options.detectorMode = .singleImage
-        let found = try #require(try PoseDetector(options: options).results(in: image).first)
+        let found = try #require(try PoseDetector.poseDetector(options: options).results(in: image.mlKitImage).first)
         #expect(found.landmarks.count == 33)
         let wrist = found.landmark(ofType: .rightWrist)
         #expect(wrist.type == .rightWrist && wrist.position.x == pose.landmarks[16].x && wrist.position.y == pose.landmarks[16].y)

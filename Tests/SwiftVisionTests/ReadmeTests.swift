@@ -1,6 +1,9 @@
 import Foundation
+import MLKit
+import MediaPipeTasksVision
 import SwiftVision
 import Testing
+import Vision
 
 /// The README's Swift examples, verbatim, so that the compiler checks them; the test below checks that
 /// the README still shows exactly these lines.
@@ -18,15 +21,15 @@ enum ReadmeExamples {
     }
 
     static func readmeFaces(image: VisionImage, video: URL) throws {
-        var options = FaceDetectorOptions()          // ML Kit style
+        let options = FaceDetectorOptions()          // ML Kit style
         options.performanceMode = .accurate           // full-range model + closer looks: small faces of group photos
         options.landmarkMode = .all                   // eyes (pupils), ears, cheeks, nose, mouth
         options.contourMode = .all                    // face oval, eyebrows, eyes, lips, nose
         options.isTrackingEnabled = true              // frames form a stream: tracking IDs
-        let detector = try FaceDetector(options: options)
-        let faces = try detector.results(in: image)  // or `try await detector.process(image)`
+        let detector = FaceDetector.faceDetector(options: options)
+        let faces = try detector.results(in: image.mlKitImage)  // or `try await detector.process(image.mlKitImage)`
         for frame in try VideoReader(url: video) {    // video: tracking IDs, the mesh follows each face
-            let tracked = try detector.results(inVideoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
+            let tracked = try detector.results(inVideoFrame: frame.image.mlKitImage, timestampInMilliseconds: frame.timestampInMilliseconds)
         }
 
         let observations = try ImageRequestHandler(image).perform(DetectFaceLandmarksRequest())  // Vision style
@@ -34,12 +37,12 @@ enum ReadmeExamples {
     }
 
     static func readmeObjects(image: VisionImage, frame: VideoFrame, box: CGRect, nextFrame: VisionImage) throws {
-        var options = ObjectDetectorOptions()         // ML Kit style, YOLOv4-tiny (COCO-80) from the model zoo
+        let options = ObjectDetectorOptions()         // ML Kit style, YOLOv4-tiny (COCO-80) from the model zoo
         options.detectorMode = .stream                 // tracking IDs across frames (ByteTrack association)
         options.shouldEnableMultipleObjects = true
         options.shouldEnableClassification = true      // COCO class + ML Kit's coarse category
-        let detector = try ObjectDetector(options: options)
-        let objects = try detector.results(inVideoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
+        let detector = ObjectDetector.objectDetector(options: options)
+        let objects = try detector.results(inVideoFrame: frame.image.mlKitImage, timestampInMilliseconds: frame.timestampInMilliseconds)
 
         let handler = SequenceRequestHandler()         // Vision style: follow a seed box frame after frame
         var observation = DetectedObjectObservation(imageRect: box, imageSize: image.size)
@@ -49,9 +52,9 @@ enum ReadmeExamples {
     }
 
     static func readmeSegmentation(image: VisionImage) throws {
-        var options = SelfieSegmenterOptions()        // ML Kit style, MediaPipe's selfie segmentation model
+        let options = SelfieSegmenterOptions()        // ML Kit style, MediaPipe's selfie segmentation model
         options.segmenterMode = .singleImage           // .stream (the default) smooths masks from frame to frame
-        let mask = try Segmenter.segmenter(options: options).results(in: image)  // width, height, confidences 0–1
+        let mask = try Segmenter.segmenter(options: options).results(in: image.mlKitImage)  // width, height, confidences 0–1
         let confidence = mask.confidence(atX: 600, y: 350)   // upright pixels; the image's size unless shouldEnableRawSizeMask
         var canvas = try ImageCanvas(image: image)
         try canvas.blurBackground(keeping: mask.plane)       // or replaceBackground(keeping:with:), drawMask(_:color:opacity:)
@@ -62,21 +65,21 @@ enum ReadmeExamples {
     }
 
     static func readmePose(image: VisionImage, frame: VideoFrame) throws {
-        var options = PoseLandmarkerOptions()         // MediaPipe style: BlazePose detector + full landmark model
+        let options = PoseLandmarkerOptions()         // MediaPipe style: BlazePose detector + full landmark model
         options.runningMode = .video                   // landmarks of one frame place the next frame's crop
         options.outputSegmentationMasks = true         // body mask over the image (ConfidenceMask)
         let landmarker = try PoseLandmarker(options: options)
         let result = try landmarker.detect(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
         let wrist = result.landmarks.first?[PoseLandmarkType.leftWrist.index]   // x, y (0…1), z, visibility, presence
 
-        let pose = try PoseDetector(options: PoseDetectorOptions()).results(in: image).first   // ML Kit style
+        let pose = try PoseDetector.poseDetector(options: PoseDetectorOptions()).results(in: image.mlKitImage).first   // ML Kit style
         let nose = pose?.landmark(ofType: .nose).position                                        // pixels; inFrameLikelihood
         let body = try ImageRequestHandler(image).perform(DetectHumanBodyPoseRequest()).first   // Vision style: 19 joints
         let neck = body?.joint(for: .neck)?.location                                            // normalised lower-left
     }
 
     static func readmeHands(image: VisionImage, frame: VideoFrame) throws {
-        var options = HandLandmarkerOptions()         // MediaPipe style: palm detector + full hand landmark model
+        let options = HandLandmarkerOptions()         // MediaPipe style: palm detector + full hand landmark model
         options.numHands = 2
         options.runningMode = .video                  // each hand's landmarks place its next crop
         let landmarker = try HandLandmarker(options: options)
@@ -92,8 +95,8 @@ enum ReadmeExamples {
     static func readmeRectanglesBarcodesText(image: VisionImage) throws {
         let pages = try RectangleDetector(options: .init(maximumObservations: 0)).results(in: image)  // corners in pixels
         let scan = try image.perspectiveCorrected(pages[0].corners)          // what a document scanner does next
-        let codes = try BarcodeScanner().results(in: image)                   // ML Kit style: format, rawValue, rawData, corners
-        let text = try TextRecognizer().results(in: image)                    // blocks → lines → elements, reading order
+        let codes = try BarcodeScanner.barcodeScanner().results(in: image.mlKitImage)    // ML Kit style: format, rawValue, rawData, corners
+        let text = try TextRecognizer.textRecognizer(options: TextRecognizerOptions()).results(in: image.mlKitImage)  // blocks → lines → elements
 
         var request = DetectRectanglesRequest()                               // Vision style, Vision's options and defaults
         request.minimumAspectRatio = 0.3
@@ -102,22 +105,22 @@ enum ReadmeExamples {
     }
 
     static func readmeLabelsEmbeddings(image: VisionImage, boxes: [CGRect], first: VisionImage, second: VisionImage, otherFeaturePrint: FeaturePrintObservation) async throws {
-        var options = ImageLabelerOptions()           // ML Kit style, EfficientNet-Lite0 (ImageNet) from the model zoo
+        let options = ImageLabelerOptions()           // ML Kit style, EfficientNet-Lite0 (ImageNet) from the model zoo
         options.confidenceThreshold = 0.5
-        let labels = try ImageLabeler(options: options).results(in: image)  // text, confidence, index
-        let custom = try ImageLabeler(options: ImageLabelerOptions(localModel: LocalModel(path: "birds.tflite")))
-        let perBox = try custom.results(in: image, regions: boxes)          // one call for the crops of many boxes
+        let labels = try ImageLabeler.imageLabeler(options: options).results(in: image.mlKitImage)  // text, confidence, index
+        let custom = ImageLabeler.imageLabeler(options: CustomImageLabelerOptions(localModel: LocalModel(path: "birds.tflite")))
+        let perBox = try custom.results(in: image.mlKitImage, regions: boxes)  // one call for the crops of many boxes
 
         let remote = RemoteModel(name: "birds", url: URL(string: "https://example.com/birds.tflite")!, sha256: nil)
         let manager = ModelManager.modelManager()
         for try await progress in manager.downloadUpdates(remote) { print(progress.completedBytes, progress.totalBytes ?? -1) }
         let model = manager.downloadedModel(for: remote) ?? LocalModel(path: "bundled/birds.tflite")
 
-        var embedding = ImageEmbedderOptions()        // MediaPipe style: .image, .video or .liveStream
+        let embedding = ImageEmbedderOptions()        // MediaPipe style: .image, .video or .liveStream
         embedding.l2Normalize = true
         let embedder = try ImageEmbedder(options: embedding)
-        let similarity = try ImageEmbedder.cosineSimilarity(
-            embedder.embed(image: first).embeddings[0], embedder.embed(image: second).embeddings[0])
+        let similarity = try ImageEmbedder.cosineSimilarity(                       // an NSNumber, as in MediaPipe
+            embedding1: embedder.embed(image: first).embeddings[0], embedding2: embedder.embed(image: second).embeddings[0])
         let featurePrint = try await ImageRequestHandler(image).perform(GenerateImageFeaturePrintRequest())  // Vision style
         let distance = try featurePrint.computeDistance(to: otherFeaturePrint)
     }

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import MLKit
+@testable import Vision
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime
@@ -192,25 +194,27 @@ enum SegmentationReference {
         var options = SelfieSegmenterOptions()
         options.segmenterMode = .singleImage
         let single = try Segmenter.segmenter(options: options)
-        let mask = try single.results(in: image)
+        let mask = try single.results(in: image.mlKitImage)
         #expect(mask.width == 512 && mask.height == 512 && mask.buffer.count == 512 * 512)
         #expect(mask.confidence(atX: 225, y: 118) > 0.9, "the astronaut's face")
-        let processed = try await single.process(image)
+        let processed = try await single.process(image.mlKitImage)
         #expect(processed.confidences == mask.confidences)
 
         options.shouldEnableRawSizeMask = true
-        #expect(try Segmenter(options: options).results(in: image).width == 256)
+        #expect(try Segmenter.segmenter(options: options).results(in: image.mlKitImage).width == 256)
 
-        let stream = try Segmenter(options: SelfieSegmenterOptions())
-        #expect(stream.options.segmenterMode == .stream)
+        let stream = try Segmenter.segmenter(options: SelfieSegmenterOptions())
+        #expect(SelfieSegmenterOptions().segmenterMode == .stream)
         let frames = try MovingFaceVideo.frames().prefix(3)
         for (index, frame) in frames.enumerated() {
-            let mask = try stream.results(inVideoFrame: frame, timestampInMilliseconds: index * 40)
+            let mask = try stream.results(inVideoFrame: frame.mlKitImage, timestampInMilliseconds: index * 40)
             #expect(mask.width == 640 && mask.height == 480)
         }
-        #expect(throws: VisionTaskError.self) { try stream.results(inVideoFrame: frames[0], timestampInMilliseconds: 0) }
+        #expect(throws: VisionTaskError.self) {
+            try unwrappingMLKitError { try stream.results(inVideoFrame: frames[0].mlKitImage, timestampInMilliseconds: 0) }
+        }
         stream.reset()
-        _ = try stream.results(inVideoFrame: frames[0], timestampInMilliseconds: 0)
+        _ = try stream.results(inVideoFrame: frames[0].mlKitImage, timestampInMilliseconds: 0)
     }
 
     @Test func visionRequestQualityLevels() throws {

@@ -1,10 +1,24 @@
 import Foundation
+import MLKitVision
 import Testing
 
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime
 @testable import SwiftVisionTasks
+
+/// SwiftVision's image in every test file, including those that import ML Kit's modules, whose `VisionImage`
+/// is ML Kit's class.
+typealias VisionImage = SwiftVisionCore.VisionImage
+
+/// `work`'s result; an ML Kit error is rethrown as the SwiftVision error it carries, which tests name.
+func unwrappingMLKitError<Result>(_ work: () throws -> Result) throws -> Result {
+    do {
+        return try work()
+    } catch let error as NSError where error.domain == mlKitErrorDomain {
+        throw (error.userInfo[NSUnderlyingErrorKey] as? any Error) ?? error
+    }
+}
 
 /// Shared fixtures: the installed cache (`make test` runs `swiftvision setup --samples` first).
 enum Fixtures {

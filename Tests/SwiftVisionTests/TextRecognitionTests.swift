@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import MLKit
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime
@@ -14,7 +15,7 @@ import Testing
         the two extreme parts of the histogram of grey values:
         """.split(separator: " ").map(String.init)
 
-    static let accurate = Result { try TextRecognizer() }
+    static let accurate = Result { try TextRecognizer.textRecognizer(options: TextRecognizerOptions()) }
 
     /// The share of `expected` words found among the recognised ones (each recognised word counts once).
     static func recall(of expected: [String], in text: Text) -> Double {
@@ -35,7 +36,7 @@ import Testing
     @Test(arguments: scenes)
     func readsRenderedWords(name: String, minimumRecall: Double) throws {
         let scene = try VisionFixtures.scene(name, in: VisionFixtures.text, file: \.file)
-        let text = try Self.accurate.get().results(in: VisionImage(contentsOfFile: scene.file))
+        let text = try Self.accurate.get().results(in: VisionImage(contentsOfFile: scene.file).mlKitImage)
         let recall = Self.recall(of: scene.words.map(\.text), in: text)
         #expect(recall >= minimumRecall, "\(name): read \(text.text)")
     }
@@ -45,7 +46,7 @@ import Testing
     /// it as with Tesseract building the table (the support library out of reach), at both levels: on page.png,
     /// on the rendered scenes, and on the paragraph turned a quarter (whose orientation the legacy engine finds).
     @Test func theAmbiguityTableChangesNoWord() throws {
-        _ = try Self.accurate.get().results(in: try Fixtures.image("page.png"))
+        _ = try Self.accurate.get().results(in: try Fixtures.image("page.png").mlKitImage)
         let support = Fixtures.packageRoot.appendingPathComponent(".build/debug/" + TesseractLibrary.supportFileName).path
         let loaded = try #require(dlopen(support, RTLD_NOW | RTLD_NOLOAD), "\(support) is not loaded")
         defer { dlclose(loaded) }
@@ -72,14 +73,14 @@ import Testing
     func readsTurnedPages(turn: ImageOrientation) throws {
         let scene = try VisionFixtures.scene("paragraph.png", in: VisionFixtures.text, file: \.file)
         let turned = try VisionImage(buffer: VisionImage(contentsOfFile: scene.file).buffer, orientation: turn).upright()
-        let text = try Self.accurate.get().results(in: VisionImage(buffer: turned.buffer))
+        let text = try Self.accurate.get().results(in: VisionImage(buffer: turned.buffer).mlKitImage)
         let recall = Self.recall(of: scene.words.map(\.text), in: text)
         #expect(recall >= 0.9, "\(turn): read \(text.text)")
     }
 
     @Test func wordBoxesMatchWhereTheWordsWereDrawn() throws {
         let scene = try VisionFixtures.scene("paragraph.png", in: VisionFixtures.text, file: \.file)
-        let text = try Self.accurate.get().results(in: VisionImage(contentsOfFile: scene.file))
+        let text = try Self.accurate.get().results(in: VisionImage(contentsOfFile: scene.file).mlKitImage)
         let words = text.blocks.flatMap(\.lines).flatMap(\.elements)
         var matched = 0
         for word in scene.words {
@@ -99,32 +100,37 @@ import Testing
 
     @Test func readsTheScannedPageUnderUnevenLight() throws {
         let page = try Fixtures.image("page.png")
-        let accurate = try Self.accurate.get().results(in: page)
+        let accurate = try Self.accurate.get().results(in: page.mlKitImage)
         #expect(Self.recall(of: Self.pageWords, in: accurate) >= 0.9, "\(accurate.text)")
         // One plain pass over the unevenly lit scan reads much less.
-        let fast = try TextRecognizer(options: TextRecognizerOptions(recognitionLevel: .fast)).results(in: page)
+        let fast = try TextRecognizer.textRecognizer(options: TextRecognizerOptions(recognitionLevel: .fast)).results(in: page.mlKitImage)
         #expect(Self.recall(of: Self.pageWords, in: fast) < Self.recall(of: Self.pageWords, in: accurate))
     }
 
     @Test func optionsShapeTheResult() throws {
         let scene = try VisionFixtures.scene("paragraph.png", in: VisionFixtures.text, file: \.file)
         let image = try VisionImage(contentsOfFile: scene.file)
-        let literal = try TextRecognizer(options: TextRecognizerOptions(usesLanguageCorrection: false)).results(in: image)
+        let literal = try TextRecognizer.textRecognizer(options: TextRecognizerOptions(usesLanguageCorrection: false)).results(in: image.mlKitImage)
         #expect(Self.recall(of: scene.words.map(\.text), in: literal) >= 0.9)
         // Lines are about 8 % of this image's height: a 20 % minimum leaves none.
-        let tall = try TextRecognizer(options: TextRecognizerOptions(minimumTextHeight: 0.2)).results(in: image)
+        let tall = try TextRecognizer.textRecognizer(options: TextRecognizerOptions(minimumTextHeight: 0.2)).results(in: image.mlKitImage)
         #expect(tall.blocks.isEmpty)
-        let tagged = try TextRecognizer(options: TextRecognizerOptions(languages: ["en-US"]))
+        let tagged = try TextRecognizer.textRecognizer(options: TextRecognizerOptions(languages: ["en-US"]))
         #expect(tagged.languages == ["eng"])
         #expect(TextRecognizer.supportedLanguages().contains("eng"))
     }
 
     @Test func badInputGivesEmptyTextOrClearErrors() async throws {
-        #expect(throws: VisionTaskError.self) { try TextRecognizer(options: TextRecognizerOptions(languages: ["tlh"])) }
-        #expect(throws: VisionTaskError.self) { try TextRecognizer(options: TextRecognizerOptions(languages: [])) }
-        #expect(throws: VisionTaskError.self) { try TextRecognizer(options: TextRecognizerOptions(minimumTextHeight: 2)) }
+        // ML Kit's factory does not throw: the recogniser reports its options' error at each call.
+        let page = try Fixtures.image("page.png").mlKitImage
+        func read(_ options: TextRecognizerOptions) throws -> Text {
+            try unwrappingMLKitError { try TextRecognizer.textRecognizer(options: options).results(in: page) }
+        }
+        #expect(throws: VisionTaskError.self) { try read(TextRecognizerOptions(languages: ["tlh"])) }
+        #expect(throws: VisionTaskError.self) { try read(TextRecognizerOptions(languages: [])) }
+        #expect(throws: VisionTaskError.self) { try read(TextRecognizerOptions(minimumTextHeight: 2)) }
         let missing = TextRecognizerOptions(dataDirectory: URL(fileURLWithPath: "/nonexistent/tessdata"))
-        let error = #expect(throws: VisionTaskError.self) { try TextRecognizer(options: missing) }
+        let error = #expect(throws: VisionTaskError.self) { try read(missing) }
         #expect(error?.description.contains("/nonexistent/tessdata") == true)
         // Trained data that Tesseract cannot load (garbage, or cut short) is a clear error, and the
         // failed instance is freed once (it was freed twice, a use-after-free).
@@ -133,23 +139,23 @@ import Testing
         try Data("not trained data".utf8).write(to: broken.appendingPathComponent("eng.traineddata"))
         try Data("not trained data".utf8).write(to: broken.appendingPathComponent("osd.traineddata"))
         for _ in 0..<3 {
-            #expect(throws: VisionTaskError.self) { try TextRecognizer(options: TextRecognizerOptions(dataDirectory: broken)) }
+            #expect(throws: VisionTaskError.self) { try read(TextRecognizerOptions(dataDirectory: broken)) }
         }
         let recognizer = try Self.accurate.get()
         let tiny = try VisionImage(pixels: Data([0]), width: 1, height: 1, format: .gray)
-        #expect(try recognizer.results(in: tiny).blocks.isEmpty)
+        #expect(try recognizer.results(in: tiny.mlKitImage).blocks.isEmpty)
         let blank = try VisionImage(pixels: Data(repeating: 255, count: 400 * 300), width: 400, height: 300, format: .gray)
-        #expect(try await recognizer.process(blank).text.isEmpty)
+        #expect(try await recognizer.process(blank.mlKitImage).text.isEmpty)
     }
 
     /// One recogniser serves concurrent callers in turn, with the same results as one at a time.
     @Test func concurrentCallsGiveTheSameText() async throws {
         let scene = try VisionFixtures.scene("small-print.png", in: VisionFixtures.text, file: \.file)
         let image = try VisionImage(contentsOfFile: scene.file)
-        let recognizer = try TextRecognizer(options: TextRecognizerOptions(recognitionLevel: .fast))
-        let alone = try recognizer.results(in: image).text
+        let recognizer = try TextRecognizer.textRecognizer(options: TextRecognizerOptions(recognitionLevel: .fast))
+        let alone = try recognizer.results(in: image.mlKitImage).text
         let texts = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<3 { group.addTask { try await recognizer.process(image).text } }
+            for _ in 0..<3 { group.addTask { try await recognizer.process(image.mlKitImage).text } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(texts == [alone, alone, alone])

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 
+@testable import Vision
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime

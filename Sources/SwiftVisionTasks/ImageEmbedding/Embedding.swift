@@ -48,4 +48,23 @@ public struct Embedding: Sendable, Hashable, Codable {
 
     /// The values as floats, whichever kind they are.
     package var values: [Float] { floatEmbedding ?? quantizedEmbedding?.map(Float.init) ?? [] }
+
+    /// The cosine similarity of this embedding and `other`, −1…1, with MediaPipe's errors: different sizes,
+    /// an empty or zero-norm embedding, or a quantized embedding with a float one.
+    public func cosineSimilarity(to other: Embedding) throws -> Double {
+        let (u, v) = (values, other.values)
+        guard u.count == v.count else { throw ImageEmbedderError.embeddingSizeMismatch(u.count, v.count) }
+        guard (floatEmbedding == nil) == (other.floatEmbedding == nil) else {
+            throw ImageEmbedderError.quantizedWithFloat
+        }
+        guard !u.isEmpty else { throw ImageEmbedderError.emptyEmbedding }
+        var (dot, uu, vv) = (0.0, 0.0, 0.0)
+        for (a, b) in zip(u, v) {
+            dot += Double(a) * Double(b)
+            uu += Double(a) * Double(a)
+            vv += Double(b) * Double(b)
+        }
+        guard uu > 0, vv > 0 else { throw ImageEmbedderError.zeroNorm }
+        return dot / (uu.squareRoot() * vv.squareRoot())
+    }
 }

@@ -277,12 +277,3 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
 package func offloaded<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
     try await Task.detached(priority: .userInitiated) { try work() }.value
 }
-
-/// Runs `work` off the caller's thread and hands its result or error to an ML Kit-style `completion`.
-package func complete<Result: Sendable>(
-    _ completion: @escaping @Sendable (Result?, (any Error)?) -> Void, with work: @escaping @Sendable () async throws -> Result
-) {
-    Task {
-        do { completion(try await work(), nil) } catch { completion(nil, error) }
-    }
-}
