@@ -135,12 +135,13 @@ final class RequestLimiter: Sendable {
                 channel?.closeFuture.whenComplete { _ in stop(VisionTaskError.cancelled) }
                 let start: @Sendable () -> Void = { [self] in
                     threads.run { [self] in
-                        defer { finish() }
-                        guard !token.isCancelled else {
-                            answer.resume(with: .failure(ContinuousClock.now >= deadline ? APIError.timedOut : VisionTaskError.cancelled))
-                            return
-                        }
-                        answer.resume(with: Swift.Result { try token.run(work) })
+                        // The slot is given back before the answer goes, so that whoever holds the answer finds it free.
+                        let result: Swift.Result<Result, any Error> =
+                            token.isCancelled
+                            ? .failure(ContinuousClock.now >= deadline ? APIError.timedOut : VisionTaskError.cancelled)
+                            : Swift.Result { try token.run(work) }
+                        finish()
+                        answer.resume(with: result)
                     }
                 }
                 let startsNow = state.withLock { state -> Bool in
