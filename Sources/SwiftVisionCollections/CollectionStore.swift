@@ -11,6 +11,9 @@ public protocol CollectionStore: Sendable {
     /// Every collection with its counts, by name.
     func collections() throws -> [CollectionSummary]
 
+    /// Makes an empty collection named `name` (1 to 200 characters); false when one of that name exists.
+    func makeCollection(named name: String) throws -> Bool
+
     /// Whether `collection` already holds the picture with `contentHash` (at `timestampMs` for a video frame).
     func contains(contentHash: String, timestampMs: Int?, in collection: String) throws -> Bool
 

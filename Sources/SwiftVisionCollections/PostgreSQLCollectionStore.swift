@@ -154,6 +154,15 @@ public final class PostgreSQLCollectionStore: CollectionStore {
         }
     }
 
+    public func makeCollection(named name: String) throws -> Bool {
+        guard (1...200).contains(name.count) else { throw CollectionStoreError.invalidName(name) }
+        return try session { session in
+            try !session.rows(
+                "INSERT INTO swiftvision.collection (name, created_at) VALUES (\(name), \(Date())) ON CONFLICT (name) DO NOTHING RETURNING id"
+            ).isEmpty
+        }
+    }
+
     public func contains(contentHash: String, timestampMs: Int?, in collection: String) throws -> Bool {
         try session { session in
             guard let collectionId = try Self.collectionId(session, collection) else { return false }

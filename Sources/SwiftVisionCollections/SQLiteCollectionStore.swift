@@ -120,6 +120,14 @@ public final class SQLiteCollectionStore: CollectionStore {
         }
     }
 
+    public func makeCollection(named name: String) throws -> Bool {
+        try pool.write { db in
+            let existed = try Self.collectionId(db, name) != nil
+            _ = try Self.makeCollection(db, name)
+            return !existed
+        }
+    }
+
     public func contains(contentHash: String, timestampMs: Int?, in collection: String) throws -> Bool {
         try pool.read { db in
             guard let collectionId = try Self.collectionId(db, collection) else { return false }

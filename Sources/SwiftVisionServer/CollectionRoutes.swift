@@ -5,7 +5,8 @@ import SwiftVision
 import SwiftVisionCollections
 import Synchronization
 
-/// Collections over HTTP (docs/collections.md): `GET /v1/collections`, `POST /v1/collections/{c}/items`
+/// Collections over HTTP (docs/collections.md): `GET /v1/collections`, `POST /v1/collections` (an empty one,
+/// `{"name"}`), `POST /v1/collections/{c}/items`
 /// (one image, analysed by `?tasks=` — labels, objects, faces and embeddings by default — and stored),
 /// with `?source=` naming it, `GET`/`DELETE /v1/collections/{c}/items/{id}`, `GET …/items/{id}/thumbnail` (a
 /// JPEG), `POST /v1/collections/{c}/search` (an image to search with, or
@@ -30,8 +31,29 @@ enum CollectionRoutes {
         group.get("v1/collections") { _, context in
             await admitted(context, task: "collections") { try encode(try store.opened().collections()) }
         }
+        group.post("v1/collections") { request, context in
+            await VisionService.instrumented(task: "collections") {
+                let body = try await request.body.collect(upTo: 4096)
+                guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any], object.count == 1,
+                    let name = object["name"] as? String
+                else { throw APIError.badOption("make a collection with {\"name\": \"…\"}") }
+                let admission = try limiter.admit(within: configuration.requestTimeout)
+                let answer = try await admission.run(closing: context.channel) { () throws -> Data? in
+                    let opened = try store.opened()
+                    guard try opened.makeCollection(named: name) else { return nil }
+                    return try encode(try opened.collections().first { $0.name == name })
+                }
+                guard let answer else {
+                    throw APIError(.conflict, "collection_exists", "a collection named \(name.prefix(200)) exists already")
+                }
+                var response = VisionService.json(answer)
+                response.status = .created
+                response.headers[.location] = "/v1/collections/\(name.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(["/"])) ?? "")"
+                return response
+            }
+        }
         group.post("v1/collections/:collection/items") { request, context in
-            let name = context.parameters.get("collection") ?? ""
+            let name = collectionName(context)
             return await VisionService.instrumented(task: "collections") {
                 let names = request.uri.queryParameters.get("tasks").map { String($0) } ?? "labels,objects,faces,embeddings"
                 guard let tasks = IndexedTask.list(names) else {
@@ -65,7 +87,7 @@ enum CollectionRoutes {
             }
         }
         group.get("v1/collections/:collection/items/:id") { _, context in
-            let name = context.parameters.get("collection") ?? ""
+            let name = collectionName(context)
             guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else {
                 return APIError(.badRequest, "bad_item", "an item id is a whole number").response
             }
@@ -75,7 +97,7 @@ enum CollectionRoutes {
             }
         }
         group.get("v1/collections/:collection/items/:id/thumbnail") { _, context in
-            let name = context.parameters.get("collection") ?? ""
+            let name = collectionName(context)
             guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else {
                 return APIError(.badRequest, "bad_item", "an item id is a whole number").response
             }
@@ -92,7 +114,7 @@ enum CollectionRoutes {
             return response
         }
         group.delete("v1/collections/:collection/items/:id") { _, context in
-            let name = context.parameters.get("collection") ?? ""
+            let name = collectionName(context)
             guard let id = context.parameters.get("id").flatMap({ Int64($0) }) else {
                 return APIError(.badRequest, "bad_item", "an item id is a whole number").response
             }
@@ -107,7 +129,7 @@ enum CollectionRoutes {
             return response
         }
         group.post("v1/collections/:collection/search") { request, context in
-            let name = context.parameters.get("collection") ?? ""
+            let name = collectionName(context)
             return await VisionService.instrumented(task: "collections") {
                 let admission = try limiter.admit(within: configuration.requestTimeout)
                 let isJSON = request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true
@@ -146,7 +168,7 @@ enum CollectionRoutes {
             }
         }
         group.get("v1/collections/:collection/duplicates") { request, context in
-            let name = context.parameters.get("collection") ?? ""
+            let name = collectionName(context)
             let text = request.uri.queryParameters.get("threshold").map { String($0) } ?? "0.95"
             guard let threshold = Float(text), (0...1).contains(threshold) else {
                 return APIError.badOption("threshold takes a number in 0…1, not \(text.prefix(32))").response
@@ -212,6 +234,12 @@ enum CollectionRoutes {
         guard let text else { return 10 }
         guard let k = Int(text), (1...1000).contains(k) else { throw APIError.badOption("k takes a whole number in 1…1000, not \(text.prefix(32))") }
         return k
+    }
+
+    /// The collection a route's path names, percent-decoded (the router leaves `%20` as it came).
+    static func collectionName(_ context: ServiceRequestContext) -> String {
+        let raw = context.parameters.get("collection") ?? ""
+        return raw.removingPercentEncoding ?? raw
     }
 
     static func encode(_ value: some Encodable) throws -> Data {

@@ -50,11 +50,30 @@ enum OpenAPIDocument {
             paths["/v1/vision/\(path)"] = ["post": deepStack(path, summary: summary)]
         }
         let collection: [String: Any] = ["name": "collection", "in": "path", "required": true, "schema": ["type": "string"]]
+        var made = responses(ok: "", schema: [:])
+        made["200"] = nil
+        made["201"] = jsonResponse("the new, empty collection", ["type": "object", "required": ["name", "items"]])
+        made["409"] = errorResponse("a collection of that name exists")
         paths["/v1/collections"] = [
             "get": [
                 "operationId": "collections", "summary": "The collections with their item and failure counts",
                 "responses": responses(ok: "the collections", schema: ["type": "array", "items": ["type": "object"]]),
-            ]
+            ],
+            "post": [
+                "operationId": "make_collection", "summary": "Make an empty collection",
+                "requestBody": [
+                    "required": true,
+                    "content": [
+                        "application/json": [
+                            "schema": [
+                                "type": "object", "required": ["name"], "additionalProperties": false,
+                                "properties": ["name": ["type": "string", "minLength": 1, "maxLength": 200]],
+                            ]
+                        ]
+                    ],
+                ],
+                "responses": made,
+            ],
         ]
         paths["/v1/collections/{collection}/items"] = [
             "post": [

@@ -75,6 +75,24 @@ def test_filters_return_exactly_the_matching_photos(server):
     assert set(search(server, {"faces": "2.."})) >= {"zidane.jpg"} and "chelsea.png" not in search(server, {"faces": "1.."})
 
 
+def test_an_empty_collection_is_made_once(server):
+    status, headers, body, _ = request(server.port, "POST", "/v1/collections", json.dumps({"name": "empty one"}).encode(),
+                                       {"Content-Type": "application/json"})
+    assert status == 201 and json.loads(body)["items"] == 0 and headers["location"] == "/v1/collections/empty%20one", body
+    status, _, body, _ = request(server.port, "GET", "/v1/collections")
+    assert {"empty one", "photos"} <= {c["name"] for c in json.loads(body)}, body
+    status, _, body, _ = request(server.port, "POST", "/v1/collections/empty%20one/search", b'{"k": 5}',
+                                 {"Content-Type": "application/json"})
+    assert status == 200 and json.loads(body)["hits"] == [], body
+    status, _, body, _ = request(server.port, "POST", "/v1/collections", json.dumps({"name": "empty one"}).encode(),
+                                 {"Content-Type": "application/json"})
+    assert status == 409 and json.loads(body)["error"]["code"] == "collection_exists", body
+    for bad in [{"name": ""}, {"name": "x" * 201}, {"name": 5}, {}, {"name": "a", "more": 1}]:
+        status, _, body, _ = request(server.port, "POST", "/v1/collections", json.dumps(bad).encode(),
+                                     {"Content-Type": "application/json"})
+        assert status == 400 and json.loads(body)["error"]["code"] == "bad_option", (bad, body)
+
+
 def test_bad_requests_are_refused_clearly(server):
     status, _, body, _ = request(server.port, "GET", "/v1/collections/nothing/items/1")
     assert status == 404 and json.loads(body)["error"]["code"] == "unknown_collection", body

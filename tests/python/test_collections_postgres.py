@@ -117,6 +117,10 @@ def test_replicas_share_one_collection(cluster):
     first = Server("--collections", cluster.url)
     second = Server("--collections", cluster.url)
     try:
+        # An empty collection made through one replica exists for the other.
+        made = [request(server.port, "POST", "/v1/collections", b'{"name": "fresh"}', {"Content-Type": "application/json"})[0]
+                for server in (first, second)]
+        assert made == [201, 409], made
         status, _, body, _ = request(first.port, "POST", "/v1/collections/shared/items?tasks=labels,embeddings",
                                      (MEDIA / "dog.jpg").read_bytes(), {"Content-Type": "image/jpeg"}, time_limit=120)
         assert status == 201, body
