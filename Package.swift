@@ -47,9 +47,15 @@ let portTests: [Target] = [
         name: "PortsTests", dependencies: ["MLKit", "MediaPipeTasksVision", "Vision", "SwiftVisionCore", "SwiftVisionRuntime"]
     )
 ]
+// Programs written as the iOS guides' apps are, with only the image lines changed; make test runs them.
+let portExamples: [Target] = [
+    .executableTarget(name: "example-label-photo", dependencies: ["MLKitImageLabeling"], path: "Examples/LabelPhoto"),
+    .executableTarget(name: "example-compare-images", dependencies: ["MediaPipeTasksVision"], path: "Examples/CompareImages"),
+]
 #else
 let portedModules: [PortedModule] = []
 let portTests: [Target] = []
+let portExamples: [Target] = []
 #endif
 
 /// The umbrella ported modules, which the benchmarks and tests use.
@@ -225,6 +231,6 @@ let package = Package(
             dependencies: module.exports.map { .byName(name: $0) }
                 + (module.usesTaskCore ? ["SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks"] : [])
         )
-    } + portTests,
+    } + portTests + portExamples,
     cxxLanguageStandard: .cxx17
 )
