@@ -51,6 +51,8 @@ let portTests: [Target] = [
 let portExamples: [Target] = [
     .executableTarget(name: "example-label-photo", dependencies: ["MLKitImageLabeling"], path: "Examples/LabelPhoto"),
     .executableTarget(name: "example-compare-images", dependencies: ["MediaPipeTasksVision"], path: "Examples/CompareImages"),
+    .executableTarget(
+        name: "example-face-glasses", dependencies: ["MLKitFaceDetection", "SwiftVisionCore"], path: "Examples/FaceGlasses"),
 ]
 #else
 let portedModules: [PortedModule] = []
