@@ -53,6 +53,7 @@ let portExamples: [Target] = [
     .executableTarget(name: "example-compare-images", dependencies: ["MediaPipeTasksVision"], path: "Examples/CompareImages"),
     .executableTarget(
         name: "example-face-glasses", dependencies: ["MLKitFaceDetection", "SwiftVisionCore"], path: "Examples/FaceGlasses"),
+    .executableTarget(name: "example-track-rectangle", dependencies: ["Vision", "SwiftVisionCore"], path: "Examples/TrackRectangle"),
 ]
 #else
 let portedModules: [PortedModule] = []

@@ -1,7 +1,8 @@
 """The programs in Examples/, written as the iOS guides' apps are (ML Kit, MediaPipe) with only the image
 lines changed, built by `make test` and run here on sample photos. Truth: coffee.png shows an espresso
 (ImageNet class 967, checked by eye, as PortsTests uses it); zidane.jpg shows two faces, each with both eyes
-open; chelsea-small.jpg is a smaller JPEG of
+open; a video made here pans sudoku.png's page (281 × 279 px, half size) over a gray 800 × 600 frame by
+(6, 2) px a frame, so each frame's page is known; chelsea-small.jpg is a smaller JPEG of
 chelsea.png made here, so the two are the same picture; bus.jpg shows a bus, not a cat.
 """
 from __future__ import annotations
@@ -58,3 +59,37 @@ def test_the_ml_kit_faces_example_draws_glasses_on_both_faces(tmp_path):
     ex, ey = map(int, map(float, faces[0][6].split(",")))
     patch = (slice(ey - 30, ey + 30), slice(ex - 30, ex + 30))
     assert abs(drawn[patch].astype(int) - photo[patch].astype(int)).sum() > 20_000
+
+
+def test_the_vision_example_follows_a_rectangle_by_its_uuid(tmp_path):
+    import cv2
+    import numpy as np
+
+    page = cv2.imread(str(MEDIA / "sudoku.png"))
+    small = cv2.resize(page, (page.shape[1] // 2, page.shape[0] // 2))
+    video, frames, origin = tmp_path / "pan.avi", 30, lambda i: (100 + 6 * i, 120 + 2 * i)
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 25, (800, 600))
+    for index in range(frames):
+        frame = np.full((600, 800, 3), 90, np.uint8)
+        x, y = origin(index)
+        frame[y:y + small.shape[0], x:x + small.shape[1]] = small
+        writer.write(frame)
+    writer.release()
+
+    result = run("example-track-rectangle", video)
+    assert result.returncode == 0, result.stderr
+    lines = [line.split() for line in result.stdout.splitlines()]
+    assert [int(line[0]) for line in lines] == list(range(1, frames)), result.stdout
+    assert len({line[1] for line in lines}) == 1, "one uuid from the seed to the last frame"
+    centres = []
+    for line in lines:
+        index = int(line[0])
+        nx, ny, nw, nh = map(float, line[3:7])
+        # Vision's normalised box, lower-left origin, back to top-left pixels.
+        left, top, width, height = nx * 800, (1 - ny - nh) * 600, nw * 800, nh * 600
+        x, y = origin(index)
+        assert x - 10 <= left and left + width <= x + small.shape[1] + 10, (index, line)  # the page, give or take 10 px
+        assert y - 10 <= top and top + height <= y + small.shape[0] + 10, (index, line)
+        centres.append((left + width / 2, top + height / 2))
+    moved = (centres[-1][0] - centres[0][0]) / (len(centres) - 1), (centres[-1][1] - centres[0][1]) / (len(centres) - 1)
+    assert abs(moved[0] - 6) < 1.5 and abs(moved[1] - 2) < 1.5, moved
