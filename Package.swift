@@ -54,6 +54,10 @@ let portExamples: [Target] = [
     .executableTarget(
         name: "example-face-glasses", dependencies: ["MLKitFaceDetection", "SwiftVisionCore"], path: "Examples/FaceGlasses"),
     .executableTarget(name: "example-track-rectangle", dependencies: ["Vision", "SwiftVisionCore"], path: "Examples/TrackRectangle"),
+    .executableTarget(
+        name: "example-objects-then-labels",
+        dependencies: ["MLKitObjectDetection", "MLKitImageLabeling", "MLKitImageLabelingCustom", "SwiftVisionCore"],
+        path: "Examples/ObjectsThenLabels"),
 ]
 #else
 let portedModules: [PortedModule] = []

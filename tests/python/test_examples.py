@@ -2,7 +2,7 @@
 lines changed, built by `make test` and run here on sample photos. Truth: coffee.png shows an espresso
 (ImageNet class 967, checked by eye, as PortsTests uses it); zidane.jpg shows two faces, each with both eyes
 open; a video made here pans sudoku.png's page (281 × 279 px, half size) over a gray 800 × 600 frame by
-(6, 2) px a frame, so each frame's page is known; chelsea-small.jpg is a smaller JPEG of
+(6, 2) px a frame, so each frame's page is known; bus.jpg shows a bus and at least three people; chelsea-small.jpg is a smaller JPEG of
 chelsea.png made here, so the two are the same picture; bus.jpg shows a bus, not a cat.
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import subprocess
 
 from test_collections_postgres import photo_folder
-from test_web_page import MEDIA, ROOT
+from test_web_page import CACHE, MEDIA, ROOT
 
 BUILD = ROOT / ".build" / "debug"
 
@@ -93,3 +93,16 @@ def test_the_vision_example_follows_a_rectangle_by_its_uuid(tmp_path):
         centres.append((left + width / 2, top + height / 2))
     moved = (centres[-1][0] - centres[0][0]) / (len(centres) - 1), (centres[-1][1] - centres[0][1]) / (len(centres) - 1)
     assert abs(moved[0] - 6) < 1.5 and abs(moved[1] - 2) < 1.5, moved
+
+
+def test_the_ml_kit_objects_example_labels_each_crop_with_the_base_or_a_custom_model():
+    base = run("example-objects-then-labels", MEDIA / "bus.jpg")
+    assert base.returncode == 0, base.stderr
+    objects = [line.split("\t") for line in base.stdout.splitlines()]
+    assert sum(1 for o in objects if o[1] == "person") >= 3, base.stdout
+    bus = next(o for o in objects if o[1] == "bus")
+    assert bus[2].rsplit(" ", 1)[0] in {"minibus", "trolleybus", "school bus", "passenger car", "streetcar"}, bus
+    # A custom labeler over the very model the base labeler runs labels every crop the same way.
+    model = CACHE / "models" / "efficientnet_lite0_classifier.tflite"
+    custom = run("example-objects-then-labels", MEDIA / "bus.jpg", model)
+    assert custom.returncode == 0 and custom.stdout == base.stdout, (custom.stderr, custom.stdout)
