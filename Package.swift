@@ -55,6 +55,8 @@ let portExamples: [Target] = [
         name: "example-face-glasses", dependencies: ["MLKitFaceDetection", "SwiftVisionCore"], path: "Examples/FaceGlasses"),
     .executableTarget(name: "example-track-rectangle", dependencies: ["Vision", "SwiftVisionCore"], path: "Examples/TrackRectangle"),
     .executableTarget(
+        name: "example-live-embeddings", dependencies: ["MediaPipeTasksVision", "SwiftVisionCore"], path: "Examples/LiveEmbeddings"),
+    .executableTarget(
         name: "example-objects-then-labels",
         dependencies: ["MLKitObjectDetection", "MLKitImageLabeling", "MLKitImageLabelingCustom", "SwiftVisionCore"],
         path: "Examples/ObjectsThenLabels"),

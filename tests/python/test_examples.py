@@ -106,3 +106,23 @@ def test_the_ml_kit_objects_example_labels_each_crop_with_the_base_or_a_custom_m
     model = CACHE / "models" / "efficientnet_lite0_classifier.tflite"
     custom = run("example-objects-then-labels", MEDIA / "bus.jpg", model)
     assert custom.returncode == 0 and custom.stdout == base.stdout, (custom.stderr, custom.stdout)
+
+
+def test_the_mediapipe_live_stream_example_tells_the_scene_change(tmp_path):
+    import cv2
+    import numpy as np
+
+    # 1 s of zidane.jpg, then 1 s of gray, at 25 frames a second: the scene changes at 1000 ms.
+    photo = cv2.resize(cv2.imread(str(MEDIA / "zidane.jpg")), (640, 360))
+    video = tmp_path / "people.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 25, (640, 360))
+    for frame in [photo] * 25 + [np.full_like(photo, 128)] * 25:
+        writer.write(frame)
+    writer.release()
+    result = run("example-live-embeddings", video)
+    assert result.returncode == 0, result.stderr
+    results = [(int(t), float(s)) for t, s in (line.split() for line in result.stdout.splitlines())]
+    timestamps = [t for t, _ in results]
+    assert timestamps == sorted(timestamps) and timestamps[0] == 0 and timestamps[-1] == 1960, timestamps
+    assert all(s > 0.95 for t, s in results if t < 1000), results
+    assert all(s < 0.5 for t, s in results if t >= 1000) and any(t >= 1000 for t, _ in results), results
