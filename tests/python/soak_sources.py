@@ -20,21 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_service_attacks import MEDIA, HOST, Server, request  # noqa: E402
-from test_sources import SECRET, Receiver  # noqa: E402
-
-
-def make_video(folder: Path) -> Path:
-    import cv2
-    import numpy as np
-
-    photo = cv2.resize(cv2.imread(str(MEDIA / "zidane.jpg")), (640, 360))
-    path = folder / "people.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 25, (640, 360))
-    for frame in [photo] * 50 + [np.full_like(photo, 128)] * 50:
-        writer.write(frame)
-    writer.release()
-    return path
+from test_service_attacks import HOST, Server, request  # noqa: E402
+from test_sources import SECRET, Receiver, write_people_video  # noqa: E402
 
 
 def main() -> int:
@@ -46,7 +33,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="swiftvision-soak-") as folder:
         folder = Path(folder)
-        video = make_video(folder)
+        video = write_people_video(folder / "people.avi", seconds=2)
         receiver = Receiver(None)
         receiver.start()
         server = Server("--sources", str(folder / "sources.json"), "--source-root", str(folder), "--allow-webhook", HOST,

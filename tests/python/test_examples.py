@@ -10,6 +10,7 @@ from __future__ import annotations
 import subprocess
 
 from test_collections_postgres import photo_folder
+from test_sources import write_people_video
 from test_web_page import CACHE, MEDIA, ROOT
 
 BUILD = ROOT / ".build" / "debug"
@@ -109,16 +110,8 @@ def test_the_ml_kit_objects_example_labels_each_crop_with_the_base_or_a_custom_m
 
 
 def test_the_mediapipe_live_stream_example_tells_the_scene_change(tmp_path):
-    import cv2
-    import numpy as np
-
     # 1 s of zidane.jpg, then 1 s of gray, at 25 frames a second: the scene changes at 1000 ms.
-    photo = cv2.resize(cv2.imread(str(MEDIA / "zidane.jpg")), (640, 360))
-    video = tmp_path / "people.avi"
-    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 25, (640, 360))
-    for frame in [photo] * 25 + [np.full_like(photo, 128)] * 25:
-        writer.write(frame)
-    writer.release()
+    video = write_people_video(tmp_path / "people.avi", seconds=1)
     result = run("example-live-embeddings", video)
     assert result.returncode == 0, result.stderr
     results = [(int(t), float(s)) for t, s in (line.split() for line in result.stdout.splitlines())]

@@ -33,6 +33,19 @@ SECRET = "a-test-secret-of-32-characters!!"
 PEOPLE = 1
 
 
+def write_people_video(path: Path, seconds: int) -> Path:
+    """`seconds` of zidane.jpg (640x360, MJPEG, 25 fps), then as many of gray."""
+    import cv2
+    import numpy as np
+
+    photo = cv2.resize(cv2.imread(str(MEDIA / "zidane.jpg")), (640, 360))
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 25, (640, 360))
+    for frame in [photo] * (25 * seconds) + [np.full_like(photo, 128)] * (25 * seconds):
+        writer.write(frame)
+    writer.release()
+    return path
+
+
 @pytest.fixture(scope="module")
 def media(tmp_path_factory) -> Path:
     """A folder with people.avi (2 s of zidane.jpg, then 2 s of gray), qr.avi (MJPEG, 640x360, 25 fps) and page.avi."""
@@ -40,11 +53,7 @@ def media(tmp_path_factory) -> Path:
     import numpy as np
 
     folder = tmp_path_factory.mktemp("media")
-    photo = cv2.resize(cv2.imread(str(MEDIA / "zidane.jpg")), (640, 360))
-    writer = cv2.VideoWriter(str(folder / "people.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 25, (640, 360))
-    for frame in [photo] * 50 + [np.full_like(photo, 128)] * 50:
-        writer.write(frame)
-    writer.release()
+    write_people_video(folder / "people.avi", seconds=2)
     # qr.avi: the sample QR code ("Thalassiodracon") for 1 s, 1.5 s of white, the code again for 1 s.
     code = cv2.imread(str(MEDIA / "pyzbar-qrcode.png"))
     page = np.full((360, 640, 3), 255, np.uint8)
