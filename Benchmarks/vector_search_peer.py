@@ -3,7 +3,7 @@ swiftvision-bench, by numpy brute force (one matrix-vector product and a partial
 and by sqlite-vec 0.1.9 (the SQLite extension Frigate keeps its embeddings in: a vec0 table, cosine
 distance, brute force inside SQLite).
 
-Usage: vector_search_peer.py VECTORS QUERIES DIMENSION ITERATIONS
+Usage: vector_search_peer.py VECTORS QUERIES DIMENSION ITERATIONS [COUNT]
 VECTORS and QUERIES are raw little-endian float32 rows of DIMENSION values. Prints one JSON object: for
 each peer the median and IQR in ms over the queries (each query timed ITERATIONS times, after a warm-up),
 its top 10 row numbers per query, and the peak memory.
@@ -70,6 +70,8 @@ def main():
     vectors_path, queries_path, dimension, iterations = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     vectors = np.fromfile(vectors_path, dtype="<f4").reshape(-1, dimension)
     queries = np.fromfile(queries_path, dtype="<f4").reshape(-1, dimension)
+    if len(sys.argv) > 5 and len(vectors) != int(sys.argv[5]):
+        sys.exit(f"{vectors_path} holds {len(vectors)} vectors, not {sys.argv[5]}")
     answer = {"numpy": numpy_peer(vectors, queries, iterations)}
     answer["sqlite_vec"] = sqlite_vec_peer(vectors, queries, iterations, dimension)
     answer["peak_mib"] = peak_mib()

@@ -56,11 +56,11 @@ enum CollectionsBenchmark {
         defer { try? FileManager.default.removeItem(at: folder) }
         let vectorFile = folder.appendingPathComponent("vectors.f32")
         let queryFile = folder.appendingPathComponent("queries.f32")
-        try matrix.values.withUnsafeBytes { try Data($0).write(to: vectorFile) }
-        try queryVectors.flatMap { $0 }.withUnsafeBytes { try Data($0).write(to: queryFile) }
+        try write(matrix.values, to: vectorFile)
+        try write(queryVectors.flatMap { $0 }, to: queryFile)
         let peer = try PeerProcess.run(
             python: cache.root.appendingPathComponent("vectors-venv/bin/python"), script: "vector_search_peer.py",
-            arguments: [vectorFile.path, queryFile.path, "\(dimension)", "\(iterations)"], as: PeerAnswer.self)
+            arguments: [vectorFile.path, queryFile.path, "\(dimension)", "\(iterations)", "\(count)"], as: PeerAnswer.self)
 
         let quantized = QuantizedMatrix(matrix)
         var exactSamples: [Double] = []
@@ -90,6 +90,20 @@ enum CollectionsBenchmark {
             let row = BenchmarkRow(
                 task: task, swift: ours.median, peer: theirs.median, peakMiB: peak, swiftIQR: ours.iqr, peerIQR: theirs.iqr)
             print(row.line)
+        }
+    }
+
+    /// Writes `values` as raw float32 in pieces of 64 MB: one `Data.write` of more than 2 GB stops at 2 GB
+    /// on Linux, which left the peers a truncated matrix at 10⁶ vectors.
+    private static func write(_ values: [Float], to url: URL) throws {
+        FileManager.default.createFile(atPath: url.path, contents: nil)
+        let file = try FileHandle(forWritingTo: url)
+        defer { try? file.close() }
+        try values.withUnsafeBytes { bytes in
+            let piece = 64 << 20
+            for start in stride(from: 0, to: bytes.count, by: piece) {
+                try file.write(contentsOf: bytes[start..<min(start + piece, bytes.count)])
+            }
         }
     }
 
