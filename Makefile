@@ -4,14 +4,9 @@ export SWIFTVISION_CACHE ?= $(HOME)/.cache/swiftvision
 SWIFT_BUILD_FLAGS ?= -j 2
 SAMPLES := $(SWIFTVISION_CACHE)/media
 
-.PHONY: run test eval bench soak fuzz sanitize leakcheck checked-assets serve system-packages
+.PHONY: run test eval bench soak fuzz sanitize leakcheck checked-assets release-assets serve system-packages
 
-run: system-packages
-	swift build -c release $(SWIFT_BUILD_FLAGS)
-	.build/release/swiftvision setup --samples
-	scripts/build-models.sh
-	scripts/build-zxing.sh
-	scripts/build-general-labels.py
+run: release-assets
 	@echo "== Sample photos"
 	.build/release/swiftvision info $(SAMPLES)/*
 	@echo "== Faces (annotated copies in out/faces)"
@@ -69,23 +64,13 @@ leakcheck: checked-assets
 	LEAKCHECK_ITERATIONS=$(LEAKCHECK_ITERATIONS) scripts/leakcheck.sh
 
 # Accuracy on published, real data with ground truth, every task beside its peer (eval/README.md).
-eval: system-packages
-	swift build -c release $(SWIFT_BUILD_FLAGS)
-	.build/release/swiftvision setup --samples
-	scripts/build-models.sh
-	scripts/build-zxing.sh
-	scripts/build-general-labels.py
+eval: release-assets
 	scripts/setup-reference-env.sh
 	scripts/setup-eval-env.sh
 	$(SWIFTVISION_CACHE)/eval-venv/bin/python eval/run.py $(EVAL_FLAGS)
 
-bench: system-packages
+bench: release-assets
 	scripts/install-system-packages.sh --bench
-	swift build -c release $(SWIFT_BUILD_FLAGS)
-	.build/release/swiftvision setup --samples
-	scripts/build-models.sh
-	scripts/build-zxing.sh
-	scripts/build-general-labels.py
 	scripts/setup-reference-env.sh
 	.build/release/swiftvision-bench
 
@@ -96,6 +81,14 @@ serve: system-packages
 	scripts/build-zxing.sh
 	scripts/build-general-labels.py
 	.build/release/swiftvision serve $(SERVE_FLAGS)
+
+# The release build, samples, models and labels that `run`, `eval` and `bench` run on.
+release-assets: system-packages
+	swift build -c release $(SWIFT_BUILD_FLAGS)
+	.build/release/swiftvision setup --samples
+	scripts/build-models.sh
+	scripts/build-zxing.sh
+	scripts/build-general-labels.py
 
 system-packages:
 	scripts/install-system-packages.sh
