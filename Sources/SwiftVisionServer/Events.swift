@@ -88,6 +88,12 @@ struct EventTracker {
     /// Whether the source has ended: a frame still in flight when it did makes no event.
     private var isFinished = false
 
+    /// Whether the output of task `name` can make an event (a text task only when it watches `phrases`):
+    /// the others' answers need not be read back.
+    static func makesEvents(forTask name: String, phrases: [String] = []) -> Bool {
+        ["objects", "faces", "barcodes", "segment"].contains(name) || (name == "text" && !phrases.isEmpty)
+    }
+
     /// A tracker for `source`, whose event IDs carry `runStartMs` so that they stay unique across restarts,
     /// watching a text source's recognised text for `phrases` (any case).
     init(source: String, runStartMs: Int64, phrases: [String] = []) {

@@ -316,7 +316,8 @@ final class SourceRunner: Sendable {
         case .success(let output):
             update { $0.framesOut += 1 }
             rates.withLock { $0.count(input: false) }
-            guard let data = try? serviceEncoder.encode(AnyEncodable(output)),
+            guard EventTracker.makesEvents(forTask: spec.task, phrases: spec.match ?? []),
+                let data = try? serviceEncoder.encode(AnyEncodable(output)),
                 let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
             else { return }
             let time = WebhookOutbox.nowMilliseconds()

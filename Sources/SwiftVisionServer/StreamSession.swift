@@ -35,6 +35,8 @@ final class StreamSession: Sendable {
     private let ledger = Mutex(Ledger())
     /// The stream's events, by tracking ID, value or presence, in the frames' own time.
     private let tracker = Mutex(EventTracker(source: "stream", runStartMs: WebhookOutbox.nowMilliseconds()))
+    /// Whether the task's answers can hold events; the others are sent as encoded, not read back.
+    private let makesEvents: Bool
 
     init(
         catalog: TaskCatalog, taskName: String, query: [(String, String)], maxFrameBytes: Int, maxPixels: Int,
@@ -47,6 +49,7 @@ final class StreamSession: Sendable {
         self.maxPixels = maxPixels
         self.limiter = limiter
         self.logger = logger
+        makesEvents = EventTracker.makesEvents(forTask: taskName)
     }
 
     /// Serves the connection until the client closes it.
@@ -169,7 +172,7 @@ final class StreamSession: Sendable {
             case .success(let output):
                 ServerMetrics.recordFrame(task: name, dropped: dropped)
                 let text = Self.frameText(output, frame: index, timestamp: result.timestampInMilliseconds, dropped: dropped)
-                answer.yield(withEvents(text, at: Int64(result.timestampInMilliseconds)))
+                answer.yield(makesEvents ? withEvents(text, at: Int64(result.timestampInMilliseconds)) : text)
             case .failure(let error):
                 ServerMetrics.recordFrame(task: name, dropped: dropped)
                 answer.yield(Self.errorText(error, frame: index))
