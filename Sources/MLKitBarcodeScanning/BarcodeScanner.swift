@@ -8,11 +8,11 @@ import SwiftVisionTasks
 /// program must serve (`dispatchMain()`, `RunLoop.main.run()`); ``barcodeScanner(options:callbackQueue:)``
 /// takes another queue.
 public final class BarcodeScanner: Sendable {
-    private let detector: Detector<BarcodeTask>
+    private let detector: Detector<BarcodesTask>
 
     private init(options: BarcodeScannerOptions, callbackQueue: DispatchQueue) {
         detector = Detector(stream: false, callbackQueue: callbackQueue) {
-            try BarcodeTask(options: BarcodeTask.Options(options))
+            try BarcodesTask(options: BarcodesTask.Options(options))
         }
     }
 

@@ -6,4 +6,4 @@ public typealias Barcode = SwiftVisionTasks.Barcode
 /// The barcode formats, as ML Kit's `BarcodeFormat`.
 public typealias BarcodeFormat = SwiftVisionTasks.BarcodeFormat
 /// What a ``BarcodeScanner`` looks for, as ML Kit's `BarcodeScannerOptions`.
-public typealias BarcodeScannerOptions = SwiftVisionTasks.BarcodeScannerOptions
+public typealias BarcodeScannerOptions = SwiftVisionTasks.BarcodeEngineOptions

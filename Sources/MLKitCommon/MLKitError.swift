@@ -46,7 +46,7 @@ extension MLKitErrorCode {
         case is ImageError, is VideoError: self = .invalidArgument
         case is ModelManagerError: self = .notFound
         case is LiteRTError, is MetadataError: self = .modelIncompatibleWithTFLite
-        case let error as ImageLabelerError: self = error.isInvalidOption ? .invalidArgument : .notFound
+        case let error as ClassificationError: self = error.isInvalidOption ? .invalidArgument : .notFound
         case let error as VisionTaskError:
             switch error {
             case .invalidOption, .unsupportedLanguage, .nonIncreasingTimestamp: self = .invalidArgument

@@ -9,12 +9,12 @@ import SwiftVisionTasks
 /// detector runs only now and then. Feed video frames in order to
 /// ``results(inVideoFrame:timestampInMilliseconds:)``.
 public final class FaceDetector: Sendable {
-    private let detector: Detector<FaceTask>
+    private let detector: Detector<FacesTask>
 
     private init(options: FaceDetectorOptions) {
         let taskOptions = options.taskOptions
         detector = Detector(stream: options.isTrackingEnabled, callbackQueue: options.callbackQueue) {
-            try FaceTask(options: taskOptions)
+            try FacesTask(options: taskOptions)
         }
     }
 
@@ -61,7 +61,7 @@ public final class FaceDetector: Sendable {
         detector.close()
     }
 
-    private static func faces(_ output: FaceTask.Output) -> [Face] {
+    private static func faces(_ output: FacesTask.Output) -> [Face] {
         output.faces.map(Face.init)
     }
 }

@@ -64,8 +64,8 @@ public final class FaceDetectorOptions: @unchecked Sendable {
     var needsMesh: Bool { landmarkMode == .all || contourMode == .all }
 
     /// The faces task's options for these.
-    var taskOptions: FaceTask.Options {
-        var options = FaceTask.Options()
+    var taskOptions: FacesTask.Options {
+        var options = FacesTask.Options()
         options.fast = performanceMode == .fast
         options.landmarks = landmarkMode == .all
         options.contours = contourMode == .all

@@ -14,6 +14,6 @@ public final class ImageLabelerOptions: CommonImageLabelerOptions {
 
     /// The base model, with ML Kit's defaults.
     public init() {
-        super.init(source: .installed(LabelTask.baseModelName))
+        super.init(source: .installed(LabelsTask.baseModelName))
     }
 }

@@ -33,8 +33,8 @@ open class CommonImageLabelerOptions: @unchecked Sendable {
     }
 
     /// The labeling task's options for these, with the model file resolved (a remote model must be downloaded).
-    func taskOptions() throws -> LabelTask.Options {
-        var options = LabelTask.Options()
+    func taskOptions() throws -> LabelsTask.Options {
+        var options = LabelsTask.Options()
         options.threshold = confidenceThreshold?.floatValue ?? 0.5
         options.max = maxResultCount
         options.allow = categoryAllowlist

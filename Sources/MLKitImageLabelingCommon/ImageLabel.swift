@@ -2,4 +2,4 @@
 import SwiftVisionTasks
 
 /// A label of an image or an object, as ML Kit's `ImageLabel`: text, confidence and the model's class index.
-public typealias ImageLabel = SwiftVisionTasks.ImageLabel
+public typealias ImageLabel = SwiftVisionTasks.ClassLabel

@@ -6,11 +6,11 @@ import SwiftVisionTasks
 /// ImageNet classifier (``ImageLabelerOptions``) or any `.tflite` classifier
 /// (``CustomImageLabelerOptions``). Safe to share between threads.
 public final class ImageLabeler: Sendable {
-    private let detector: Detector<LabelTask>
+    private let detector: Detector<LabelsTask>
 
     private init(options: CommonImageLabelerOptions) {
         detector = Detector(stream: false, callbackQueue: options.callbackQueue) {
-            try LabelTask(options: try options.taskOptions())
+            try LabelsTask(options: try options.taskOptions())
         }
     }
 
@@ -22,7 +22,7 @@ public final class ImageLabeler: Sendable {
 
     /// The base labeler with ML Kit's default options, as ML Kit's `ImageLabeler.imageLabeler()`.
     public static func imageLabeler() -> ImageLabeler {
-        ImageLabeler(options: CommonImageLabelerOptions(source: .installed(LabelTask.baseModelName)))
+        ImageLabeler(options: CommonImageLabelerOptions(source: .installed(LabelsTask.baseModelName)))
     }
 
     /// The class names from the model's metadata; nil when it has none (labels then have empty text) or

@@ -50,8 +50,8 @@ open class CommonObjectDetectorOptions: @unchecked Sendable {
     }
 
     /// The objects task's options for these, with the classifier's file resolved.
-    func taskOptions() throws -> ObjectTask.Options {
-        var options = ObjectTask.Options()
+    func taskOptions() throws -> ObjectsTask.Options {
+        var options = ObjectsTask.Options()
         options.multiple = shouldEnableMultipleObjects
         options.classify = shouldEnableClassification
         options.threshold = detectionConfidenceThreshold

@@ -3,7 +3,7 @@ import Foundation
 import SwiftVisionTasks
 
 /// A label of a detected object, as ML Kit's `ObjectLabel`: text, confidence and index.
-public typealias ObjectLabel = SwiftVisionTasks.ObjectLabel
+public typealias ObjectLabel = SwiftVisionTasks.ClassLabel
 
 /// An object found by ``ObjectDetector``, as ML Kit's `Object`.
 public struct Object: @unchecked Sendable, Equatable {

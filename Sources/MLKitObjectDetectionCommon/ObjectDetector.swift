@@ -7,14 +7,14 @@ import SwiftVisionTasks
 /// In stream mode objects keep tracking IDs across frames (ByteTrack association), also through a few
 /// frames of occlusion. Safe to share between threads; stream frames are processed one at a time.
 public final class ObjectDetector: Sendable {
-    private let detector: Detector<ObjectTask>
+    private let detector: Detector<ObjectsTask>
 
     private init(options: CommonObjectDetectorOptions) {
         detector = Detector(
             stream: options.detectorMode == .stream, discardsLateFrames: options.alwaysDiscardsLateVideoFrames,
             callbackQueue: options.callbackQueue
         ) {
-            try ObjectTask(options: try options.taskOptions())
+            try ObjectsTask(options: try options.taskOptions())
         }
     }
 

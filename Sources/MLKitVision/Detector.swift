@@ -7,9 +7,9 @@ import SwiftVisionTasks
 /// model): the task is made with the detector, and a failure to make it waits for the first call, since
 /// ML Kit's factories do not throw; single images or a stream; outputs returned or handed to a completion
 /// on the callback queue; every error as ML Kit's `NSError` (``mlKitErrorDomain``); reset and close.
-package final class Detector<Engine: VisionTask>: Sendable {
+package final class Detector<Job: VisionTask>: Sendable {
     /// The runner, or the error that kept the task from being made.
-    private let runner: Result<TaskRunner<Engine>, NSError>
+    private let runner: Result<TaskRunner<Job>, NSError>
     /// Where completions are called.
     private let callbackQueue: DispatchQueue
 
@@ -17,7 +17,7 @@ package final class Detector<Engine: VisionTask>: Sendable {
     /// (tracking, smoothing), and with `discardsLateFrames` a stream frame that arrives while another is
     /// processed fails with ``MLKitErrorCode/cancelled``.
     package init(
-        stream: Bool, discardsLateFrames: Bool = false, callbackQueue: DispatchQueue, task makeTask: () throws -> Engine
+        stream: Bool, discardsLateFrames: Bool = false, callbackQueue: DispatchQueue, task makeTask: () throws -> Job
     ) {
         self.callbackQueue = callbackQueue
         runner = Result {
@@ -26,12 +26,12 @@ package final class Detector<Engine: VisionTask>: Sendable {
     }
 
     /// The task, or the error that kept it from being made.
-    package func task() throws -> Engine {
+    package func task() throws -> Job {
         try runner.get().task
     }
 
     /// The output for `image`; in a stream, for its next frame, timed by its arrival.
-    package func output(for image: VisionImage) throws -> Engine.Output {
+    package func output(for image: VisionImage) throws -> Job.Output {
         let frame = image.taskImage
         return try reportingErrors { runner in
             runner.runningMode == .video ? try runner.run(videoFrame: frame) : try runner.run(frame)
@@ -39,14 +39,14 @@ package final class Detector<Engine: VisionTask>: Sendable {
     }
 
     /// The output for the next frame of a video taken at `timestamp`; needs a stream.
-    package func output(forVideoFrame image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> Engine.Output {
+    package func output(forVideoFrame image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> Job.Output {
         let frame = image.taskImage
         return try reportingErrors { try $0.run(videoFrame: frame, timestampInMilliseconds: timestamp) }
     }
 
     /// Runs `work` with `self`'s runner off the caller's task, its errors as ML Kit's.
     package func offloading<Output: Sendable>(
-        _ work: @escaping @Sendable (TaskRunner<Engine>) throws -> Output
+        _ work: @escaping @Sendable (TaskRunner<Job>) throws -> Output
     ) async throws -> Output {
         do {
             return try await runner.get().offload(work)
@@ -56,7 +56,7 @@ package final class Detector<Engine: VisionTask>: Sendable {
     }
 
     /// The output for `image` computed off the caller's task; in a stream, its next frame.
-    package func output(processing image: VisionImage) async throws -> Engine.Output {
+    package func output(processing image: VisionImage) async throws -> Job.Output {
         let frame = image.taskImage
         do {
             return try await runner.get().process(frame)
@@ -68,7 +68,7 @@ package final class Detector<Engine: VisionTask>: Sendable {
     /// Computes `image`'s output off the caller's thread and calls `completion` on the callback queue
     /// with `results(output)`, or with the error.
     package func process<Results: Sendable>(
-        _ image: VisionImage, results: @escaping @Sendable (Engine.Output) -> Results,
+        _ image: VisionImage, results: @escaping @Sendable (Job.Output) -> Results,
         completion: @escaping @Sendable (Results?, (any Error)?) -> Void
     ) {
         let frame = image.taskImage
@@ -100,7 +100,7 @@ package final class Detector<Engine: VisionTask>: Sendable {
     }
 
     /// Runs `work` with `self`'s runner on the caller's thread, its errors as ML Kit's.
-    package func reportingErrors<Output>(_ work: (TaskRunner<Engine>) throws -> Output) throws -> Output {
+    package func reportingErrors<Output>(_ work: (TaskRunner<Job>) throws -> Output) throws -> Output {
         do {
             return try work(try runner.get())
         } catch {

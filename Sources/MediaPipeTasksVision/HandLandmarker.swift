@@ -26,8 +26,8 @@ public final class HandLandmarkerOptions: @unchecked Sendable {
     /// MediaPipe's defaults: one hand, image mode.
     public init() {}
 
-    var taskOptions: HandTask.Options {
-        var options = HandTask.Options()
+    var taskOptions: HandsTask.Options {
+        var options = HandsTask.Options()
         options.maxHands = numHands
         options.minDetectionConfidence = minHandDetectionConfidence
         options.minPresenceConfidence = runningMode == .image ? minHandPresenceConfidence : minTrackingConfidence
@@ -52,7 +52,7 @@ public protocol HandLandmarkerLiveStreamDelegate: NSObjectProtocol, Sendable {
 public final class HandLandmarker: Sendable {
     /// The options the landmarker was made with.
     public let options: HandLandmarkerOptions
-    private let runner: TaskRunner<HandTask>
+    private let runner: TaskRunner<HandsTask>
 
     /// Loads the models (installed by `swiftvision setup`).
     public init(options: HandLandmarkerOptions = HandLandmarkerOptions()) throws {
@@ -61,7 +61,7 @@ public final class HandLandmarker: Sendable {
         }
         self.options = options
         let reference = WeakReference<HandLandmarker>()
-        var handler: (@Sendable (LiveStreamResult<HandTask.Output>) -> Void)?
+        var handler: (@Sendable (LiveStreamResult<HandsTask.Output>) -> Void)?
         if let delegate = options.handLandmarkerLiveStreamDelegate {
             handler = { [weak delegate] live in
                 guard let delegate, let owner = reference.object else { return }
@@ -76,7 +76,7 @@ public final class HandLandmarker: Sendable {
                 }
             }
         }
-        runner = TaskRunner(task: try HandTask(options: options.taskOptions), runningMode: options.runningMode, resultHandler: handler)
+        runner = TaskRunner(task: try HandsTask(options: options.taskOptions), runningMode: options.runningMode, resultHandler: handler)
         reference.object = self
     }
 
@@ -115,7 +115,7 @@ public struct HandLandmarkerResult: Sendable {
     /// The timestamp given with the frame; 0 for single images.
     public let timestampInMilliseconds: Int
 
-    init(_ output: HandTask.Output, timestamp: Int) {
+    init(_ output: HandsTask.Output, timestamp: Int) {
         let (width, height) = (Double(output.width), Double(output.height))
         landmarks = output.hands.map { hand in
             hand.landmarks.map { NormalizedLandmark(x: $0.x / width, y: $0.y / height, z: $0.z / width, visibility: nil, presence: nil) }

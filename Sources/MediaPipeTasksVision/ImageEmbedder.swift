@@ -10,16 +10,16 @@ import SwiftVisionTasks
 public final class ImageEmbedder: Sendable {
     /// The options the embedder was made with.
     public let options: ImageEmbedderOptions
-    private let runner: TaskRunner<EmbedTask>
+    private let runner: TaskRunner<EmbeddingsTask>
 
     /// Loads the model; each of its outputs must be one vector (`[1, N]` or `[1, 1, 1, N]`).
     public init(options: ImageEmbedderOptions = ImageEmbedderOptions()) throws {
         if options.runningMode != .liveStream, options.imageEmbedderLiveStreamDelegate != nil {
-            throw ImageEmbedderError.delegateOutsideLiveStream
+            throw EmbeddingError.delegateOutsideLiveStream
         }
         self.options = options
         let reference = EmbedderReference()
-        var handler: (@Sendable (LiveStreamResult<EmbedTask.Output>) -> Void)?
+        var handler: (@Sendable (LiveStreamResult<EmbeddingsTask.Output>) -> Void)?
         if let delegate = options.imageEmbedderLiveStreamDelegate {
             handler = { [weak delegate] live in
                 guard let delegate, let owner = reference.embedder else { return }
@@ -34,7 +34,7 @@ public final class ImageEmbedder: Sendable {
                 }
             }
         }
-        let task = try EmbedTask(options: options.taskOptions)
+        let task = try EmbeddingsTask(options: options.taskOptions)
         runner = TaskRunner(task: task, runningMode: options.runningMode, resultHandler: handler)
         reference.embedder = self
     }
@@ -103,7 +103,7 @@ public struct ImageEmbedderResult: Sendable, Hashable {
         EmbeddingResult(embeddings: embeddings, timestampInMilliseconds: timestampInMilliseconds)
     }
 
-    init(_ output: EmbedTask.Output, timestamp: Int) {
+    init(_ output: EmbeddingsTask.Output, timestamp: Int) {
         embeddings = output.embeddings
         timestampInMilliseconds = timestamp
     }

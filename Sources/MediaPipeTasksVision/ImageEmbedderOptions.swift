@@ -28,8 +28,8 @@ public final class ImageEmbedderOptions: @unchecked Sendable {
     }
 
     /// The embedding task's options for these.
-    var taskOptions: EmbedTask.Options {
-        var options = EmbedTask.Options()
+    var taskOptions: EmbeddingsTask.Options {
+        var options = EmbeddingsTask.Options()
         options.model = baseOptions.modelAssetPath
         options.l2Normalize = l2Normalize
         options.quantize = quantize

@@ -8,13 +8,13 @@ import SwiftVisionTasks
 /// without a learned model. Safe to share between threads.
 public struct RectangleDetector: Sendable {
     /// What counts as a rectangle.
-    public let options: RectangleDetectorOptions
-    private let runner: Result<TaskRunner<RectangleTask>, any Error>
+    public let options: RectangleEngineOptions
+    private let runner: Result<TaskRunner<RectanglesTask>, any Error>
 
     /// A detector with `options`; options out of range are reported by ``results(in:)``.
-    public init(options: RectangleDetectorOptions = .init()) {
+    public init(options: RectangleEngineOptions = .init()) {
         self.options = options
-        runner = Result { TaskRunner(task: try RectangleTask(options: RectangleTask.Options(options))) }
+        runner = Result { TaskRunner(task: try RectanglesTask(options: RectanglesTask.Options(options))) }
     }
 
     /// The rectangles in `image`, the most prominent first (by confidence² × √(share of the image's area)).

@@ -121,8 +121,8 @@ enum CollectionsBenchmark {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         // The model each default task invokes once per photo (faces: its short-range detector).
         let models = [
-            LabelTask.baseModelName, ObjectDetectionModel.defaultModelName, "face_detection_short_range.tflite",
-            EmbedTask.baseModelName,
+            LabelsTask.baseModelName, ObjectDetectionModel.defaultModelName, "face_detection_short_range.tflite",
+            EmbeddingsTask.baseModelName,
         ]
         let floor = try models.map { try bareInvokeMilliseconds(of: $0, cache: cache, iterations: 20) }.reduce(0, +)
         let limit = Double(cores) * 1000 / floor

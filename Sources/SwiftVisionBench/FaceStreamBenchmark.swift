@@ -31,12 +31,12 @@ enum FaceStreamBenchmark {
     }
 
     static func streamOurs(frames: [VisionImage], period: Int, tracking: Bool) throws -> StreamReport {
-        var options = FaceTask.Options()
+        var options = FacesTask.Options()
         options.fast = true
         options.tracking = tracking
         options.threads = 1
         let deliveries = Deliveries()
-        let runner = try TaskRunner<FaceTask>(options: options, runningMode: .liveStream) { result in
+        let runner = try TaskRunner<FacesTask>(options: options, runningMode: .liveStream) { result in
             if case .success = result.result { deliveries.note(result.timestampInMilliseconds) }
         }
         defer { runner.close() }

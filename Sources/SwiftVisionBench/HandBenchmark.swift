@@ -54,11 +54,11 @@ enum HandBenchmark {
         }
         // One tracked hand (the issue's 100 frames/s goal), with the full and the lite models; ours only.
         for complexity in [1, 0] {
-            var handOptions = HandTask.Options()
+            var handOptions = HandsTask.Options()
             handOptions.maxHands = 1
             handOptions.modelComplexity = complexity
             handOptions.threads = 1
-            let task = try HandTask(options: handOptions)
+            let task = try HandsTask(options: handOptions)
             var state = task.makeStreamState()
             let median = try ObjectBenchmark.perFrame(frames) { _, frame in _ = try task.output(forFrame: frame, state: &state) }
             let name = "video 640×480, tracking 1 hand, \(complexity == 0 ? "lite" : "full") models"

@@ -36,8 +36,8 @@ enum RecognitionBenchmark {
                 as: TextPeer.self)
         }
         let peer = try runPeer()
-        let fast = TextRecognizer.textRecognizer(options: TextRecognizerOptions(recognitionLevel: .fast))
-        let accurate = TextRecognizer.textRecognizer(options: TextRecognizerOptions())
+        let fast = TextRecognizer.textRecognizer(options: TextEngineOptions(recognitionLevel: .fast))
+        let accurate = TextRecognizer.textRecognizer(options: TextEngineOptions())
         let text = try textImages.map { path in
             let image = try VisionImage(contentsOfFile: path)
             return try [fast, accurate].map { recognizer in try TextReading(recognizer: recognizer, image: image) }

@@ -25,10 +25,10 @@ enum ServiceBenchmark {
         defer { try? FileManager.default.removeItem(at: folder) }
 
         print("\nservice — POST /v1/faces with \(photo) (decode + faces, accurate), \(SwiftVisionBench.threads) inference thread")
-        print("peer: the same decode + FaceTask.output called in this process; HTTP by wrk 4.1 on loopback, keep-alive")
-        var options = FaceTask.Options()
+        print("peer: the same decode + FacesTask.output called in this process; HTTP by wrk 4.1 on loopback, keep-alive")
+        var options = FacesTask.Options()
         options.threads = SwiftVisionBench.threads
-        let task = try FaceTask(options: options)
+        let task = try FacesTask(options: options)
         let direct = try latencies(count: 200) { _ = try task.output(for: try VisionImage(data: body)) }
 
         let server = try Server.start(threads: SwiftVisionBench.threads, maxConcurrent: 2)

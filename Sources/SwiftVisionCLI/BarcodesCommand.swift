@@ -35,11 +35,11 @@ struct BarcodesCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = BarcodeTask.Options()
+        var options = BarcodesTask.Options()
         options.formats = formats
         options.fast = fast
-        let task = try CommandTask.load(options, json: json) as BarcodeTask
-        if logging.verbose { StandardStream.error.write("barcodes: reading with \(BarcodeTask.reader)\n") }
+        let task = try CommandTask.load(options, json: json) as BarcodesTask
+        if logging.verbose { StandardStream.error.write("barcodes: reading with \(BarcodesTask.reader)\n") }
         try AnalysisOutput.forEachImage(images, json: json, label: "barcodes") { url, image in
             let found = try task.output(for: image)
             if let output = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {

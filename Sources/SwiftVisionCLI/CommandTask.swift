@@ -12,7 +12,7 @@ enum CommandTask {
             return try Task(options: options)
         } catch let error as VisionTaskError where error.isInvalidOption {
             throw ValidationError(error.description)
-        } catch let error as ImageLabelerError where error.isInvalidOption {
+        } catch let error as ClassificationError where error.isInvalidOption {
             throw ValidationError(error.description)
         } catch {
             guard let model else { throw error }

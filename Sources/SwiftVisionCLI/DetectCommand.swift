@@ -50,7 +50,7 @@ struct DetectCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = ObjectTask.Options()
+        var options = ObjectsTask.Options()
         options.multiple = multiple
         options.sceneCuts = sceneCuts
         options.classify = classify || model != nil
@@ -58,7 +58,7 @@ struct DetectCommand: ParsableCommand {
         options.threshold = threshold
         options.classificationThreshold = classificationThreshold
         options.maxLabels = maxLabels
-        let task = try CommandTask.load(options, model: model, json: json) as ObjectTask
+        let task = try CommandTask.load(options, model: model, json: json) as ObjectsTask
         MediaFiles.prepare(sources)
         defer { Interruption.flush() }
         try MediaFiles.process(sources, json: json) { url in
@@ -76,7 +76,7 @@ struct DetectCommand: ParsableCommand {
         }
     }
 
-    private func report(_ line: TaskLine<ObjectTask.Output>) {
+    private func report(_ line: TaskLine<ObjectsTask.Output>) {
         if json {
             try? JSONLines.print(line)
             return

@@ -24,11 +24,11 @@ struct EmbedCommand: ParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
-        var options = EmbedTask.Options()
+        var options = EmbeddingsTask.Options()
         options.model = model
         options.l2Normalize = l2Normalize
         options.quantize = quantize
-        let task: EmbedTask = try CommandTask.load(options, model: model ?? "base model", json: json)
+        let task: EmbeddingsTask = try CommandTask.load(options, model: model ?? "base model", json: json)
         try AnalysisOutput.forEachImage(images, json: json, label: "embed") { url, image in
             let output = try task.output(for: image)
             try AnalysisOutput.print(TaskLine(file: url.relativePath, output: output), json: json) { line in

@@ -45,12 +45,12 @@ struct FacesCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = FaceTask.Options()
+        var options = FacesTask.Options()
         options.fast = fast
         options.sceneCuts = sceneCuts
         options.threshold = threshold
         options.landmarks = landmarks || glasses
-        let task = try CommandTask.load(options, json: json) as FaceTask
+        let task = try CommandTask.load(options, json: json) as FacesTask
         MediaFiles.prepare(sources)
         defer { Interruption.flush() }
         try MediaFiles.process(sources, json: json) { url in
@@ -69,7 +69,7 @@ struct FacesCommand: ParsableCommand {
         }
     }
 
-    private func processImage(_ url: URL, task: FaceTask) throws {
+    private func processImage(_ url: URL, task: FacesTask) throws {
         let image = try VisionImage(contentsOf: url)
         let output = try task.output(for: image)
         report(TaskLine(file: MediaFiles.name(of: url), output: output))
@@ -80,7 +80,7 @@ struct FacesCommand: ParsableCommand {
         }
     }
 
-    private func report(_ line: TaskLine<FaceTask.Output>) {
+    private func report(_ line: TaskLine<FacesTask.Output>) {
         if json {
             try? JSONLines.print(line)
         } else {

@@ -20,15 +20,15 @@ struct HandsCommand: ParsableCommand {
     var modelComplexity = 1
 
     func run() throws {
-        var options = HandTask.Options()
+        var options = HandsTask.Options()
         options.maxHands = maxHands
         options.modelComplexity = modelComplexity
         options.minDetectionConfidence = common.minDetectionConfidence
         options.minPresenceConfidence = common.minPresenceConfidence
-        try common.run(try CommandTask.load(options, json: common.json) as HandTask, report: report, annotate: skeletons)
+        try common.run(try CommandTask.load(options, json: common.json) as HandsTask, report: report, annotate: skeletons)
     }
 
-    private func report(_ line: TaskLine<HandTask.Output>) {
+    private func report(_ line: TaskLine<HandsTask.Output>) {
         if common.json {
             try? JSONLines.print(line)
             return
@@ -41,7 +41,7 @@ struct HandsCommand: ParsableCommand {
     }
 
     /// The image with each hand's skeleton: its bones and its landmarks.
-    private func skeletons(_ image: VisionImage, _ output: HandTask.Output) throws -> VisionImage {
+    private func skeletons(_ image: VisionImage, _ output: HandsTask.Output) throws -> VisionImage {
         var canvas = try ImageCanvas(image: image)
         for (index, hand) in output.hands.enumerated() {
             for (start, end) in HandLandmarkType.connections {

@@ -27,12 +27,12 @@ struct LabelCommand: ParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() throws {
-        var options = LabelTask.Options()
+        var options = LabelsTask.Options()
         options.threshold = threshold
         options.max = max
         options.model = model
         options.general = general
-        let task: LabelTask = try CommandTask.load(options, model: model ?? "base model", json: json)
+        let task: LabelsTask = try CommandTask.load(options, model: model ?? "base model", json: json)
         try AnalysisOutput.forEachImage(images, json: json, label: "label") { url, image in
             let output = try task.output(for: image)
             try AnalysisOutput.print(TaskLine(file: url.relativePath, output: output), json: json) { line in

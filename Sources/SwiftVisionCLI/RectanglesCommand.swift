@@ -32,12 +32,12 @@ struct RectanglesCommand: ParsableCommand {
     var correct: String?
 
     func run() throws {
-        var options = RectangleTask.Options()
+        var options = RectanglesTask.Options()
         options.max = max
         options.minAspect = minAspect
         options.maxAspect = maxAspect
         options.minSize = minSize
-        let task = try CommandTask.load(options, json: json) as RectangleTask
+        let task = try CommandTask.load(options, json: json) as RectanglesTask
         try AnalysisOutput.forEachImage(images, json: json, label: "rectangles") { url, image in
             let found = try task.output(for: image).rectangles
             if let output = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {
@@ -53,7 +53,7 @@ struct RectanglesCommand: ParsableCommand {
             if let output = try MediaFiles.annotatedURL(for: url, draw: correct, inputCount: images.count), let best = found.first {
                 try image.perspectiveCorrected(best.corners).write(to: output)
             }
-            let line = TaskLine(file: url.path, output: RectangleTask.Output(rectangles: found))
+            let line = TaskLine(file: url.path, output: RectanglesTask.Output(rectangles: found))
             try AnalysisOutput.print(line, json: json) { line in
                 ["\(line.fileName): \(line.output.rectangles.count) rectangle(s)"]
                     + line.output.rectangles.map { rectangle in

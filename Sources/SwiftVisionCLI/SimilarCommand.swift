@@ -31,7 +31,7 @@ struct SimilarCommand: ParsableCommand {
         try AnalysisOutput.forEachImage([first, second], json: json, label: "similar") { images.append($1) }
         do {
             // The feature print is the embedding at unit length, so its distance follows from the cosine.
-            let embedder = try EmbedTask(options: EmbedTask.Options())
+            let embedder = try EmbeddingsTask(options: EmbeddingsTask.Options())
             let embeddings = try images.map { try embedder.output(for: $0).embeddings[0] }
             let cosine = try embeddings[0].cosineSimilarity(to: embeddings[1])
             let report = Report(

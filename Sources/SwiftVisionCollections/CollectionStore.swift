@@ -142,17 +142,17 @@ public struct ItemRecord: Sendable {
 /// `--json` line), nil for the tasks that were not run.
 public struct ItemAnalysis: Sendable {
     /// General labels (`label --general`).
-    public var labels: LabelTask.Output?
+    public var labels: LabelsTask.Output?
     /// Objects with their COCO classes (`detect --multiple --classify`).
-    public var objects: ObjectTask.Output?
+    public var objects: ObjectsTask.Output?
     /// Faces (`faces`).
-    public var faces: FaceTask.Output?
+    public var faces: FacesTask.Output?
     /// Printed text (`text`).
     public var text: TextTask.Output?
     /// Barcodes (`barcodes`).
-    public var barcodes: BarcodeTask.Output?
+    public var barcodes: BarcodesTask.Output?
     /// The unit-length embedding (`embed --l2-normalize`).
-    public var embeddings: EmbedTask.Output?
+    public var embeddings: EmbeddingsTask.Output?
 
     /// An analysis with no task's output yet.
     public init() {}

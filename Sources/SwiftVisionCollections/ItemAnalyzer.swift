@@ -21,23 +21,23 @@ public enum IndexedTask: String, CaseIterable, Sendable, Codable {
 /// the unit-length EfficientNet-Lite0 embedding. Models come from the shared model store, so analysers on
 /// several threads share them and run in parallel.
 public struct ItemAnalyzer: Sendable {
-    private let labels: LabelTask?
-    private let objects: ObjectTask?
-    private let faces: FaceTask?
+    private let labels: LabelsTask?
+    private let objects: ObjectsTask?
+    private let faces: FacesTask?
     private let text: TextTask?
-    private let barcodes: BarcodeTask?
-    private let embeddings: EmbedTask?
+    private let barcodes: BarcodesTask?
+    private let embeddings: EmbeddingsTask?
 
     /// The settings of each task as collections run it.
-    public static var labelOptions: LabelTask.Options {
-        var options = LabelTask.Options()
+    public static var labelOptions: LabelsTask.Options {
+        var options = LabelsTask.Options()
         options.general = true
         return options
     }
 
     /// Objects: several, classified.
-    public static var objectOptions: ObjectTask.Options {
-        var options = ObjectTask.Options()
+    public static var objectOptions: ObjectsTask.Options {
+        var options = ObjectsTask.Options()
         options.multiple = true
         options.classify = true
         options.maxObjects = 10
@@ -45,8 +45,8 @@ public struct ItemAnalyzer: Sendable {
     }
 
     /// Embeddings scaled to unit length, so that the cosine similarity is the dot product.
-    public static var embeddingOptions: EmbedTask.Options {
-        var options = EmbedTask.Options()
+    public static var embeddingOptions: EmbeddingsTask.Options {
+        var options = EmbeddingsTask.Options()
         options.l2Normalize = true
         return options
     }
@@ -54,12 +54,12 @@ public struct ItemAnalyzer: Sendable {
     /// Loads the models of `tasks` from `store`.
     public init(tasks: [IndexedTask], store: ModelStore = .shared) throws {
         let chosen = Set(tasks)
-        labels = chosen.contains(.labels) ? try LabelTask(options: Self.labelOptions, store: store) : nil
-        objects = chosen.contains(.objects) ? try ObjectTask(options: Self.objectOptions, store: store) : nil
-        faces = chosen.contains(.faces) ? try FaceTask(options: FaceTask.defaultOptions, store: store) : nil
+        labels = chosen.contains(.labels) ? try LabelsTask(options: Self.labelOptions, store: store) : nil
+        objects = chosen.contains(.objects) ? try ObjectsTask(options: Self.objectOptions, store: store) : nil
+        faces = chosen.contains(.faces) ? try FacesTask(options: FacesTask.defaultOptions, store: store) : nil
         text = chosen.contains(.text) ? try TextTask(options: TextTask.defaultOptions, store: store) : nil
-        barcodes = chosen.contains(.barcodes) ? try BarcodeTask(options: BarcodeTask.defaultOptions, store: store) : nil
-        embeddings = chosen.contains(.embeddings) ? try EmbedTask(options: Self.embeddingOptions, store: store) : nil
+        barcodes = chosen.contains(.barcodes) ? try BarcodesTask(options: BarcodesTask.defaultOptions, store: store) : nil
+        embeddings = chosen.contains(.embeddings) ? try EmbeddingsTask(options: Self.embeddingOptions, store: store) : nil
     }
 
     /// What the tasks find in `image`.

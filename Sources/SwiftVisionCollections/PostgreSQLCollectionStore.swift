@@ -333,8 +333,8 @@ public final class PostgreSQLCollectionStore: CollectionStore {
                 }
                 for row in try session.rows("SELECT item_id, vector FROM swiftvision.embedding WHERE item_id = ANY(\(ids))") {
                     let (id, vector) = try row.decode((Int64, Data).self)
-                    let output = EmbedTask.Output(embeddings: [Embedding(floatEmbedding: BlobCoding.floats(vector))])
-                    analyses[id, default: [:]][EmbedTask.descriptor.name] = try EncodedAnalysis.encoder.encode(output)
+                    let output = EmbeddingsTask.Output(embeddings: [Embedding(floatEmbedding: BlobCoding.floats(vector))])
+                    analyses[id, default: [:]][EmbeddingsTask.descriptor.name] = try EncodedAnalysis.encoder.encode(output)
                 }
                 return items.map { ExportedItem(item: $0, analyses: analyses[$0.id] ?? [:]) }
             }

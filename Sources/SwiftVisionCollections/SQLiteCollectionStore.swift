@@ -267,8 +267,8 @@ public final class SQLiteCollectionStore: CollectionStore {
                     analyses[analysis["task"]] = Data((analysis["json"] as String).utf8)
                 }
                 if let vector = try Data.fetchOne(db, sql: "SELECT vector FROM embedding WHERE itemId = ?", arguments: [item.id]) {
-                    let output = EmbedTask.Output(embeddings: [Embedding(floatEmbedding: BlobCoding.floats(vector))])
-                    analyses[EmbedTask.descriptor.name] = try EncodedAnalysis.encoder.encode(output)
+                    let output = EmbeddingsTask.Output(embeddings: [Embedding(floatEmbedding: BlobCoding.floats(vector))])
+                    analyses[EmbeddingsTask.descriptor.name] = try EncodedAnalysis.encoder.encode(output)
                 }
                 try body(ExportedItem(item: item, analyses: analyses))
             }
@@ -411,13 +411,13 @@ struct EncodedAnalysis {
     var quantized: Data?
 
     init(_ analysis: ItemAnalysis) throws {
-        try add(analysis.labels, LabelTask.self)
-        try add(analysis.objects, ObjectTask.self)
-        try add(analysis.faces, FaceTask.self)
+        try add(analysis.labels, LabelsTask.self)
+        try add(analysis.objects, ObjectsTask.self)
+        try add(analysis.faces, FacesTask.self)
         try add(analysis.text, TextTask.self)
-        try add(analysis.barcodes, BarcodeTask.self)
-        addLabels(analysis.labels?.labels ?? [], task: LabelTask.descriptor.name)
-        addLabels(analysis.objects?.objects.flatMap(\.labels) ?? [], task: ObjectTask.descriptor.name)
+        try add(analysis.barcodes, BarcodesTask.self)
+        addLabels(analysis.labels?.labels ?? [], task: LabelsTask.descriptor.name)
+        addLabels(analysis.objects?.objects.flatMap(\.labels) ?? [], task: ObjectsTask.descriptor.name)
         if let values = analysis.embeddings?.embeddings.first?.floatEmbedding {
             vector = BlobCoding.data(values)
             let quantized = Embedding(values: values, l2Normalize: false, quantize: true, headIndex: 0, headName: nil)
@@ -430,7 +430,7 @@ struct EncodedAnalysis {
         outputs.append((Task.descriptor.name, String(decoding: try Self.encoder.encode(output), as: UTF8.self)))
     }
 
-    private mutating func addLabels(_ found: [Label], task: String) {
+    private mutating func addLabels(_ found: [ClassLabel], task: String) {
         var best: [String: Float] = [:]
         for label in found where !label.text.isEmpty {
             best[label.text.lowercased()] = max(best[label.text.lowercased()] ?? 0, label.confidence)

@@ -60,7 +60,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
                 return .timedOut
             }
             return APIError(.internalServerError, "task_failed", error.description)
-        case let error as ImageLabelerError:
+        case let error as ClassificationError:
             // The rest are set-up problems: the general labels' file is missing or unreadable.
             return error.isInvalidOption
                 ? .badOption(error.description) : APIError(.serviceUnavailable, "not_installed", error.description)

@@ -23,11 +23,11 @@ enum OptionDecoding {
 
     /// `type`'s options: its `defaults` (the registry's JSON of them; encoded here when nil) overlaid
     /// with `query` and then `overrides`.
-    static func options<Engine: VisionTask>(
-        for type: Engine.Type, defaults: Data? = nil, query: [(String, String)], overrides: [String: JSONValue] = [:],
+    static func options<Job: VisionTask>(
+        for type: Job.Type, defaults: Data? = nil, query: [(String, String)], overrides: [String: JSONValue] = [:],
         threads: Int?
-    ) throws -> Engine.Options {
-        let defaults = try defaults ?? JSONEncoder().encode(Engine.defaultOptions)
+    ) throws -> Job.Options {
+        let defaults = try defaults ?? JSONEncoder().encode(Job.defaultOptions)
         var object = try JSONDecoder().decode([String: JSONValue].self, from: defaults)
         var given: Set<String> = []
         for (name, text) in query where name != "token" {
@@ -50,16 +50,16 @@ enum OptionDecoding {
         }
         // Tasks without a `threads` option ignore the key when decoding.
         if let threads, !given.contains("threads") { object["threads"] = .number(Double(threads)) }
-        let decoded: Engine.Options
+        let decoded: Job.Options
         do {
-            decoded = try JSONDecoder().decode(Engine.Options.self, from: JSONEncoder().encode(object))
+            decoded = try JSONDecoder().decode(Job.Options.self, from: JSONEncoder().encode(object))
         } catch let error as DecodingError {
             throw APIError.badOption(describe(error))
         }
         let known = Set(try JSONDecoder().decode([String: JSONValue].self, from: JSONEncoder().encode(decoded)).keys)
         if let unknown = given.subtracting(known).sorted().first {
             let names = known.sorted().joined(separator: ", ")
-            throw APIError.badOption("\(Engine.descriptor.name) has no option \(unknown); its options: \(names)")
+            throw APIError.badOption("\(Job.descriptor.name) has no option \(unknown); its options: \(names)")
         }
         return decoded
     }

@@ -39,11 +39,11 @@ let serviceEncoder: JSONEncoder = {
     return encoder
 }()
 
-/// A ``ServedTask`` over a task of type `Engine`.
-struct TypedServedTask<Engine: VisionTask>: ServedTask {
-    let task: Engine
+/// A ``ServedTask`` over a task of type `Job`.
+struct TypedServedTask<Job: VisionTask>: ServedTask {
+    let task: Job
 
-    var name: String { Engine.descriptor.name }
+    var name: String { Job.descriptor.name }
 
     func outputJSON(for image: VisionImage) throws -> Data {
         try serviceEncoder.encode(task.output(for: image))
@@ -59,8 +59,8 @@ struct TypedServedTask<Engine: VisionTask>: ServedTask {
     }
 }
 
-struct TypedLiveStream<Engine: VisionTask>: LiveStream {
-    let runner: TaskRunner<Engine>
+struct TypedLiveStream<Job: VisionTask>: LiveStream {
+    let runner: TaskRunner<Job>
 
     func send(timestampInMilliseconds timestamp: Int?, image: @escaping @Sendable () throws -> VisionImage) throws -> Int {
         guard let timestamp else { return try runner.send(image: image) }
@@ -104,14 +104,14 @@ final class TaskCatalog: Sendable {
         }
     }
 
-    private func served<Engine: VisionTask>(
-        _ type: Engine.Type, defaults: Data, query: [(String, String)], overrides: [String: JSONValue]
+    private func served<Job: VisionTask>(
+        _ type: Job.Type, defaults: Data, query: [(String, String)], overrides: [String: JSONValue]
     ) throws -> any ServedTask {
         let options = try OptionDecoding.options(
             for: type, defaults: defaults, query: query, overrides: overrides, threads: threads)
-        let key = Engine.descriptor.name + String(decoding: try serviceEncoder.encode(options), as: UTF8.self)
+        let key = Job.descriptor.name + String(decoding: try serviceEncoder.encode(options), as: UTF8.self)
         if let found = made.withLock({ $0[key] }) { return found }
-        let task = TypedServedTask(task: try Engine(options: options))
+        let task = TypedServedTask(task: try Job(options: options))
         made.withLock { made in
             if made.count >= capacity { made.removeAll() }
             made[key] = task

@@ -101,9 +101,9 @@ public enum VisionService {
                 let admission = try limiter.admit(within: configuration.requestTimeout)
                 let files = try await upload(request, images: 2, configuration: configuration)
                 let answer = try await admission.run(closing: context.channel) {
-                    var options = EmbedTask.Options()
+                    var options = EmbeddingsTask.Options()
                     options.threads = configuration.threads
-                    let task = try EmbedTask(options: options)
+                    let task = try EmbeddingsTask(options: options)
                     let first = try task.output(for: try files[0].decode()).embeddings[0]
                     try CancellationToken.checkpoint()
                     let second = try task.output(for: try files[1].decode()).embeddings[0]

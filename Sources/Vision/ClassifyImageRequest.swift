@@ -19,20 +19,20 @@ public struct ClassifyImageRequest: VisionRequest {
 
     /// Every class of `image` with its confidence, most confident first.
     public func perform(on image: VisionImage) throws -> [ClassificationObservation] {
-        var options = LabelTask.Options()
+        var options = LabelsTask.Options()
         options.model = model?.path
         options.threshold = 0
         options.max = .max
-        return try LabelTask(options: options).output(for: image).labels.map(ClassificationObservation.init)
+        return try LabelsTask(options: options).output(for: image).labels.map(ClassificationObservation.init)
     }
 }
 
-/// One class of an image, as Vision's `ClassificationObservation`: a view of the shared ``Label``.
+/// One class of an image, as Vision's `ClassificationObservation`: a view of the shared ``ClassLabel``.
 public struct ClassificationObservation: VisionObservation, Hashable {
     /// Identifies the observation (Vision's `uuid`): new for each observation made, kept by its copies.
     public let uuid: UUID
     /// The label behind the observation.
-    public let label: Label
+    public let label: ClassLabel
 
     /// The class name; empty for a model without labels.
     public var identifier: String { label.text }
@@ -41,7 +41,7 @@ public struct ClassificationObservation: VisionObservation, Hashable {
     /// The class's position in the model's output.
     public var index: Int { label.index }
 
-    init(_ label: Label) {
+    init(_ label: ClassLabel) {
         uuid = UUID()
         self.label = label
     }

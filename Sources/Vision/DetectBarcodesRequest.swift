@@ -21,7 +21,7 @@ public struct DetectBarcodesRequest: VisionRequest {
 
     /// The barcodes in `image`, with corners in its upright pixels.
     public func perform(on image: VisionImage) throws -> [BarcodeObservation] {
-        let task = try BarcodeTask(options: BarcodeTask.Options(BarcodeScannerOptions(formats: symbologies)))
+        let task = try BarcodesTask(options: BarcodesTask.Options(BarcodeEngineOptions(formats: symbologies)))
         let (part, origin) = try image.region(ofInterest: regionOfInterest)
         return try task.output(for: part).barcodes.map {
             var barcode = $0

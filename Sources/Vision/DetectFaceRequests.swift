@@ -51,7 +51,7 @@ public struct DetectFaceLandmarksRequest: FaceRequest {
 
 /// What the face requests share: their options and how they run on images and frames.
 public protocol FaceRequest: SequenceVisionRequest
-where Result == [FaceObservation], SequenceState == TaskRunner<FaceTask> {
+where Result == [FaceObservation], SequenceState == TaskRunner<FacesTask> {
     /// `.accurate` (default, as Vision) looks closer (tiles) for small faces; `.fast` looks for near faces only.
     var performanceMode: FacePerformanceMode { get set }
     /// Most faces to report.
@@ -63,24 +63,24 @@ where Result == [FaceObservation], SequenceState == TaskRunner<FaceTask> {
 extension FaceRequest {
     /// The faces in `image`.
     public func perform(on image: VisionImage) throws -> [FaceObservation] {
-        observations(try FaceTask(options: taskOptions).output(for: image), imageSize: image.size)
+        observations(try FacesTask(options: taskOptions).output(for: image), imageSize: image.size)
     }
 
     /// Face requests with the same mode, limit and landmarks share a sequence.
     public var sequenceKey: AnyHashable { taskOptions }
 
     /// A runner of the faces task in video mode: faces keep tracking IDs from frame to frame.
-    public func makeSequenceState() throws -> TaskRunner<FaceTask> {
-        TaskRunner(task: try FaceTask(options: taskOptions), runningMode: .video)
+    public func makeSequenceState() throws -> TaskRunner<FacesTask> {
+        TaskRunner(task: try FacesTask(options: taskOptions), runningMode: .video)
     }
 
     /// The faces in the next frame of the sequence.
-    public func perform(on image: VisionImage, state: inout TaskRunner<FaceTask>) throws -> [FaceObservation] {
+    public func perform(on image: VisionImage, state: inout TaskRunner<FacesTask>) throws -> [FaceObservation] {
         observations(try state.run(videoFrame: image), imageSize: image.size)
     }
 
-    private var taskOptions: FaceTask.Options {
-        var options = FaceTask.Options()
+    private var taskOptions: FacesTask.Options {
+        var options = FacesTask.Options()
         options.fast = performanceMode == .fast
         options.maxFaces = maximumObservations
         options.landmarks = Self.includesLandmarks
@@ -88,7 +88,7 @@ extension FaceRequest {
         return options
     }
 
-    private func observations(_ output: FaceTask.Output, imageSize: CGSize) -> [FaceObservation] {
+    private func observations(_ output: FacesTask.Output, imageSize: CGSize) -> [FaceObservation] {
         output.faces.map { FaceObservation($0, imageSize: imageSize) }
     }
 }

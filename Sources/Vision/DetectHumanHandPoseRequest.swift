@@ -18,29 +18,29 @@ public struct DetectHumanHandPoseRequest: SequenceVisionRequest {
 
     /// The hands in `image`.
     public func perform(on image: VisionImage) throws -> [HumanHandPoseObservation] {
-        observations(try HandTask(options: taskOptions).output(for: image))
+        observations(try HandsTask(options: taskOptions).output(for: image))
     }
 
     /// Requests with the same limit share a sequence.
     public var sequenceKey: AnyHashable { taskOptions }
 
     /// A runner of the hand task in video mode.
-    public func makeSequenceState() throws -> TaskRunner<HandTask> {
-        TaskRunner(task: try HandTask(options: taskOptions), runningMode: .video)
+    public func makeSequenceState() throws -> TaskRunner<HandsTask> {
+        TaskRunner(task: try HandsTask(options: taskOptions), runningMode: .video)
     }
 
     /// The hands in the next frame of the sequence.
-    public func perform(on image: VisionImage, state: inout TaskRunner<HandTask>) throws -> [HumanHandPoseObservation] {
+    public func perform(on image: VisionImage, state: inout TaskRunner<HandsTask>) throws -> [HumanHandPoseObservation] {
         observations(try state.run(videoFrame: image))
     }
 
-    private var taskOptions: HandTask.Options {
-        var options = HandTask.Options()
+    private var taskOptions: HandsTask.Options {
+        var options = HandsTask.Options()
         options.maxHands = maximumHandCount
         return options
     }
 
-    private func observations(_ output: HandTask.Output) -> [HumanHandPoseObservation] {
+    private func observations(_ output: HandsTask.Output) -> [HumanHandPoseObservation] {
         output.hands.map { HumanHandPoseObservation($0, imageSize: CGSize(width: output.width, height: output.height)) }
     }
 }

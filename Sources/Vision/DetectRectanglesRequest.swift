@@ -30,8 +30,8 @@ public struct DetectRectanglesRequest: VisionRequest {
 
     /// The rectangles in `image`, the most prominent first, with corners in its upright pixels.
     public func perform(on image: VisionImage) throws -> [RectangleObservation] {
-        let task = try RectangleTask(
-            options: RectangleTask.Options(RectangleDetectorOptions(
+        let task = try RectanglesTask(
+            options: RectanglesTask.Options(RectangleEngineOptions(
                 minimumAspectRatio: minimumAspectRatio, maximumAspectRatio: maximumAspectRatio,
                 quadratureTolerance: quadratureTolerance, minimumSize: minimumSize, minimumConfidence: minimumConfidence,
                 maximumObservations: maximumObservations)))

@@ -18,9 +18,9 @@ public struct GenerateImageFeaturePrintRequest: VisionRequest {
 
     /// The feature print of `image`.
     public func perform(on image: VisionImage) throws -> FeaturePrintObservation {
-        var options = EmbedTask.Options()
+        var options = EmbeddingsTask.Options()
         options.l2Normalize = true
-        let output = try EmbedTask(options: options).output(for: image, resizeMode: imageCropAndScaleOption.resizeMode)
+        let output = try EmbeddingsTask(options: options).output(for: image, resizeMode: imageCropAndScaleOption.resizeMode)
         return FeaturePrintObservation(data: output.embeddings[0].values)
     }
 }
@@ -47,7 +47,7 @@ public struct FeaturePrintObservation: VisionObservation, Hashable {
     /// similarity) since both have unit length. Prints of different lengths cannot be compared.
     public func computeDistance(to other: FeaturePrintObservation) throws -> Float {
         guard elementCount == other.elementCount else {
-            throw ImageEmbedderError.embeddingSizeMismatch(elementCount, other.elementCount)
+            throw EmbeddingError.embeddingSizeMismatch(elementCount, other.elementCount)
         }
         return zip(data, other.data).reduce(0) { $0 + ($1.0 - $1.1) * ($1.0 - $1.1) }.squareRoot()
     }

@@ -35,7 +35,7 @@ public struct RecognizeTextRequest: VisionRequest {
         }
         let task = try TextTask(
             options: TextTask.Options(
-                TextRecognizerOptions(
+                TextEngineOptions(
                     languages: recognitionLanguages, recognitionLevel: recognitionLevel,
                     usesLanguageCorrection: usesLanguageCorrection)))
         let (part, origin) = try image.region(ofInterest: regionOfInterest)

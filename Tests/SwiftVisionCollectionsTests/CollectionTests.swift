@@ -162,9 +162,9 @@ struct IndexedSamples: Sendable {
         try samples.store.forEachItem(in: "samples") { if $0.item.id == samples.ids["zidane.jpg"] { exported = $0.analyses } }
         #expect(Set(exported.keys) == Set(IndexedTask.allCases.map(\.rawValue)))
         // The faces command's --json line but "file": the same encoder (sorted keys) over the same output.
-        let direct = try FaceTask().output(for: VisionImage(contentsOf: try IndexedSamples.sample("zidane.jpg")))
+        let direct = try FacesTask().output(for: VisionImage(contentsOf: try IndexedSamples.sample("zidane.jpg")))
         #expect(exported["faces"] == (try EncodedAnalysis.encoder.encode(direct)))
-        let embedding = try JSONDecoder().decode(EmbedTask.Output.self, from: try #require(exported["embeddings"]))
+        let embedding = try JSONDecoder().decode(EmbeddingsTask.Output.self, from: try #require(exported["embeddings"]))
         #expect(embedding.embeddings.first?.floatEmbedding == (try samples.store.embedding(ofItem: try #require(samples.ids["zidane.jpg"]))))
     }
 

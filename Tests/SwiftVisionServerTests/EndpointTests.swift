@@ -275,17 +275,17 @@ enum Samples {
 
 @Suite struct OptionDecodingTests {
     @Test func theServiceThreadCountReachesEveryTaskThatHasOne() throws {
-        let faces = try OptionDecoding.options(for: FaceTask.self, query: [], threads: 1)
+        let faces = try OptionDecoding.options(for: FacesTask.self, query: [], threads: 1)
         #expect(faces.threads == 1)
-        let rectangles = try OptionDecoding.options(for: RectangleTask.self, query: [("min-aspect", "0.3")], threads: 1)
+        let rectangles = try OptionDecoding.options(for: RectanglesTask.self, query: [("min-aspect", "0.3")], threads: 1)
         #expect(rectangles.minAspect == 0.3)
     }
 
     @Test(arguments: ["2", "0", "-1", "100000"])
     func threadsAreNeverAClientOption(value: String) throws {
-        #expect(throws: APIError.self) { try OptionDecoding.options(for: FaceTask.self, query: [("threads", value)], threads: 1) }
+        #expect(throws: APIError.self) { try OptionDecoding.options(for: FacesTask.self, query: [("threads", value)], threads: 1) }
         #expect(throws: APIError.self) {
-            try OptionDecoding.options(for: FaceTask.self, query: [], overrides: ["threads": .number(Double(value)!)], threads: nil)
+            try OptionDecoding.options(for: FacesTask.self, query: [], overrides: ["threads": .number(Double(value)!)], threads: nil)
         }
     }
 

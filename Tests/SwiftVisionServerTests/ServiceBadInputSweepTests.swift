@@ -140,14 +140,14 @@ import Testing
         #expect((try Samples.json(faces)["faces"] as? [[String: Any]])?.count == 2, "zidane.jpg shows two faces")
     }
 
-    /// The labeler's errors split by `ImageLabelerError.isInvalidOption`: the caller's options are 400
+    /// The labeler's errors split by `ClassificationError.isInvalidOption`: the caller's options are 400
     /// `bad_option`; the general labels missing or unreadable are the installation's fault, 503 `not_installed`.
     @Test(arguments: [
-        ImageLabelerError.invalidConfidenceThreshold(5), .invalidMaxResultCount(0), .conflictingCategoryLists,
+        ClassificationError.invalidConfidenceThreshold(5), .invalidMaxResultCount(0), .conflictingCategoryLists,
         .categoryListsNeedLabels, .unknownCategory("x"), .generalLabelsNeedBaseModel,
         .generalLabelsNotInstalled(path: "/nowhere/general_labels.json"), .generalLabelsUnreadable(path: "/x.json", reason: "garbled"),
     ])
-    func labelerErrorsAreClassifiedOnce(error: ImageLabelerError) throws {
+    func labelerErrorsAreClassifiedOnce(error: ClassificationError) throws {
         let answer = APIError.from(error)
         switch error {
         case .generalLabelsNotInstalled, .generalLabelsUnreadable:

@@ -165,12 +165,12 @@ import Testing
     }
 
     /// Every option error the labeler and the text recognizer can be given from the command line is a usage
-    /// error (64), as `ImageLabelerError.isInvalidOption` and `VisionTaskError.isInvalidOption` classify them.
+    /// error (64), as `ClassificationError.isInvalidOption` and `VisionTaskError.isInvalidOption` classify them.
     @Test func labelerAndLanguageOptionErrorsAreUsageErrors() throws {
         let custom = try Fixtures.model("efficientnet_lite0_classifier_fp16.tflite").path
         let cases: [([String], String)] = [
-            (["label", "--max", "0"], ImageLabelerError.invalidMaxResultCount(0).description),
-            (["label", "--general", "--model", custom], ImageLabelerError.generalLabelsNeedBaseModel.description),
+            (["label", "--max", "0"], ClassificationError.invalidMaxResultCount(0).description),
+            (["label", "--general", "--model", custom], ClassificationError.generalLabelsNeedBaseModel.description),
             (["text", "--lang", "xyz"], "no Tesseract data for language xyz"),
         ]
         for (arguments, message) in cases {

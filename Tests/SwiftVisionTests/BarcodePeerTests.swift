@@ -99,7 +99,7 @@ import Testing
         func codes(_ output: String) throws -> [String] {
             let lines = output.split(separator: "\n")
             try #require(lines.count == 1, "\(output)")
-            let decoded = try JSONDecoder().decode(BarcodeTask.Output.self, from: Data(lines[0].utf8))
+            let decoded = try JSONDecoder().decode(BarcodesTask.Output.self, from: Data(lines[0].utf8))
             return decoded.barcodes.map { "\($0.format) \($0.rawValue)" }
         }
         let current = try Fixtures.run(executable, ["barcodes", "--json", "--verbose", photo])

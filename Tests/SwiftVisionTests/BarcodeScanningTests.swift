@@ -79,11 +79,11 @@ import Testing
     @Test func formatsOptionLimitsWhatIsRead() throws {
         let scene = try VisionFixtures.scene("several-on-bus.jpg", in: VisionFixtures.barcodes, file: \.file)
         let image = try VisionImage(contentsOfFile: scene.file)
-        let qr = try BarcodeScanner.barcodeScanner(options: BarcodeScannerOptions(formats: .qrCode)).results(in: image.mlKitImage)
+        let qr = try BarcodeScanner.barcodeScanner(options: BarcodeEngineOptions(formats: .qrCode)).results(in: image.mlKitImage)
         #expect(qr.map(\.format) == [.qrCode])
-        let linear = try BarcodeScanner.barcodeScanner(options: BarcodeScannerOptions(formats: .linear)).results(in: image.mlKitImage)
+        let linear = try BarcodeScanner.barcodeScanner(options: BarcodeEngineOptions(formats: .linear)).results(in: image.mlKitImage)
         #expect(Set(linear.map(\.format)) == [.ean13, .ean8, .code39])
-        let two = try BarcodeScanner.barcodeScanner(options: BarcodeScannerOptions(maximumCount: 2)).results(in: image.mlKitImage)
+        let two = try BarcodeScanner.barcodeScanner(options: BarcodeEngineOptions(maximumCount: 2)).results(in: image.mlKitImage)
         #expect(two.count == 2)
     }
 
@@ -104,7 +104,7 @@ import Testing
         #expect(try await BarcodeScanner.barcodeScanner().process(flat.mlKitImage).isEmpty)
         #expect(throws: VisionTaskError.self) {
             try unwrappingMLKitError {
-                try BarcodeScanner.barcodeScanner(options: BarcodeScannerOptions(maximumCount: -1)).results(in: flat.mlKitImage)
+                try BarcodeScanner.barcodeScanner(options: BarcodeEngineOptions(maximumCount: -1)).results(in: flat.mlKitImage)
             }
         }
         #expect(BarcodeFormat(name: "qrcode") == .qrCode && BarcodeFormat(name: "linear") == .linear)

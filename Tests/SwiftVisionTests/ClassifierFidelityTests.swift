@@ -33,7 +33,7 @@ enum ClassifierReference {
         let python = Fixtures.cache.root.appendingPathComponent("tools-venv/bin/python")
         let script = Fixtures.packageRoot.appendingPathComponent("Tests/Reference/classifier_reference.py")
         let json = String(decoding: try JSONEncoder().encode(requests), as: UTF8.self)
-        let models = try [LabelTask.baseModelName, EmbedTask.baseModelName].map { try Fixtures.model($0).path }
+        let models = try [LabelsTask.baseModelName, EmbeddingsTask.baseModelName].map { try Fixtures.model($0).path }
         let run = try Fixtures.run(python, [script.path] + models + ["\(top)", json])
         try #require(run.status == 0, "classifier_reference.py failed (run `make test` to set up \(python.path)): \(run.errors)")
         let results = try JSONDecoder().decode([Result].self, from: Data(run.output.utf8))
@@ -69,15 +69,15 @@ enum ClassifierReference {
     }
 
     /// The model zoo's labeler reporting all 1000 classes.
-    static func labelerOfEveryClass() throws -> LabelTask {
-        var options = LabelTask.Options()
+    static func labelerOfEveryClass() throws -> LabelsTask {
+        var options = LabelsTask.Options()
         options.threshold = 0
         options.max = 1000
-        return try LabelTask(options: options, store: .shared)
+        return try LabelsTask(options: options, store: .shared)
     }
 
     /// Every score MediaPipe reports within the tolerance of ours for the same class, and the same best class.
-    static func expectAgreement(_ ours: [Label], _ reference: ClassifierReference.Result, _ name: String) throws {
+    static func expectAgreement(_ ours: [ClassLabel], _ reference: ClassifierReference.Result, _ name: String) throws {
         let scores = Dictionary(uniqueKeysWithValues: ours.map { ($0.index, $0.confidence) })
         try #require(reference.top.count == top && ours.count == 1000)
         #expect(ours[0].index == reference.top[0].index, "\(name): \(ours[0].text) vs \(reference.top[0].name)")
@@ -93,7 +93,7 @@ enum ClassifierReference {
         let images = try Self.images(in: folder)
         let references = try ClassifierReference.results(images.map { .init(file: $0.file.path) }, top: Self.top)
         let labeler = try Self.labelerOfEveryClass()
-        let embedder = try EmbedTask(options: EmbedTask.Options(), store: .shared)
+        let embedder = try EmbeddingsTask(options: EmbeddingsTask.Options(), store: .shared)
         for (entry, reference) in zip(images, references) {
             try Self.expectAgreement(try labeler.output(for: entry.image).labels, reference, entry.name)
             let embedding = try #require(try embedder.output(for: entry.image).embeddings.first)

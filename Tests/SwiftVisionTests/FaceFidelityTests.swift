@@ -100,11 +100,11 @@ enum FaceReference {
         let reference = try FaceReference.run(photos.map(\.file), threshold: Self.threshold)
         let theirs = try Data(contentsOf: URL(fileURLWithPath: reference.model))
         #expect(theirs == (try Data(contentsOf: Fixtures.model("face_detection_short_range.tflite"))), "MediaPipe Python runs another model")
-        var options = FaceTask.Options()
+        var options = FacesTask.Options()
         options.fast = true
         options.threshold = Self.threshold
         options.minFaceSize = 0
-        let task = try FaceTask(options: options, store: .shared)
+        let task = try FacesTask(options: options, store: .shared)
         var compared = 0
         for (photo, truth) in zip(photos, reference.images) {
             let image = try VisionImage(contentsOf: photo.file)

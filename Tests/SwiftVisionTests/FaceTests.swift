@@ -73,7 +73,7 @@ import SwiftVisionTestSupport
     /// tile on a group photo of many unsure faces, and on group photos of smaller faces than
     /// `findsTheFacesOfAGroupPhoto`'s it still finds 9 of the 11.
     @Test func looksCloserOnlyWhereTheWholeImageLeavesDoubt() throws {
-        let analyzer = try FaceTask(options: FaceTask.Options(), store: .shared).analyzer
+        let analyzer = try FacesTask(options: FacesTask.Options(), store: .shared).analyzer
         for photo in ["zidane.jpg", "bus.jpg"] {
             let image = try Fixtures.image(photo)
             let whole = try analyzer.detector.detect(in: image, minimumScore: FaceAnalyzer.hintScore)
@@ -100,7 +100,7 @@ import SwiftVisionTestSupport
     /// sure, and its box (the whole image's for zidane.jpg's large faces, the square's for bus.jpg's small
     /// ones: ``FaceAnalyzer/wellPlacedWidth``) is centred within 15% of its width of where it was marked by eye.
     @Test func squaresMakeTheUnsureFacesOfZidaneAndBusSure() throws {
-        let analyzer = try FaceTask(options: FaceTask.Options(), store: .shared).analyzer
+        let analyzer = try FacesTask(options: FacesTask.Options(), store: .shared).analyzer
         for (photo, centers) in Self.people where ["zidane.jpg", "bus.jpg"].contains(photo) {
             let image = try Fixtures.image(photo)
             let whole = try analyzer.detector.detect(in: image, minimumScore: FaceAnalyzer.hintScore)
@@ -122,7 +122,7 @@ import SwiftVisionTestSupport
     /// can be followed from every frame the detector finds it in: in some of them (4 of 15) the mesh misses it in
     /// the crop turned by the detector's eye key points, and finds it upright.
     @Test func followsTheFaceTurnedAwayFromEveryFrameItIsFoundIn() throws {
-        let analyzer = try FaceTask(options: FaceTask.Options(), store: .shared).analyzer
+        let analyzer = try FacesTask(options: FacesTask.Options(), store: .shared).analyzer
         let photo = try Fixtures.image("zidane.jpg")
         var found = 0
         for index in 0..<40 {
@@ -204,9 +204,9 @@ import SwiftVisionTestSupport
     /// people lies on a face marked by eye, with both detectors reaching it on some.
     @Test(arguments: FaceDetectorOptions.PerformanceMode.allCases)
     func sureScoreLiesAboveEveryAnimalFace(mode: FaceDetectorOptions.PerformanceMode) throws {
-        var options = FaceTask.Options()
+        var options = FacesTask.Options()
         options.fast = mode == .fast
-        let analyzer = try FaceTask(options: options, store: .shared).analyzer
+        let analyzer = try FacesTask(options: options, store: .shared).analyzer
         let negatives = try (Self.noFaces + Self.animalCloseUps.map(\.photo)).map(Fixtures.image) + Self.animalCollages()
         let animalScores = try negatives.flatMap { try analyzer.detections(in: $0).map(\.score) }
         #expect(!animalScores.isEmpty, "the detector should find some animal faces before the checks")

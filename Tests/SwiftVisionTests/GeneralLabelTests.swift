@@ -151,15 +151,15 @@ struct WordNetNouns {
     }
 
     @Test func generalLabelsRefuseCustomModelsAndNameTheSetUpStepWhenMissing() throws {
-        #expect(throws: ImageLabelerError.generalLabelsNeedBaseModel) {
-            var options = LabelTask.Options()
+        #expect(throws: ClassificationError.generalLabelsNeedBaseModel) {
+            var options = LabelsTask.Options()
             options.general = true
             options.model = try Fixtures.model("efficientnet_lite0_classifier_fp16.tflite").path
-            _ = try LabelTask(options: options)
+            _ = try LabelsTask(options: options)
         }
         let missing = URL(fileURLWithPath: "/nonexistent/general_labels.json")
-        #expect(throws: ImageLabelerError.generalLabelsNotInstalled(path: missing.path)) { try GeneralLabels(contentsOf: missing) }
-        #expect(ImageLabelerError.generalLabelsNotInstalled(path: missing.path).description.contains("scripts/build-general-labels.py"))
+        #expect(throws: ClassificationError.generalLabelsNotInstalled(path: missing.path)) { try GeneralLabels(contentsOf: missing) }
+        #expect(ClassificationError.generalLabelsNotInstalled(path: missing.path).description.contains("scripts/build-general-labels.py"))
     }
 
     @Test func labelCommandPrintsGeneralLabels() throws {

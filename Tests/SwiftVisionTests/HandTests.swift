@@ -93,9 +93,9 @@ enum HandPhotos {
             #expect(theirs == (try Data(contentsOf: Fixtures.model(name))), "MediaPipe Python runs another \(name)")
         }
         #expect(reference.images.map(\.hands.count) == counts, "the photos show what MediaPipe found when they were chosen")
-        var options = HandTask.Options()
+        var options = HandsTask.Options()
         options.modelComplexity = complexity
-        let task = try HandTask(options: options)
+        let task = try HandsTask(options: options)
         for (file, truth) in zip(files, reference.images) {
             let output = try task.output(for: VisionImage(contentsOf: file))
             #expect(output.width == truth.width && output.height == truth.height)
@@ -127,7 +127,7 @@ enum HandPhotos {
         let files = try ["chelsea.png", "person.jpg"].map(Fixtures.sample)
         let truth = try HandReference.run(files).images
         #expect(truth.allSatisfy { $0.hands.isEmpty })
-        let task = try HandTask()
+        let task = try HandsTask()
         for file in files {
             #expect(try task.output(for: VisionImage(contentsOf: file)).hands.isEmpty, "\(file.lastPathComponent)")
         }
@@ -147,7 +147,7 @@ enum HandPhotos {
         let image = try VisionImage(contentsOf: file)
         #expect(image.width == upright.width && image.height == upright.height)
         let truth = try #require(try HandReference.run([file]).images[0].hands.first)
-        let hand = try #require(HandReference.match(truth, in: try HandTask().output(for: image).hands))
+        let hand = try #require(HandReference.match(truth, in: try HandsTask().output(for: image).hands))
         let errors = PoseReference.errors(hand.landmarks, truth.landmarks)
         #expect(median(errors) < 0.01 * HandPhotos.size(truth.landmarks), "\(orientation): median \(median(errors)) px")
         #expect(hand.handedness.rawValue == truth.handedness)
@@ -156,7 +156,7 @@ enum HandPhotos {
     /// A mirrored frame (a front camera's) shows the other hand: coordinates mirror and the label swaps.
     @Test func mirroredFramesSwapHandedness() throws {
         let photo = try HandPhotos.image(HandPhotos.oneHand)
-        let task = try HandTask()
+        let task = try HandsTask()
         let plain = try #require(try task.output(for: photo).hands.first)
         let mirrored = try #require(try task.output(for: photo.mirrored()).hands.first)
         #expect(mirrored.handedness != plain.handedness)
@@ -167,15 +167,15 @@ enum HandPhotos {
     }
 
     @Test func rejectsBadOptions() throws {
-        var options = HandTask.Options()
+        var options = HandsTask.Options()
         options.maxHands = 0
-        #expect(throws: VisionTaskError.self) { try HandTask(options: options) }
-        options = HandTask.Options()
+        #expect(throws: VisionTaskError.self) { try HandsTask(options: options) }
+        options = HandsTask.Options()
         options.minPresenceConfidence = -1
-        #expect(throws: VisionTaskError.self) { try HandTask(options: options) }
-        options = HandTask.Options()
+        #expect(throws: VisionTaskError.self) { try HandsTask(options: options) }
+        options = HandsTask.Options()
         options.modelComplexity = 2
-        #expect(throws: VisionTaskError.self) { try HandTask(options: options) }
+        #expect(throws: VisionTaskError.self) { try HandsTask(options: options) }
     }
 }
 
@@ -209,7 +209,7 @@ enum PanningHandVideo {
         let tracked = try HandReference.run(files, video: true).images
         let first = tracked[1].hands
         try #require(tracked[0].hands.count == 2 && first.count == 2, "MediaPipe finds both hands in the first frames")
-        let task = try HandTask()
+        let task = try HandsTask()
         var state = task.makeStreamState()
         for (index, frame) in frames.enumerated() {
             let output = try task.output(forFrame: frame, state: &state)
@@ -232,7 +232,7 @@ enum PanningHandVideo {
     /// A frame without hands loses them, and the next frame runs the detector (the frame without hands did
     /// not: it started with two tracked hands); it finds the hands again.
     @Test func detectsAgainWhenTheHandsAreLost() throws {
-        let task = try HandTask()
+        let task = try HandsTask()
         var state = task.makeStreamState()
         let hands = try PanningHandVideo.frames()[0]
         let cat = try Fixtures.image("chelsea.png")
@@ -247,9 +247,9 @@ enum PanningHandVideo {
     @Test func detectsOnEveryFrameWhileHandsAreMissing() throws {
         let photo = try HandPhotos.image(HandPhotos.oneHand)
         for (limit, runs) in [(2, 3), (1, 1)] {
-            var options = HandTask.Options()
+            var options = HandsTask.Options()
             options.maxHands = limit
-            let task = try HandTask(options: options)
+            let task = try HandsTask(options: options)
             var state = task.makeStreamState()
             for _ in 0..<3 { #expect(try task.output(forFrame: photo, state: &state).hands.count == 1) }
             #expect(state.detectorRuns == runs, "max \(limit) hands")
@@ -262,7 +262,7 @@ enum PanningHandVideo {
     /// MediaPipe's label and index (Left 0, Right 1); one hand by default, as MediaPipe's `num_hands`.
     @Test func handLandmarkerNormalisesAndLabels() throws {
         let image = try HandPhotos.image(HandPhotos.twoHands)
-        let hands = try HandTask().output(for: image).hands
+        let hands = try HandsTask().output(for: image).hands
         try #require(hands.count == 2)
         #expect(try HandLandmarker().detect(image: image).landmarks.count == 1)
         var options = HandLandmarkerOptions()
@@ -308,7 +308,7 @@ enum PanningHandVideo {
     /// the hand's confidence; the chirality is the subject's hand, the opposite of MediaPipe's mirrored label.
     @Test func visionRequestNamesJointsAndChirality() throws {
         let image = try HandPhotos.image(HandPhotos.oneHand)
-        let hand = try #require(try HandTask().output(for: image).hands.first)
+        let hand = try #require(try HandsTask().output(for: image).hands.first)
         let observations = try ImageRequestHandler(image).perform(DetectHumanHandPoseRequest())
         try #require(observations.count == 1)
         let observation = observations[0]

@@ -94,17 +94,17 @@ import Testing
         let float = Embedding(floatEmbedding: [1, 2, 3])
         #expect(try float.cosineSimilarity(to: Embedding(floatEmbedding: [2, 4, 6])) > 0.99999)
         #expect(try float.cosineSimilarity(to: Embedding(floatEmbedding: [-1, -2, -3])) < -0.99999)
-        #expect(throws: ImageEmbedderError.embeddingSizeMismatch(3, 2)) {
+        #expect(throws: EmbeddingError.embeddingSizeMismatch(3, 2)) {
             try float.cosineSimilarity(to: Embedding(floatEmbedding: [1, 2]))
         }
-        #expect(throws: ImageEmbedderError.zeroNorm) { try float.cosineSimilarity(to: Embedding(floatEmbedding: [0, 0, 0])) }
-        #expect(throws: ImageEmbedderError.quantizedWithFloat) {
+        #expect(throws: EmbeddingError.zeroNorm) { try float.cosineSimilarity(to: Embedding(floatEmbedding: [0, 0, 0])) }
+        #expect(throws: EmbeddingError.quantizedWithFloat) {
             try float.cosineSimilarity(to: Embedding(quantizedEmbedding: [1, 2, 3]))
         }
-        #expect(throws: ImageEmbedderError.emptyEmbedding) {
+        #expect(throws: EmbeddingError.emptyEmbedding) {
             try Embedding(floatEmbedding: []).cosineSimilarity(to: Embedding(floatEmbedding: []))
         }
-        let error = #expect(throws: ImageEmbedderError.self) { try float.cosineSimilarity(to: Embedding(floatEmbedding: [1])) }
+        let error = #expect(throws: EmbeddingError.self) { try float.cosineSimilarity(to: Embedding(floatEmbedding: [1])) }
         #expect(error?.description == "cannot compute cosine similarity between embeddings of different sizes (3 vs. 1)")
     }
 
@@ -167,7 +167,7 @@ import Testing
         }
         #expect(collector.timestamps.withLock { $0 } == received && collector.errors.withLock { $0 }.isEmpty)
         #expect(throws: VisionTaskError.runningModeMismatch(required: .image, current: .liveStream)) { try embedder.embed(image: image) }
-        #expect(throws: ImageEmbedderError.delegateOutsideLiveStream) { try Self.embedder(.image, delegate: collector) }
+        #expect(throws: EmbeddingError.delegateOutsideLiveStream) { try Self.embedder(.image, delegate: collector) }
     }
 
     @Test func customModelsAndTheirHeads() throws {

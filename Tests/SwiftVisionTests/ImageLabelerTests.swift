@@ -59,21 +59,21 @@ import Testing
     @Test func badOptionsGetClearErrors() throws {
         // ML Kit's factories do not throw: the labeler reports its options' error at each call.
         let image = try Fixtures.image("coffee.png").mlKitImage
-        #expect(throws: ImageLabelerError.conflictingCategoryLists) {
+        #expect(throws: ClassificationError.conflictingCategoryLists) {
             try unwrappingMLKitError {
                 try Self.labeler { $0.categoryAllowlist = ["cup"]; $0.categoryDenylist = ["espresso"] }.results(in: image)
             }
         }
-        #expect(throws: ImageLabelerError.unknownCategory("latte art")) {
+        #expect(throws: ClassificationError.unknownCategory("latte art")) {
             try unwrappingMLKitError { try Self.labeler { $0.categoryAllowlist = ["latte art"] }.results(in: image) }
         }
-        #expect(throws: ImageLabelerError.invalidConfidenceThreshold(1.5)) {
+        #expect(throws: ClassificationError.invalidConfidenceThreshold(1.5)) {
             try unwrappingMLKitError { try Self.labeler(threshold: 1.5).results(in: image) }
         }
-        #expect(throws: ImageLabelerError.invalidMaxResultCount(0)) {
+        #expect(throws: ClassificationError.invalidMaxResultCount(0)) {
             try unwrappingMLKitError { try Self.labeler(max: 0).results(in: image) }
         }
-        #expect(throws: ImageLabelerError.categoryListsNeedLabels) {
+        #expect(throws: ClassificationError.categoryListsNeedLabels) {
             let options = CustomImageLabelerOptions(localModel: try LabelingFixtures.tinyModel("colour_classifier.tflite"))
             options.categoryDenylist = ["red"]
             return try unwrappingMLKitError { try ImageLabeler.imageLabeler(options: options).results(in: image) }

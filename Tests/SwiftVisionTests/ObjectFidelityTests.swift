@@ -50,11 +50,11 @@ enum YOLOReference {
         let photos = ["bus.jpg", "zidane.jpg", "dog.jpg", "kite.jpg", "horses.jpg", "giraffe.jpg"]
         let files = try photos.map(Fixtures.sample)
         let reference = try YOLOReference.run(model: try Fixtures.model(ObjectDetectionModel.defaultModelName), files)
-        var options = ObjectTask.Options()
+        var options = ObjectsTask.Options()
         options.multiple = true
         options.classify = true
         options.maxObjects = 100
-        let task = try ObjectTask(options: options, store: .shared)
+        let task = try ObjectsTask(options: options, store: .shared)
         var compared = 0
         for (photo, truth) in zip(photos, reference) {
             let image = try VisionImage(contentsOf: Fixtures.sample(photo))

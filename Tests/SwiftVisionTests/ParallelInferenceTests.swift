@@ -70,24 +70,24 @@ import Testing
     let store = ModelStore(parallelInferences: 3)
 
     @Test func facesWithLandmarksSharedByEightThreads() throws {
-        var options = FaceTask.Options()
+        var options = FacesTask.Options()
         options.landmarks = true
-        let task = try FaceTask(options: options, store: store)
+        let task = try FacesTask(options: options, store: store)
         try expectSharedEqualsSerial(task, images: try Self.photos()) { $0.faces.filter { $0.landmarks != nil }.count }
     }
 
     @Test func objectsSharedByEightThreads() throws {
-        let task = try ObjectTask(options: ObjectTask.Options(), store: store)
+        let task = try ObjectsTask(options: ObjectsTask.Options(), store: store)
         try expectSharedEqualsSerial(task, images: try Self.photos()) { $0.objects.count }
     }
 
     @Test func labelsSharedByEightThreads() throws {
-        let task = try LabelTask(options: LabelTask.Options(), store: store)
+        let task = try LabelsTask(options: LabelsTask.Options(), store: store)
         try expectSharedEqualsSerial(task, images: try Self.photos()) { $0.labels.count }
     }
 
     @Test func embeddingsSharedByEightThreads() throws {
-        let task = try EmbedTask(options: EmbedTask.Options(), store: store)
+        let task = try EmbeddingsTask(options: EmbeddingsTask.Options(), store: store)
         try expectSharedEqualsSerial(task, images: try Self.photos()) { $0.embeddings.count }
     }
 
@@ -102,19 +102,19 @@ import Testing
     }
 
     @Test func handsSharedByEightThreads() throws {
-        let task = try HandTask(options: HandTask.Options(), store: store)
+        let task = try HandsTask(options: HandsTask.Options(), store: store)
         let images = try [HandPhotos.twoHands, HandPhotos.oneHand].map { try HandPhotos.image($0) }
         try expectSharedEqualsSerial(task, images: images) { $0.hands.count }
     }
 
     @Test func rectanglesSharedByEightThreads() throws {
-        let task = try RectangleTask(options: RectangleTask.Options(), store: store)
+        let task = try RectanglesTask(options: RectanglesTask.Options(), store: store)
         let images = try Self.scenes(VisionFixtures.rectangles, file: \.file)
         try expectSharedEqualsSerial(task, images: images) { $0.rectangles.count }
     }
 
     @Test func barcodesSharedByEightThreads() throws {
-        let task = try BarcodeTask(options: BarcodeTask.Options(), store: store)
+        let task = try BarcodesTask(options: BarcodesTask.Options(), store: store)
         let images = try Self.photos(["pyzbar-qrcode.png", "pyzbar-code128.png", "pyzbar-qrcode_rotated.png"])
         try expectSharedEqualsSerial(task, images: images) { $0.barcodes.count }
     }
@@ -126,10 +126,10 @@ import Testing
 
     @Test func twoThreadsLabelOnTwoInterpretersAtOnce() throws {
         let store = ModelStore(parallelInferences: 2)
-        let task = try LabelTask(options: LabelTask.Options(), store: store)
+        let task = try LabelsTask(options: LabelsTask.Options(), store: store)
         let images = try TaskCoreTests.photos.map { try Fixtures.image($0) }
         let serial = try images.map { try task.output(for: $0) }
-        let interpreter = try store.interpreter(contentsOf: try Fixtures.model(LabelTask.baseModelName))
+        let interpreter = try store.interpreter(contentsOf: try Fixtures.model(LabelsTask.baseModelName))
         #expect(interpreter.compiledInstances == 1)
         let shared = try Self.onThreads(2) { _ in try images.map { try task.output(for: $0) } }
         #expect(shared == [serial, serial])

@@ -27,14 +27,14 @@ import Testing
 
     @Test func findsEveryCardWhenUnlimited() throws {
         let scene = try VisionFixtures.scene("cards-on-dog.jpg", in: VisionFixtures.rectangles, file: \.file)
-        let options = RectangleDetectorOptions(minimumSize: 0.1, maximumObservations: 0)
+        let options = RectangleEngineOptions(minimumSize: 0.1, maximumObservations: 0)
         let found = try RectangleDetector(options: options).results(in: VisionImage(contentsOfFile: scene.file))
         for corners in scene.rectangles {
             let truth = Quadrilateral(corners)
             let error = found.map { $0.corners.largestCornerDistance(to: truth) }.min() ?? .infinity
             #expect(error <= 1.5, "card at \(corners[0]) off by \(error) px")
         }
-        let limited = try RectangleDetector(options: RectangleDetectorOptions(minimumSize: 0.1, maximumObservations: 2))
+        let limited = try RectangleDetector(options: RectangleEngineOptions(minimumSize: 0.1, maximumObservations: 2))
             .results(in: VisionImage(contentsOfFile: scene.file))
         #expect(limited.count == 2)
     }
@@ -45,9 +45,9 @@ import Testing
         let image = try VisionImage(contentsOfFile: scene.file)
         let truth = Quadrilateral(scene.rectangles[0])
         for options in [
-            RectangleDetectorOptions(minimumAspectRatio: 0.7, maximumObservations: 0),
-            RectangleDetectorOptions(maximumAspectRatio: 0.5, maximumObservations: 0),
-            RectangleDetectorOptions(minimumSize: 0.6, maximumObservations: 0),
+            RectangleEngineOptions(minimumAspectRatio: 0.7, maximumObservations: 0),
+            RectangleEngineOptions(maximumAspectRatio: 0.5, maximumObservations: 0),
+            RectangleEngineOptions(minimumSize: 0.6, maximumObservations: 0),
         ] {
             let found = try RectangleDetector(options: options).results(in: image)
             #expect(!found.contains { $0.corners.largestCornerDistance(to: truth) < 5 }, "\(options)")
@@ -90,7 +90,7 @@ import Testing
         let flat = [UInt8](repeating: 128, count: 640 * 480)
         for pixels in [noise, flat] {
             let image = try VisionImage(pixels: Data(pixels), width: 640, height: 480, format: .gray)
-            let options = RectangleDetectorOptions(maximumObservations: 0)
+            let options = RectangleEngineOptions(maximumObservations: 0)
             #expect(try RectangleDetector(options: options).results(in: image).isEmpty)
         }
         let tiny = try VisionImage(pixels: Data([0, 255, 255, 0]), width: 2, height: 2, format: .gray)
@@ -100,9 +100,9 @@ import Testing
     @Test func invalidOptionsAreRefused() throws {
         let image = try Fixtures.image("dog.jpg")
         for options in [
-            RectangleDetectorOptions(minimumAspectRatio: 0.9, maximumAspectRatio: 0.5),
-            RectangleDetectorOptions(quadratureTolerance: 60), RectangleDetectorOptions(minimumSize: -1),
-            RectangleDetectorOptions(maximumObservations: -3),
+            RectangleEngineOptions(minimumAspectRatio: 0.9, maximumAspectRatio: 0.5),
+            RectangleEngineOptions(quadratureTolerance: 60), RectangleEngineOptions(minimumSize: -1),
+            RectangleEngineOptions(maximumObservations: -3),
         ] {
             #expect(throws: VisionTaskError.self) { try RectangleDetector(options: options).results(in: image) }
         }

@@ -48,7 +48,7 @@ import Testing
     static func joinedShots() throws -> (first: [VisionImage], second: [VisionImage]) {
         // Both faces of zidane.jpg (x 540–700 and 915–1070) stay in the window.
         let first = try pan(try Fixtures.image("zidane.jpg"), window: 720, step: 4, frames: 10, start: 380)
-        let faces = try FaceTask()
+        let faces = try FacesTask()
         let target = try #require(try faces.output(for: first[9]).faces.max { $0.boundingBox.width < $1.boundingBox.width })
         let astronaut = try Fixtures.image("astronaut.png")
         let face = try #require(try faces.output(for: astronaut).faces.first)
@@ -64,9 +64,9 @@ import Testing
     }
 
     static func trackingIDs(_ frames: [VisionImage], sceneCuts: Bool) throws -> [Set<Int>] {
-        var options = FaceTask.Options()
+        var options = FacesTask.Options()
         options.sceneCuts = sceneCuts
-        let runner = TaskRunner(task: try FaceTask(options: options), runningMode: .video)
+        let runner = TaskRunner(task: try FacesTask(options: options), runningMode: .video)
         return try frames.enumerated().map { index, frame in
             Set(try runner.run(videoFrame: frame, timestampInMilliseconds: index * 40).faces.compactMap(\.trackingID))
         }
@@ -90,10 +90,10 @@ import Testing
         let person = try Fixtures.image("person.jpg")
         let second = try Self.pan(person, window: person.width - 40, step: 4, frames: 10)
         func ids(sceneCuts: Bool) throws -> [Set<Int>] {
-            var options = ObjectTask.Options()
+            var options = ObjectsTask.Options()
             options.multiple = true
             options.sceneCuts = sceneCuts
-            let runner = TaskRunner(task: try ObjectTask(options: options), runningMode: .video)
+            let runner = TaskRunner(task: try ObjectsTask(options: options), runningMode: .video)
             return try (first + second).enumerated().map { index, frame in
                 Set(try runner.run(videoFrame: frame, timestampInMilliseconds: index * 40).objects.compactMap(\.trackingID))
             }

@@ -13,12 +13,12 @@ import Testing
 
     @Test func detectingInTwentyPhotosLoadsTheDetectorOnce() throws {
         let store = ModelStore()
-        var options = ObjectTask.Options()
+        var options = ObjectsTask.Options()
         options.multiple = true
         var found = 0
         for name in Self.photos + Self.photos {
             // As a program that makes a detector per file would: the store still loads the model once.
-            let task = try ObjectTask(options: options, store: store)
+            let task = try ObjectsTask(options: options, store: store)
             found += try task.output(for: try Fixtures.image(name)).objects.count
         }
         let statistics = store.statistics
@@ -59,14 +59,14 @@ import Testing
 
     @Test func theRunnerKeepsEachModeToItsCalls() throws {
         let image = try Fixtures.image("zidane.jpg")
-        let images = TaskRunner<LabelTask>(task: try LabelTask())
+        let images = TaskRunner<LabelsTask>(task: try LabelsTask())
         #expect(throws: VisionTaskError.runningModeMismatch(required: .video, current: .image)) {
             try images.run(videoFrame: image, timestampInMilliseconds: 0)
         }
         #expect(throws: VisionTaskError.runningModeMismatch(required: .liveStream, current: .image)) {
             try images.send(image, timestampInMilliseconds: 0)
         }
-        let video = TaskRunner<FaceTask>(task: try FaceTask(), runningMode: .video)
+        let video = TaskRunner<FacesTask>(task: try FacesTask(), runningMode: .video)
         #expect(throws: VisionTaskError.runningModeMismatch(required: .image, current: .video)) { try video.run(image) }
         let first = try video.run(videoFrame: image, timestampInMilliseconds: 40)
         #expect(first.faces.count == 2, "zidane.jpg shows two faces")
@@ -82,9 +82,9 @@ import Testing
 
     @Test func sendingALiveFrameNeverWaitsForTheFrameInFlight() async throws {
         let image = try Fixtures.image("zidane.jpg")
-        var options = FaceTask.Options()
+        var options = FacesTask.Options()
         options.landmarks = true
-        let runner = TaskRunner<FaceTask>(task: try FaceTask(options: options), runningMode: .liveStream)
+        let runner = TaskRunner<FacesTask>(task: try FacesTask(options: options), runningMode: .liveStream)
         let results = runner.liveStreamResults
         // The tracker's state is held while a frame is computed; sending only checks the timestamp, so
         // the whole burst is sent while the first frame (detection and two meshes) is still computed:
@@ -119,30 +119,30 @@ import Testing
             }
         }
         // The listed defaults decode back into each task's options.
-        let decoded = try JSONDecoder().decode(FaceTask.Options.self, from: try #require(registry.entry(named: "faces")).defaultOptions)
-        #expect(decoded == FaceTask.Options())
+        let decoded = try JSONDecoder().decode(FacesTask.Options.self, from: try #require(registry.entry(named: "faces")).defaultOptions)
+        #expect(decoded == FacesTask.Options())
     }
 
     @Test func optionsOutOfRangeAreRefused() throws {
-        var faces = FaceTask.Options()
+        var faces = FacesTask.Options()
         faces.threshold = 5
-        #expect(throws: VisionTaskError.self) { try FaceTask(options: faces) }
-        var objects = ObjectTask.Options()
+        #expect(throws: VisionTaskError.self) { try FacesTask(options: faces) }
+        var objects = ObjectsTask.Options()
         objects.threshold = -1
-        #expect(throws: VisionTaskError.self) { try ObjectTask(options: objects) }
-        var barcodes = BarcodeTask.Options()
+        #expect(throws: VisionTaskError.self) { try ObjectsTask(options: objects) }
+        var barcodes = BarcodesTask.Options()
         barcodes.formats = "QRCode,Hologram"
-        #expect(throws: VisionTaskError.self) { try BarcodeTask(options: barcodes) }
+        #expect(throws: VisionTaskError.self) { try BarcodesTask(options: barcodes) }
         var track = TrackTask.Options()
         track.boxes = [PixelRect(CGRect(x: Double.nan, y: 1, width: 2, height: 3))]
         #expect(throws: VisionTaskError.self) { try TrackTask(options: track) }
     }
 
     @Test func outputsRoundTripThroughTheirJSON() throws {
-        var options = FaceTask.Options()
+        var options = FacesTask.Options()
         options.landmarks = true
-        let faces = try FaceTask(options: options).output(for: try Fixtures.image("zidane.jpg"))
-        let decoded = try JSONDecoder().decode(FaceTask.Output.self, from: JSONEncoder().encode(faces))
+        let faces = try FacesTask(options: options).output(for: try Fixtures.image("zidane.jpg"))
+        let decoded = try JSONDecoder().decode(FacesTask.Output.self, from: JSONEncoder().encode(faces))
         #expect(decoded.faces.count == faces.faces.count)
         for (face, back) in zip(faces.faces, decoded.faces) {
             #expect(abs(face.boundingBox.x - back.boundingBox.x) <= 0.005)
@@ -150,7 +150,7 @@ import Testing
             #expect(back.contours?.count == FaceContourType.allCases.count)
         }
         let text = try TextTask().output(for: try Fixtures.image("page.png"))
-        let textBack = try JSONDecoder().decode(Text.self, from: JSONEncoder().encode(text))
+        let textBack = try JSONDecoder().decode(RecognizedText.self, from: JSONEncoder().encode(text))
         #expect(textBack.text == text.text)
         #expect(!text.text.isEmpty)
     }

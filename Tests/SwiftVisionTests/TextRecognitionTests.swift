@@ -15,10 +15,10 @@ import Testing
         the two extreme parts of the histogram of grey values:
         """.split(separator: " ").map(String.init)
 
-    static let accurate = Result { try TextRecognizer.textRecognizer(options: TextRecognizerOptions()) }
+    static let accurate = Result { try TextRecognizer.textRecognizer(options: TextEngineOptions()) }
 
     /// The share of `expected` words found among the recognised ones (each recognised word counts once).
-    static func recall(of expected: [String], in text: Text) -> Double {
+    static func recall(of expected: [String], in text: RecognizedText) -> Double {
         var words = text.blocks.flatMap(\.lines).flatMap(\.elements).map(\.text)
         let found = expected.filter { word in
             guard let index = words.firstIndex(of: word) else { return false }
@@ -103,19 +103,19 @@ import Testing
         let accurate = try Self.accurate.get().results(in: page.mlKitImage)
         #expect(Self.recall(of: Self.pageWords, in: accurate) >= 0.9, "\(accurate.text)")
         // One plain pass over the unevenly lit scan reads much less.
-        let fast = try TextRecognizer.textRecognizer(options: TextRecognizerOptions(recognitionLevel: .fast)).results(in: page.mlKitImage)
+        let fast = try TextRecognizer.textRecognizer(options: TextEngineOptions(recognitionLevel: .fast)).results(in: page.mlKitImage)
         #expect(Self.recall(of: Self.pageWords, in: fast) < Self.recall(of: Self.pageWords, in: accurate))
     }
 
     @Test func optionsShapeTheResult() throws {
         let scene = try VisionFixtures.scene("paragraph.png", in: VisionFixtures.text, file: \.file)
         let image = try VisionImage(contentsOfFile: scene.file)
-        let literal = try TextRecognizer.textRecognizer(options: TextRecognizerOptions(usesLanguageCorrection: false)).results(in: image.mlKitImage)
+        let literal = try TextRecognizer.textRecognizer(options: TextEngineOptions(usesLanguageCorrection: false)).results(in: image.mlKitImage)
         #expect(Self.recall(of: scene.words.map(\.text), in: literal) >= 0.9)
         // Lines are about 8 % of this image's height: a 20 % minimum leaves none.
-        let tall = try TextRecognizer.textRecognizer(options: TextRecognizerOptions(minimumTextHeight: 0.2)).results(in: image.mlKitImage)
+        let tall = try TextRecognizer.textRecognizer(options: TextEngineOptions(minimumTextHeight: 0.2)).results(in: image.mlKitImage)
         #expect(tall.blocks.isEmpty)
-        let tagged = try TextRecognizer.textRecognizer(options: TextRecognizerOptions(languages: ["en-US"]))
+        let tagged = try TextRecognizer.textRecognizer(options: TextEngineOptions(languages: ["en-US"]))
         #expect(tagged.languages == ["eng"])
         #expect(TextRecognizer.supportedLanguages().contains("eng"))
     }
@@ -123,13 +123,13 @@ import Testing
     @Test func badInputGivesEmptyTextOrClearErrors() async throws {
         // ML Kit's factory does not throw: the recogniser reports its options' error at each call.
         let page = try Fixtures.image("page.png").mlKitImage
-        func read(_ options: TextRecognizerOptions) throws -> Text {
+        func read(_ options: TextEngineOptions) throws -> RecognizedText {
             try unwrappingMLKitError { try TextRecognizer.textRecognizer(options: options).results(in: page) }
         }
-        #expect(throws: VisionTaskError.self) { try read(TextRecognizerOptions(languages: ["tlh"])) }
-        #expect(throws: VisionTaskError.self) { try read(TextRecognizerOptions(languages: [])) }
-        #expect(throws: VisionTaskError.self) { try read(TextRecognizerOptions(minimumTextHeight: 2)) }
-        let missing = TextRecognizerOptions(dataDirectory: URL(fileURLWithPath: "/nonexistent/tessdata"))
+        #expect(throws: VisionTaskError.self) { try read(TextEngineOptions(languages: ["tlh"])) }
+        #expect(throws: VisionTaskError.self) { try read(TextEngineOptions(languages: [])) }
+        #expect(throws: VisionTaskError.self) { try read(TextEngineOptions(minimumTextHeight: 2)) }
+        let missing = TextEngineOptions(dataDirectory: URL(fileURLWithPath: "/nonexistent/tessdata"))
         let error = #expect(throws: VisionTaskError.self) { try read(missing) }
         #expect(error?.description.contains("/nonexistent/tessdata") == true)
         // Trained data that Tesseract cannot load (garbage, or cut short) is a clear error, and the
@@ -139,7 +139,7 @@ import Testing
         try Data("not trained data".utf8).write(to: broken.appendingPathComponent("eng.traineddata"))
         try Data("not trained data".utf8).write(to: broken.appendingPathComponent("osd.traineddata"))
         for _ in 0..<3 {
-            #expect(throws: VisionTaskError.self) { try read(TextRecognizerOptions(dataDirectory: broken)) }
+            #expect(throws: VisionTaskError.self) { try read(TextEngineOptions(dataDirectory: broken)) }
         }
         let recognizer = try Self.accurate.get()
         let tiny = try VisionImage(pixels: Data([0]), width: 1, height: 1, format: .gray)
@@ -152,7 +152,7 @@ import Testing
     @Test func concurrentCallsGiveTheSameText() async throws {
         let scene = try VisionFixtures.scene("small-print.png", in: VisionFixtures.text, file: \.file)
         let image = try VisionImage(contentsOfFile: scene.file)
-        let recognizer = try TextRecognizer.textRecognizer(options: TextRecognizerOptions(recognitionLevel: .fast))
+        let recognizer = try TextRecognizer.textRecognizer(options: TextEngineOptions(recognitionLevel: .fast))
         let alone = try recognizer.results(in: image.mlKitImage).text
         let texts = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<3 { group.addTask { try await recognizer.process(image.mlKitImage).text } }

@@ -2,7 +2,7 @@ import Foundation
 import SwiftVisionCore
 import SwiftVisionRuntime
 
-/// The face engine of ``FaceTask``: BlazeFace detection over
+/// The face engine of ``FacesTask``: BlazeFace detection over
 /// the whole image and, in accurate mode, a closer look (overlapping tiles, squares around unsure faces) where
 /// the whole-image pass leaves doubt, merged by weighted suppression;
 /// then the face mesh and irises on crops turned upright by the eye line. Every detection below

@@ -30,7 +30,7 @@ struct HandAnalysis: Sendable {
     var nextRegion: RotatedRect { HandAnalyzer.region(following: landmarks.map(\.point)) }
 }
 
-/// The hand engine of ``HandTask``, as MediaPipe's hand landmark tracking graph
+/// The hand engine of ``HandsTask``, as MediaPipe's hand landmark tracking graph
 /// (`hand_landmark_tracking_cpu.pbtxt`): the palm detector finds palms and seven key points; a turned
 /// square crop around each palm goes to the landmark model.
 final class HandAnalyzer: Sendable {

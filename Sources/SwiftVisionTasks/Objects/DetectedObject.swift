@@ -7,10 +7,10 @@ public struct DetectedObject: Sendable, Equatable, Codable {
     /// Identifies the object across frames in stream mode; nil in single-image mode.
     public let trackingID: Int?
     /// Labels, most confident first; empty without classification.
-    public let labels: [ObjectLabel]
+    public let labels: [ClassLabel]
 
     /// An object in `frame` with `labels`.
-    public init(frame: CGRect, trackingID: Int?, labels: [ObjectLabel]) {
+    public init(frame: CGRect, trackingID: Int?, labels: [ClassLabel]) {
         self.frame = frame
         self.trackingID = trackingID
         self.labels = labels
@@ -23,7 +23,7 @@ public struct DetectedObject: Sendable, Equatable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         frame = try container.decode(PixelRect.self, forKey: .frame).rect
         trackingID = try container.decodeIfPresent(Int.self, forKey: .trackingID)
-        labels = try container.decode([ObjectLabel].self, forKey: .labels)
+        labels = try container.decode([ClassLabel].self, forKey: .labels)
     }
 
     /// Encodes `{"frame","trackingID","labels"}`, the frame as `{"x","y","width","height"}`.

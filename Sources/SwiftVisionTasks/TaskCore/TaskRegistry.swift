@@ -17,8 +17,8 @@ public struct TaskRegistry: Sendable {
 
     /// The tasks SwiftVision ships.
     public static let standard = TaskRegistry([
-        FaceTask.self, ObjectTask.self, LabelTask.self, EmbedTask.self, RectangleTask.self, BarcodeTask.self,
-        TextTask.self, TrackTask.self, SegmentTask.self, PoseTask.self, HandTask.self,
+        FacesTask.self, ObjectsTask.self, LabelsTask.self, EmbeddingsTask.self, RectanglesTask.self, BarcodesTask.self,
+        TextTask.self, TrackTask.self, SegmentTask.self, PoseTask.self, HandsTask.self,
     ])
 
     /// Every task, in the order given.
@@ -44,10 +44,10 @@ public struct TaskRegistry: Sendable {
         return try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
     }
 
-    private static func entry<Engine: VisionTask>(for type: Engine.Type) -> Entry {
+    private static func entry<Job: VisionTask>(for type: Job.Type) -> Entry {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let defaults = (try? encoder.encode(Engine.defaultOptions)) ?? Data("{}".utf8)
-        return Entry(descriptor: Engine.descriptor, type: type, defaultOptions: defaults)
+        let defaults = (try? encoder.encode(Job.defaultOptions)) ?? Data("{}".utf8)
+        return Entry(descriptor: Job.descriptor, type: type, defaultOptions: defaults)
     }
 }

@@ -27,9 +27,9 @@ public struct LiveStreamResult<Output: Sendable>: Sendable {
 ///   dropped and counted). Results arrive in order through the result handler and ``liveStreamResults``.
 ///
 /// Safe to share between threads.
-public final class TaskRunner<Engine: VisionTask>: Sendable {
+public final class TaskRunner<Job: VisionTask>: Sendable {
     /// The task being run.
-    public let task: Engine
+    public let task: Job
     /// How frames arrive.
     public let runningMode: RunningMode
     /// Whether ``process(_:)`` refuses a frame that arrives while another is processed, instead of
@@ -47,24 +47,24 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
         var isProcessing = false
         var waiting: (image: @Sendable () throws -> VisionImage, timestamp: Int)?
         var dropped = 0
-        var continuation: AsyncStream<LiveStreamResult<Engine.Output>>.Continuation?
+        var continuation: AsyncStream<LiveStreamResult<Job.Output>>.Continuation?
     }
 
     private let timing = Mutex(Timing())
     /// The stream's state (tracks), held while a frame is computed, so that frames run one at a time.
     /// Taken before ``timing`` when both are needed.
-    private let state = Mutex<Engine.StreamState?>(nil)
+    private let state = Mutex<Job.StreamState?>(nil)
     private let live = Mutex(Live())
     private let busy = Atomic<Bool>(false)
     private let started = ContinuousClock.now
-    private let resultHandler: (@Sendable (LiveStreamResult<Engine.Output>) -> Void)?
+    private let resultHandler: (@Sendable (LiveStreamResult<Job.Output>) -> Void)?
     private let queue = DispatchQueue(label: "SwiftVision.TaskRunner.liveStream", qos: .userInitiated)
 
     /// Runs `task` in `runningMode`. In `.liveStream` mode `resultHandler` receives each result, in
     /// order, on the runner's own queue.
     public init(
-        task: Engine, runningMode: RunningMode = .image, discardsLateFrames: Bool = false,
-        resultHandler: (@Sendable (LiveStreamResult<Engine.Output>) -> Void)? = nil
+        task: Job, runningMode: RunningMode = .image, discardsLateFrames: Bool = false,
+        resultHandler: (@Sendable (LiveStreamResult<Job.Output>) -> Void)? = nil
     ) {
         self.task = task
         self.runningMode = runningMode
@@ -74,10 +74,10 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
 
     /// Makes the task with `options` (models from `store`) and runs it in `runningMode`.
     public convenience init(
-        options: Engine.Options = Engine.defaultOptions, runningMode: RunningMode = .image, store: ModelStore = .shared,
-        resultHandler: (@Sendable (LiveStreamResult<Engine.Output>) -> Void)? = nil
+        options: Job.Options = Job.defaultOptions, runningMode: RunningMode = .image, store: ModelStore = .shared,
+        resultHandler: (@Sendable (LiveStreamResult<Job.Output>) -> Void)? = nil
     ) throws {
-        self.init(task: try Engine(options: options, store: store), runningMode: runningMode, resultHandler: resultHandler)
+        self.init(task: try Job(options: options, store: store), runningMode: runningMode, resultHandler: resultHandler)
     }
 
     deinit {
@@ -87,7 +87,7 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
     // MARK: Image
 
     /// The output for one image, in `.image` mode.
-    public func run(_ image: VisionImage) throws -> Engine.Output {
+    public func run(_ image: VisionImage) throws -> Job.Output {
         try require(.image)
         try timing.withLock { if $0.isClosed { throw VisionTaskError.closed } }
         return try task.output(for: image)
@@ -96,7 +96,7 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
     // MARK: Video
 
     /// The output for the next frame of a video, in `.video` mode; timestamps must increase.
-    public func run(videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> Engine.Output {
+    public func run(videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> Job.Output {
         try require(.video)
         return try state.withLock { state in
             try timing.withLock { try Self.advance(&$0, to: timestamp) }
@@ -106,7 +106,7 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
 
     /// The output for the next frame of a video, in `.video` mode, timed by its arrival (as ML Kit's
     /// stream mode, whose frames carry no timestamps).
-    public func run(videoFrame image: VisionImage) throws -> Engine.Output {
+    public func run(videoFrame image: VisionImage) throws -> Job.Output {
         try require(.video)
         return try state.withLock { state in
             try timing.withLock { try Self.advance(&$0, to: max(arrivalTime(), ($0.lastTimestamp ?? -1) + 1)) }
@@ -157,8 +157,8 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
 
     /// The live-stream results in timestamp order, for those who prefer a sequence to a handler.
     /// Each read starts a new sequence, holding the results from then on, and ends the previous one.
-    public var liveStreamResults: AsyncStream<LiveStreamResult<Engine.Output>> {
-        let (results, continuation) = AsyncStream<LiveStreamResult<Engine.Output>>.makeStream()
+    public var liveStreamResults: AsyncStream<LiveStreamResult<Job.Output>> {
+        let (results, continuation) = AsyncStream<LiveStreamResult<Job.Output>>.makeStream()
         live.withLock { live in
             live.continuation?.finish()
             live.continuation = continuation
@@ -174,7 +174,7 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
                 let image = try makeImage()
                 return try state.withLock { try next(image, state: &$0) }
             }
-            let (result, continuation): (LiveStreamResult<Engine.Output>, AsyncStream<LiveStreamResult<Engine.Output>>.Continuation?) =
+            let (result, continuation): (LiveStreamResult<Job.Output>, AsyncStream<LiveStreamResult<Job.Output>>.Continuation?) =
                 live.withLock { live in
                     let result = LiveStreamResult(timestampInMilliseconds: timestamp, result: outcome, droppedFrames: live.dropped)
                     live.dropped = 0
@@ -195,7 +195,7 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
     /// The output for `image` computed off the caller's task: as ``run(_:)`` in `.image` mode, as the
     /// next frame timed by its arrival in `.video` mode. With ``discardsLateFrames``, a call made while
     /// another runs fails at once with ``VisionTaskError/frameDropped``.
-    public func process(_ image: VisionImage) async throws -> Engine.Output {
+    public func process(_ image: VisionImage) async throws -> Job.Output {
         if discardsLateFrames {
             guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
                 throw VisionTaskError.frameDropped
@@ -255,7 +255,7 @@ public final class TaskRunner<Engine: VisionTask>: Sendable {
 
     /// The next frame's output, with `state` (held under its lock) carried on; a closed runner's state
     /// is let go.
-    private func next(_ image: VisionImage, state: inout Engine.StreamState?) throws -> Engine.Output {
+    private func next(_ image: VisionImage, state: inout Job.StreamState?) throws -> Job.Output {
         guard !timing.withLock({ $0.isClosed }) else {
             state = nil
             throw VisionTaskError.closed

@@ -3,7 +3,7 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// Why ``ImageEmbedder`` refused a call, in MediaPipe's terms.
-public enum ImageEmbedderError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+public enum EmbeddingError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     /// A live-stream delegate was set on an embedder for images or video.
     case delegateOutsideLiveStream
     /// Cosine similarity of embeddings of different lengths.

@@ -4,7 +4,7 @@ import SwiftVisionRuntime
 
 /// Reads barcodes of every format zxing-cpp knows, several per image, with extra passes for slanted,
 /// inverted, small and off-centre codes.
-public struct BarcodeTask: VisionTask {
+public struct BarcodesTask: VisionTask {
     /// The settings of the barcodes task, named as the `barcodes` command's options.
     public struct Options: Codable, Hashable, Sendable {
         /// Formats to read, comma-separated: names such as QRCode, EAN13, Code128, or linear, matrix, all.
@@ -26,7 +26,7 @@ public struct BarcodeTask: VisionTask {
         public init() {}
 
         /// The task's options for the ML Kit-style `options`.
-        package init(_ options: BarcodeScannerOptions) {
+        package init(_ options: BarcodeEngineOptions) {
             formats = BarcodeFormat.named.filter { options.formats.contains($0.format) }.map(\.name).joined(separator: ",")
             tryHarder = options.tryHarder
             tryRotations = options.tryRotations
@@ -36,8 +36,8 @@ public struct BarcodeTask: VisionTask {
         }
 
         /// The engine's options; throws for an unknown format name.
-        func scannerOptions() throws -> BarcodeScannerOptions {
-            var options = fast ? BarcodeScannerOptions.fast : BarcodeScannerOptions(
+        func scannerOptions() throws -> BarcodeEngineOptions {
+            var options = fast ? BarcodeEngineOptions.fast : BarcodeEngineOptions(
                 tryHarder: tryHarder, tryRotations: tryRotations, tryDownscale: tryDownscale, tryInverted: tryInverted)
             options.formats = try BarcodeFormat(list: formats)
             options.maximumCount = max

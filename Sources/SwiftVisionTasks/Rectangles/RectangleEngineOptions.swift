@@ -2,7 +2,7 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// What counts as a rectangle, with the defaults of Vision's `VNDetectRectanglesRequest`.
-public struct RectangleDetectorOptions: Sendable, Equatable {
+public struct RectangleEngineOptions: Sendable, Equatable {
     /// The smallest accepted ratio of the shorter to the longer side, 0–1.
     public var minimumAspectRatio: Float = 0.5
     /// The largest accepted ratio of the shorter to the longer side, 0–1.

@@ -5,7 +5,7 @@ import SwiftVisionRuntime
 /// Finds hands and their 21 landmarks as MediaPipe's hand landmarker: the palm detector, then the
 /// landmark model (full, or lite with ``Options/modelComplexity`` 0) on a turned crop of each hand, with world landmarks in metres and handedness; in a
 /// stream, the landmarks of one frame place the next frame's crop.
-public struct HandTask: VisionTask {
+public struct HandsTask: VisionTask {
     /// The settings of the hand task, named as the `hands` command's options.
     public struct Options: Codable, Hashable, Sendable {
         /// Most hands to report (MediaPipe's `num_hands`).

@@ -3,7 +3,7 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// Finds rectangles (pages, cards, screens) in perspective, without a model.
-public struct RectangleTask: VisionTask {
+public struct RectanglesTask: VisionTask {
     /// The settings of the rectangles task, named as the `rectangles` command's options.
     public struct Options: Codable, Hashable, Sendable {
         /// At most this many rectangles, most prominent first; 0 for no limit.
@@ -22,8 +22,8 @@ public struct RectangleTask: VisionTask {
         /// The default settings (Vision's).
         public init() {}
 
-        package var detectorOptions: RectangleDetectorOptions {
-            RectangleDetectorOptions(
+        package var detectorOptions: RectangleEngineOptions {
+            RectangleEngineOptions(
                 minimumAspectRatio: minAspect, maximumAspectRatio: maxAspect, quadratureTolerance: quadratureTolerance,
                 minimumSize: minSize, minimumConfidence: minConfidence, maximumObservations: max)
         }
@@ -62,9 +62,9 @@ public struct RectangleTask: VisionTask {
     }
 }
 
-extension RectangleTask.Options {
+extension RectanglesTask.Options {
     /// The task's options for the ML Kit-style `options`.
-    package init(_ options: RectangleDetectorOptions) {
+    package init(_ options: RectangleEngineOptions) {
         self.init()
         minAspect = options.minimumAspectRatio
         maxAspect = options.maximumAspectRatio

@@ -12,7 +12,7 @@ public enum TextRecognitionLevel: String, Sendable, CaseIterable, Codable {
 }
 
 /// What a ``TextRecognizer`` reads and how.
-public struct TextRecognizerOptions: Sendable, Hashable {
+public struct TextEngineOptions: Sendable, Hashable {
     /// Languages to read, as Tesseract names them (`eng`, `deu`, `chi_sim`) or as BCP 47 tags
     /// (`en-US`, `de`); each needs its installed `.traineddata`. The first is the main one.
     public var languages: [String]

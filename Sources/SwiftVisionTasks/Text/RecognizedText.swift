@@ -3,7 +3,7 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// Recognised text, as ML Kit's `Text`: blocks of lines of words, in reading order.
-public struct Text: Sendable, Equatable, Codable {
+public struct RecognizedText: Sendable, Equatable, Codable {
     /// The whole text in reading order: lines separated by newlines, blocks by blank lines.
     public var text: String { blocks.map(\.text).joined(separator: "\n\n") }
     /// The blocks in reading order.
@@ -71,7 +71,7 @@ public struct TextElement: Sendable, Equatable, Codable {
     }
 }
 
-extension Text {
+extension RecognizedText {
     enum CodingKeys: String, CodingKey { case text, blocks }
 
     /// Decodes `{"text","blocks"}`.

@@ -21,7 +21,7 @@ public struct TextTask: VisionTask {
         public init() {}
 
         /// The task's options for the ML Kit-style `options`.
-        package init(_ options: TextRecognizerOptions) {
+        package init(_ options: TextEngineOptions) {
             lang = options.languages.joined(separator: "+")
             level = options.recognitionLevel
             minTextHeight = options.minimumTextHeight
@@ -29,8 +29,8 @@ public struct TextTask: VisionTask {
             data = options.dataDirectory?.path
         }
 
-        var recognizerOptions: TextRecognizerOptions {
-            TextRecognizerOptions(
+        var recognizerOptions: TextEngineOptions {
+            TextEngineOptions(
                 languages: lang.split(whereSeparator: { $0 == "+" || $0 == "," }).map(String.init), recognitionLevel: level,
                 minimumTextHeight: minTextHeight, usesLanguageCorrection: correction,
                 dataDirectory: data.map { URL(fileURLWithPath: $0, isDirectory: true) })
@@ -38,7 +38,7 @@ public struct TextTask: VisionTask {
     }
 
     /// The text of one image, as ML Kit's `Text`.
-    public typealias Output = Text
+    public typealias Output = RecognizedText
 
     /// Named `text`; reads with the installed Tesseract data.
     public static let descriptor = TaskDescriptor(name: "text", summary: "Printed text: blocks, lines and words (Tesseract)")
@@ -56,7 +56,7 @@ public struct TextTask: VisionTask {
     }
 
     /// The text in one image, in reading order.
-    public func output(for image: VisionImage) throws -> Text {
+    public func output(for image: VisionImage) throws -> RecognizedText {
         try recognizer.results(in: image)
     }
 

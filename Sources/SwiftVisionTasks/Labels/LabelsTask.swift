@@ -8,7 +8,7 @@ import SwiftVisionRuntime
 /// The image (or region) becomes the model's input as in MediaPipe's ImageClassifier: stretched as a
 /// whole by one bilinear warp (see `ImageVectorModel`), which on the sample photos beats the ImageNet
 /// evaluation crop (bus 0.91 against 0.50).
-public struct LabelTask: VisionTask {
+public struct LabelsTask: VisionTask {
     /// The settings of the labeling task, named as the `label` command's options.
     public struct Options: Codable, Hashable, Sendable {
         /// Lowest confidence to report, 0–1; ML Kit's default 0.5.
@@ -35,10 +35,10 @@ public struct LabelTask: VisionTask {
     /// The labels of one image.
     public struct Output: Codable, Sendable, Equatable {
         /// The labels, most confident first.
-        public var labels: [Label]
+        public var labels: [ClassLabel]
 
         /// The labels `labels`.
-        public init(labels: [Label]) {
+        public init(labels: [ClassLabel]) {
             self.labels = labels
         }
     }
@@ -94,11 +94,11 @@ public struct LabelTask: VisionTask {
 
     /// The labels of each region (pixels of the upright image, as object detectors report boxes), in
     /// the order of `regions`: each region is cropped and classified on its own.
-    public func labels(in image: VisionImage, regions: [CGRect]) throws -> [[Label]] {
+    public func labels(in image: VisionImage, regions: [CGRect]) throws -> [[ClassLabel]] {
         try regions.map { try labels(in: image, region: $0) }
     }
 
-    private func labels(in image: VisionImage, region: CGRect?) throws -> [Label] {
+    private func labels(in image: VisionImage, region: CGRect?) throws -> [ClassLabel] {
         let scores = try model.outputs(for: image, region: region)[0]
         guard let general else { return filter.labels(scores: scores, names: classNames) }
         return filter.labels(scores: general.confidences(classProbabilities: scores), names: general.names)

@@ -3,7 +3,7 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// Why ``ImageLabeler`` options were refused.
-public enum ImageLabelerError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
+public enum ClassificationError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
     /// The confidence threshold is outside 0–1.
     case invalidConfidenceThreshold(Float)
     /// The most labels to report is not positive.

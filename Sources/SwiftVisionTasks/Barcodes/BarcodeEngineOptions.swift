@@ -2,7 +2,7 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// What a ``BarcodeScanner`` looks for and how hard it tries.
-public struct BarcodeScannerOptions: Sendable, Equatable {
+public struct BarcodeEngineOptions: Sendable, Equatable {
     /// The formats to read; fewer formats read faster.
     public var formats: BarcodeFormat
     /// Scan more lines and look longer for damaged or small codes.
@@ -30,5 +30,5 @@ public struct BarcodeScannerOptions: Sendable, Equatable {
     }
 
     /// The fastest settings: one plain pass over the image.
-    public static let fast = BarcodeScannerOptions(tryHarder: false, tryRotations: false, tryInverted: false)
+    public static let fast = BarcodeEngineOptions(tryHarder: false, tryRotations: false, tryInverted: false)
 }

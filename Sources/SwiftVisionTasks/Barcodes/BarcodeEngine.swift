@@ -2,7 +2,7 @@ import Foundation
 import SwiftVisionCore
 import SwiftVisionRuntime
 
-/// The engine of ``BarcodeTask``: zxing-cpp over every format it knows, several codes per image.
+/// The engine of ``BarcodesTask``: zxing-cpp over every format it knows, several codes per image.
 /// A value type, safe to share between threads.
 ///
 /// First zxing-cpp's own read (more scan lines, quarter turns, shrunk copies, negative image with
@@ -15,7 +15,7 @@ import SwiftVisionRuntime
 /// enlarged when small, and the negative image is read too.
 package struct BarcodeEngine: Sendable {
     /// What the scanner looks for and how hard it tries.
-    package let options: BarcodeScannerOptions
+    package let options: BarcodeEngineOptions
 
     /// At most this many likely places are read one by one for Data Matrix and Aztec symbols.
     static let regionLimit = 16
@@ -28,7 +28,7 @@ package struct BarcodeEngine: Sendable {
     static let smallRegionSide = 200.0
 
     /// A scanner for `options`: by default every format, with every extra pass.
-    package init(options: BarcodeScannerOptions = .init()) {
+    package init(options: BarcodeEngineOptions = .init()) {
         self.options = options
     }
 

@@ -9,7 +9,7 @@ import SwiftVisionRuntime
 /// when every one is busy, up to `parallelRecognitions` of them; past that a recognition waits.
 package final class TextEngine: @unchecked Sendable {
     /// The options the recogniser was started with.
-    package let options: TextRecognizerOptions
+    package let options: TextEngineOptions
     /// The Tesseract data names in use, such as `["eng"]`.
     package let languages: [String]
     /// Each instance serves one recognition at a time, which makes the class safe to share.
@@ -39,7 +39,7 @@ package final class TextEngine: @unchecked Sendable {
 
     /// Starts Tesseract with the options' languages, to run up to `parallelRecognitions` recognitions at once.
     package init(
-        options: TextRecognizerOptions = .init(), parallelRecognitions: Int = Interpreter.defaultParallelInferences
+        options: TextEngineOptions = .init(), parallelRecognitions: Int = Interpreter.defaultParallelInferences
     ) throws {
         guard (0...1).contains(options.minimumTextHeight) else {
             throw VisionTaskError.invalidOption("minimumTextHeight must lie in 0…1")
@@ -73,7 +73,7 @@ package final class TextEngine: @unchecked Sendable {
 
     /// A recogniser for `options` kept by `store`, so that the process starts Tesseract once per set of
     /// options and trained-data file (starting it takes a while).
-    package static func shared(_ options: TextRecognizerOptions, store: ModelStore = .shared) throws -> TextEngine {
+    package static func shared(_ options: TextEngineOptions, store: ModelStore = .shared) throws -> TextEngine {
         let directory = TesseractLanguage.dataDirectory(options.dataDirectory)
         let installed = TesseractLanguage.installed(in: directory)
         let main = options.languages.first.flatMap { TesseractLanguage.tesseractName(for: $0, installed: installed) } ?? "eng"
@@ -93,7 +93,7 @@ package final class TextEngine: @unchecked Sendable {
     }
 
     /// The text in `image`, with boxes in its upright pixels.
-    package func results(in image: VisionImage) throws -> Text {
+    package func results(in image: VisionImage) throws -> RecognizedText {
         let upright = try image.uprightGray()
         return try engines.withInstance { engines in
             var page = TextPage(upright: upright)
@@ -170,7 +170,7 @@ package final class TextEngine: @unchecked Sendable {
     }
 
     /// Blocks of lines of words in the upright image's pixels, without lines below the minimum height.
-    private func text(from words: [TesseractEngine.Word], on page: TextPage) -> Text {
+    private func text(from words: [TesseractEngine.Word], on page: TextPage) -> RecognizedText {
         var blocks: [TextBlock] = []
         for word in words {
             let element = TextElement(
@@ -189,6 +189,6 @@ package final class TextEngine: @unchecked Sendable {
         for index in blocks.indices {
             blocks[index].lines.removeAll { Double($0.frame.height) < minimumHeight }
         }
-        return Text(blocks: blocks.filter { !$0.lines.isEmpty })
+        return RecognizedText(blocks: blocks.filter { !$0.lines.isEmpty })
     }
 }

@@ -1,6 +1,6 @@
 /// One class a classifier gives an image, a region or an object: the one label container behind ML
 /// Kit's `ImageLabel` and `ObjectLabel`, MediaPipe's `Category` and Vision's `ClassificationObservation`.
-public struct Label: Sendable, Hashable, Codable {
+public struct ClassLabel: Sendable, Hashable, Codable {
     /// The class name from the model's label file; empty when the model has none.
     public var text: String
     /// The model's score for the class, 0–1 for probabilities.
@@ -33,8 +33,3 @@ public struct Label: Sendable, Hashable, Codable {
         try container.encode(index, forKey: .index)
     }
 }
-
-/// ML Kit's name for a label of an image.
-public typealias ImageLabel = Label
-/// ML Kit's name for a label of a detected object.
-public typealias ObjectLabel = Label

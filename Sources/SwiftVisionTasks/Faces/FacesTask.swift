@@ -5,7 +5,7 @@ import SwiftVisionRuntime
 /// Finds faces, their landmarks, contours and mesh: BlazeFace detection (and, in accurate mode, a
 /// closer look where the whole image leaves doubt: tiles for small faces), then the face mesh and irises; in a stream, faces keep tracking IDs and
 /// the mesh follows them from frame to frame.
-public struct FaceTask: VisionTask {
+public struct FacesTask: VisionTask {
     /// The settings of the faces task, named as the `faces` command's options.
     public struct Options: Codable, Hashable, Sendable {
         /// The short-range model on the whole image only: faster, for faces near the camera.
@@ -133,7 +133,7 @@ public struct FaceResult: Codable, Sendable, Equatable {
     /// The 468 face mesh points, when asked for.
     public var mesh: [Landmark]?
 
-    init(_ face: FaceAnalysis, options: FaceTask.Options) {
+    init(_ face: FaceAnalysis, options: FacesTask.Options) {
         boundingBox = PixelRect(face.boundingBox)
         confidence = face.confidence
         trackingID = face.trackingID

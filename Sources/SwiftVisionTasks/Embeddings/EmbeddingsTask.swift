@@ -6,7 +6,7 @@ import SwiftVisionRuntime
 /// EfficientNet-Lite0 embedder (1280 values) or any `.tflite` whose outputs are vectors. The image
 /// becomes the model's input as in MediaPipe's ImageEmbedder: stretched as a whole by one bilinear
 /// warp (see `ImageVectorModel`).
-public struct EmbedTask: VisionTask {
+public struct EmbeddingsTask: VisionTask {
     /// The settings of the embedding task, named as the `embed` command's options.
     public struct Options: Codable, Hashable, Sendable {
         /// A custom `.tflite` embedder; nil for the model zoo's.

@@ -53,18 +53,18 @@ public struct Embedding: Sendable, Hashable, Codable {
     /// an empty or zero-norm embedding, or a quantized embedding with a float one.
     public func cosineSimilarity(to other: Embedding) throws -> Double {
         let (u, v) = (values, other.values)
-        guard u.count == v.count else { throw ImageEmbedderError.embeddingSizeMismatch(u.count, v.count) }
+        guard u.count == v.count else { throw EmbeddingError.embeddingSizeMismatch(u.count, v.count) }
         guard (floatEmbedding == nil) == (other.floatEmbedding == nil) else {
-            throw ImageEmbedderError.quantizedWithFloat
+            throw EmbeddingError.quantizedWithFloat
         }
-        guard !u.isEmpty else { throw ImageEmbedderError.emptyEmbedding }
+        guard !u.isEmpty else { throw EmbeddingError.emptyEmbedding }
         var (dot, uu, vv) = (0.0, 0.0, 0.0)
         for (a, b) in zip(u, v) {
             dot += Double(a) * Double(b)
             uu += Double(a) * Double(a)
             vv += Double(b) * Double(b)
         }
-        guard uu > 0, vv > 0 else { throw ImageEmbedderError.zeroNorm }
+        guard uu > 0, vv > 0 else { throw EmbeddingError.zeroNorm }
         return dot / (uu.squareRoot() * vv.squareRoot())
     }
 }

@@ -6,7 +6,7 @@ import SwiftVisionRuntime
 /// labelled with their COCO class and ML Kit's coarse category, or by a custom classifier on their
 /// crops. In a stream, objects keep tracking IDs across frames (ByteTrack association), also through
 /// a few frames of occlusion.
-public struct ObjectTask: VisionTask {
+public struct ObjectsTask: VisionTask {
     /// The settings of the objects task, named as the `detect` command's options.
     public struct Options: Codable, Hashable, Sendable {
         /// Report up to ``maxObjects`` objects; otherwise only the most prominent one.
@@ -71,7 +71,7 @@ public struct ObjectTask: VisionTask {
     /// The settings the task was made with.
     public let options: Options
     private let model: ObjectDetectionModel
-    private let classifier: LabelTask?
+    private let classifier: LabelsTask?
 
     /// Checks the options and loads the detector and, to classify with a custom model, the classifier.
     public init(options: Options, store: ModelStore) throws {
@@ -81,15 +81,15 @@ public struct ObjectTask: VisionTask {
         let url = options.detector.map { URL(fileURLWithPath: $0) }
             ?? SwiftVisionCache.current.model(named: ObjectDetectionModel.defaultModelName)
         model = try ObjectDetectionModel(url: url, options: LiteRT.CompilationOptions(threadCount: threads), store: store)
-        classifier = try options.model.flatMap { path -> LabelTask? in
+        classifier = try options.model.flatMap { path -> LabelsTask? in
             guard options.classify else { return nil }
-            var labeler = LabelTask.Options()
+            var labeler = LabelsTask.Options()
             labeler.model = path
             labeler.max = options.maxLabels
             labeler.threads = threads
             let metadata = try store.model(contentsOf: URL(fileURLWithPath: path)).metadata
             labeler.threshold = options.classificationThreshold ?? metadata?.outputs.first?.scoreThreshold ?? 0
-            return try LabelTask(options: labeler, store: store)
+            return try LabelsTask(options: labeler, store: store)
         }
     }
 
@@ -124,7 +124,7 @@ public struct ObjectTask: VisionTask {
         }
         let custom = try classifier?.labels(in: image, regions: ranked.map(\.detection.boundingBox))
         return ranked.enumerated().map { index, object in
-            let labels: [Label]
+            let labels: [ClassLabel]
             if let custom {
                 labels = custom[index]
             } else {
@@ -142,11 +142,11 @@ public struct ObjectTask: VisionTask {
         return area * (1 - offset) * Double(detection.score)
     }
 
-    private func labels(for detection: Detection) -> [Label] {
+    private func labels(for detection: Detection) -> [ClassLabel] {
         guard let index = detection.labelIndex, index < model.labels.count else { return [] }
         let name = model.labels[index]
-        let coco = Label(text: name, confidence: detection.score, index: index)
+        let coco = ClassLabel(text: name, confidence: detection.score, index: index)
         guard let category = ObjectCategory(cocoClass: name) else { return [coco] }
-        return [Label(text: category.text, confidence: detection.score, index: category.rawValue), coco]
+        return [ClassLabel(text: category.text, confidence: detection.score, index: category.rawValue), coco]
     }
 }

@@ -42,22 +42,22 @@ public struct GeneralLabels: Sendable, Equatable {
     }
 
     /// Reads the general labels from `url`; a missing or malformed file is refused with
-    /// ``ImageLabelerError/generalLabelsNotInstalled(path:)`` or ``ImageLabelerError/generalLabelsUnreadable(path:reason:)``.
+    /// ``ClassificationError/generalLabelsNotInstalled(path:)`` or ``ClassificationError/generalLabelsUnreadable(path:reason:)``.
     public init(contentsOf url: URL = installedFile) throws {
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw ImageLabelerError.generalLabelsNotInstalled(path: url.path)
+            throw ClassificationError.generalLabelsNotInstalled(path: url.path)
         }
         let file: File
         do {
             file = try JSONDecoder().decode(File.self, from: data)
         } catch {
-            throw ImageLabelerError.generalLabelsUnreadable(path: url.path, reason: "it is not the expected JSON")
+            throw ClassificationError.generalLabelsUnreadable(path: url.path, reason: "it is not the expected JSON")
         }
         let indices = file.labels.indices
         guard file.classSynsets.count == file.classLabels.count,
             file.classLabels.allSatisfy({ $0.allSatisfy(indices.contains) })
         else {
-            throw ImageLabelerError.generalLabelsUnreadable(path: url.path, reason: "its classes do not match its labels")
+            throw ClassificationError.generalLabelsUnreadable(path: url.path, reason: "its classes do not match its labels")
         }
         names = file.labels.map(\.name)
         synsets = file.labels.map(\.synsets)
@@ -66,13 +66,13 @@ public struct GeneralLabels: Sendable, Equatable {
         classLabels = file.classLabels
     }
 
-    /// The general labels of the classifier that `LabelTask` makes for `options`, which has
+    /// The general labels of the classifier that `LabelsTask` makes for `options`, which has
     /// `classCount` classes: only the base model's ImageNet classes have them.
-    static func forClassifier(of options: LabelTask.Options, classCount: Int) throws -> GeneralLabels {
-        guard options.model == nil else { throw ImageLabelerError.generalLabelsNeedBaseModel }
+    static func forClassifier(of options: LabelsTask.Options, classCount: Int) throws -> GeneralLabels {
+        guard options.model == nil else { throw ClassificationError.generalLabelsNeedBaseModel }
         let labels = try GeneralLabels()
         guard labels.classLabels.count == classCount else {
-            throw ImageLabelerError.generalLabelsUnreadable(
+            throw ClassificationError.generalLabelsUnreadable(
                 path: installedFile.path, reason: "it has \(labels.classLabels.count) classes, the classifier \(classCount)")
         }
         return labels

@@ -12,7 +12,7 @@ import SwiftVisionRuntime
 /// edge there. A value type, safe to share between threads.
 package struct RectangleEngine: Sendable {
     /// What counts as a rectangle.
-    package var options: RectangleDetectorOptions
+    package var options: RectangleEngineOptions
 
     /// The longer side of the copy the sides are fitted on before the full image, in pixels.
     static let workingSide = 1024
@@ -23,7 +23,7 @@ package struct RectangleEngine: Sendable {
     static let minimumSupport = 0.5
 
     /// A detector for `options`, by default Vision's.
-    package init(options: RectangleDetectorOptions = .init()) {
+    package init(options: RectangleEngineOptions = .init()) {
         self.options = options
     }
 
