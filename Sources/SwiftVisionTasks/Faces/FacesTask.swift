@@ -69,11 +69,12 @@ public struct FacesTask: VisionTask {
 
     /// Named `faces`, with BlazeFace short- and full-range, the face mesh and the iris model.
     public static let descriptor = TaskDescriptor(
-        name: "faces", summary: "Faces with landmarks, contours, mesh and tracking IDs", tracksAcrossFrames: true,
+        name: "faces", title: "Faces", summary: "Faces with landmarks, contours, mesh and tracking IDs",
+        tracksAcrossFrames: true,
         models: [
             "face_detection_short_range.tflite", "face_detection_full_range_sparse.tflite", "face_landmark.tflite",
             "iris_landmark.tflite",
-        ])
+        ], hiddenOptions: ["mesh"])
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 

@@ -49,8 +49,9 @@ public struct HandsTask: VisionTask {
     /// Named `hands`, with MediaPipe's full palm detector and hand landmark model (the lite ones with
     /// ``Options/modelComplexity`` 0).
     public static let descriptor = TaskDescriptor(
-        name: "hands", summary: "Hands: 21 landmarks, world landmarks, handedness, tracking",
-        tracksAcrossFrames: true, models: ["palm_detection_full.tflite", "hand_landmark_full.tflite"])
+        name: "hands", title: "Hands", summary: "Hands: 21 landmarks, world landmarks, handedness, tracking",
+        tracksAcrossFrames: true, models: ["palm_detection_full.tflite", "hand_landmark_full.tflite"],
+        bones: HandLandmarkType.connections)
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 

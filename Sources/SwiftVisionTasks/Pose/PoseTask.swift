@@ -47,8 +47,9 @@ public struct PoseTask: VisionTask {
 
     /// Named `pose`, with BlazePose's detector and full landmark model.
     public static let descriptor = TaskDescriptor(
-        name: "pose", summary: "Body poses: 33 landmarks with visibility, world landmarks, tracking",
-        tracksAcrossFrames: true, models: ["pose_detection.tflite", "pose_landmark_full.tflite"])
+        name: "pose", title: "Pose", summary: "Body poses: 33 landmarks with visibility, world landmarks, tracking",
+        tracksAcrossFrames: true, models: ["pose_detection.tflite", "pose_landmark_full.tflite"],
+        bones: PoseLandmarkType.connections)
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 
