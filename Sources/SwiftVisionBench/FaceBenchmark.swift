@@ -50,7 +50,7 @@ enum FaceBenchmark {
                     let turns = try detector !== accurateDefault ? takeTurns() : cpu?.unpinned(takeTurns) ?? takeTurns()
                     let faces = " faces \(count) vs \(turns.answer.count)"
                     let row = BenchmarkRow(task: "\(name) \(label)", swift: turns.time, peer: turns.peerTime, peakMiB: peakResidentMiB())
-                    print(row.line + turns.overFloor + faces)
+                    print(row.line + turns.overFloor(busy: row.busy) + faces)
                 }
             }
             let stream = try peer.answer(to: "video \(video.path)", as: PeerTime.self)
