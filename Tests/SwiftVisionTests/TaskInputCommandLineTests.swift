@@ -71,6 +71,22 @@ import Testing
         #expect((lines[3]["error"] as? String)?.contains("/dev/video\(camera)") == true, "\(lines[3])")
     }
 
+    /// A live source, read as the camera is (frames timed by their arrival): `barcodes` over a video served
+    /// over HTTP reads the QR code in every frame.
+    @Test func barcodesFollowALiveStream() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try Self.stillVideo(of: "pyzbar-qrcode.png", count: 5, at: folder.appendingPathComponent("qr.avi"))
+        let run = try LiveSourceCommandTests.runServing(video, ["barcodes", "--json"])
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = Self.objects(run.output).compactMap { $0 }
+        #expect(lines.count == 5 && lines.allSatisfy { $0["file"] as? String == run.url })
+        #expect(lines.map { $0["frame"] as? Int } == Array(0..<5))
+        #expect(lines.allSatisfy { (($0["barcodes"] as? [[String: Any]])?.first?["text"] as? String) == "Thalassiodracon" })
+        let times = lines.compactMap { $0["timestampMs"] as? Int }
+        #expect(times.count == 5 && zip(times, times.dropFirst()).allSatisfy { $0 < $1 }, "\(times)")
+    }
+
     /// A folder stands for its images and videos at any depth, in path order: `labels` reads the sample
     /// espresso cup (coffee.png, ImageNet class 967) as a photo and as each frame of a video, and `rectangles`
     /// finds the sudoku grid's top-left corner (72, 85) in each frame.
