@@ -32,15 +32,12 @@ enum DeepStackRoutes {
             router.post("v1/vision/\(endpoint.path)") { request, context in
                 await VisionService.instrumented(task: endpoint.task) {
                     do {
-                        let admission = try limiter.admit(within: configuration.requestTimeout)
+                        let admission = try limiter.admit(within: configuration.requestTimeout, from: context.channel)
                         let form = try await Form(request, configuration: configuration)
                         try form.authorize(request, token: configuration.token)
                         let task = try await catalog.task(named: endpoint.task, query: endpoint.query)
-                        let output = try await admission.run(closing: context.channel) {
-                            let image = try form.image.decode()
-                            try CancellationToken.checkpoint()
-                            return try task.outputJSON(for: image)
-                        }
+                        let (output, timings) = try await admission.answer(task, for: form.image, closing: context.channel)
+                        ServerMetrics.record(task: task.name, stages: timings)
                         return VisionService.json(try answer(endpoint.path, output: output, minimumConfidence: form.minimumConfidence))
                     } catch {
                         return failure(APIError.from(error))

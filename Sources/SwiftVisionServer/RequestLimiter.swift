@@ -8,7 +8,15 @@ import Synchronization
 /// threads of their own (``InferenceThreads``), never on the threads that serve connections or on
 /// Swift's cooperative pool;
 /// requests are admitted *before* their bodies are read, up to `limit + queueLimit` at once, and a
-/// request past that is refused at once (503 with `Retry-After`). Slots go to waiters in arrival order.
+/// request past that is refused at once (503 with `Retry-After`), so no wait grows past `queueLimit`
+/// inferences. Admission and slots are fair between clients (a client is the address a request came
+/// from): free slots go to the clients with waiters in turn (round robin), not in arrival order, and
+/// when the queue is full a newcomer whose client holds fewer admissions than the busiest client takes
+/// the place of that client's latest waiter, which is answered 503. One client flooding the service
+/// so fills only its own share, and another's request waits at most one turn of each client.
+///
+/// Decoding and encoding never hold an inference slot; a large image decodes on threads of their own
+/// (``offload(_:)``).
 ///
 /// Each admitted request's work runs with a ``CancellationToken`` that its deadline, its client leaving
 /// or the task awaiting it being cancelled (a shutdown) sets: a waiter that is cancelled never runs,
@@ -20,29 +28,92 @@ final class RequestLimiter: Sendable {
     private struct Waiter {
         let id: Int
         let grant: @Sendable () -> Void
+        /// Answers the waiter 503 when a lighter client takes its place; it never runs.
+        let refuse: @Sendable () -> Void
     }
 
     private struct State {
         var running = 0
         /// Requests admitted and not yet finished or withdrawn: reading their body, waiting or running.
         var admitted = 0
-        var waiters: [Waiter] = []
+        /// The admissions of each client.
+        var admittedByClient: [String: Int] = [:]
+        /// Each client's waiters, in its arrival order.
+        var waiting: [String: [Waiter]] = [:]
+        /// The clients with waiters, in the order their turns come.
+        var turns: [String] = []
         var nextID = 0
+
+        var waiterCount: Int { waiting.values.reduce(0) { $0 + $1.count } }
+
+        mutating func count(_ client: String, by change: Int) {
+            let count = admittedByClient[client, default: 0] + change
+            admittedByClient[client] = count > 0 ? count : nil
+        }
+
+        mutating func enqueue(_ waiter: Waiter, for client: String) {
+            if waiting[client] == nil { turns.append(client) }
+            waiting[client, default: []].append(waiter)
+        }
+
+        /// Takes `client`'s waiter `id` (or its latest) out of the queue.
+        mutating func remove(_ id: Int? = nil, of client: String) -> Waiter? {
+            guard var queue = waiting[client], let index = id.map({ id in queue.firstIndex { $0.id == id } }) ?? queue.indices.last
+            else { return nil }
+            let waiter = queue.remove(at: index)
+            if queue.isEmpty {
+                waiting[client] = nil
+                turns.removeAll { $0 == client }
+            } else {
+                waiting[client] = queue
+            }
+            return waiter
+        }
+
+        /// The first waiter of the client whose turn it is; that client's next turn comes after the others'.
+        mutating func next() -> Waiter? {
+            guard !turns.isEmpty else { return nil }
+            let client = turns.removeFirst()
+            var queue = waiting[client] ?? []
+            let waiter = queue.removeFirst()
+            if queue.isEmpty {
+                waiting[client] = nil
+            } else {
+                waiting[client] = queue
+                turns.append(client)
+            }
+            return waiter
+        }
     }
 
     private let state = Mutex(State())
     private let threads: InferenceThreads
+    /// Where large images are decoded, beside the inferences.
+    private let sideThreads: InferenceThreads
     private let timers = DispatchQueue(label: "SwiftVision.Server.deadlines")
 
     init(limit: Int, queueLimit: Int) {
         self.limit = max(1, limit)
         self.queueLimit = max(0, queueLimit)
         threads = InferenceThreads(count: self.limit, name: "SwiftVision inference")
+        sideThreads = InferenceThreads(count: self.limit, name: "SwiftVision decode")
     }
 
     /// Inferences running and waiting now.
     var load: (running: Int, waiting: Int) {
-        state.withLock { ($0.running, $0.waiters.count) }
+        state.withLock { ($0.running, $0.waiterCount) }
+    }
+
+    /// The client of a request that came on `channel`: the address it came from.
+    static func client(of channel: (any Channel)?) -> String {
+        channel?.remoteAddress?.ipAddress ?? ""
+    }
+
+    /// Runs `work` on a decoding thread, outside the inference slots, and returns its result.
+    func offload<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            sideThreads.run { continuation.resume(with: Swift.Result { try work() }) }
+        }
     }
 
     /// The error of a full service.
@@ -53,33 +124,55 @@ final class RequestLimiter: Sendable {
         return error
     }
 
-    /// Admits one request, before its body is read, with a deadline `timeout` from now that covers reading
-    /// the body, waiting and running; throws 503 when `limit + queueLimit` requests are already admitted.
+    /// Admits one request that came on `channel`, before its body is read, with a deadline `timeout` from
+    /// now that covers reading the body, waiting and running. When `limit + queueLimit` requests are
+    /// already admitted, it takes the place of the latest waiter of the client holding the most admissions
+    /// if that client holds at least two more than this one's, and throws 503 otherwise.
     /// The admission ends when ``Admission/run(closing:_:)`` has finished, or when it is dropped unused.
-    func admit(within timeout: Duration) throws -> Admission {
-        let admitted = state.withLock { state -> Bool in
-            guard state.admitted < limit + queueLimit else { return false }
-            state.admitted += 1
-            return true
+    func admit(within timeout: Duration, from channel: (any Channel)? = nil) throws -> Admission {
+        let client = Self.client(of: channel)
+        let (admitted, displaced) = state.withLock { state -> (Bool, Waiter?) in
+            if state.admitted < limit + queueLimit {
+                state.admitted += 1
+                state.count(client, by: 1)
+                return (true, nil)
+            }
+            let own = state.admittedByClient[client, default: 0]
+            guard
+                let busiest = state.waiting.keys.filter({ $0 != Self.streamClient }).max(by: { state.admittedByClient[$0, default: 0] < state.admittedByClient[$1, default: 0] }),
+                state.admittedByClient[busiest, default: 0] > own + 1, let waiter = state.remove(of: busiest)
+            else { return (false, nil) }
+            state.count(busiest, by: -1)
+            state.count(client, by: 1)
+            return (true, waiter)
         }
+        displaced?.refuse()
         guard admitted else { throw busy }
-        return Admission(limiter: self, deadline: .now + timeout)
+        return Admission(limiter: self, client: client, deadline: .now + timeout)
     }
 
     /// One admitted request.
     final class Admission: Sendable {
         let limiter: RequestLimiter
+        /// Whose request it is (``RequestLimiter/client(of:)``).
+        let client: String
         /// When the request is answered 504 if it has not finished.
         let deadline: ContinuousClock.Instant
         private let used = Atomic<Bool>(false)
 
-        init(limiter: RequestLimiter, deadline: ContinuousClock.Instant) {
+        init(limiter: RequestLimiter, client: String, deadline: ContinuousClock.Instant) {
             self.limiter = limiter
+            self.client = client
             self.deadline = deadline
         }
 
         deinit {
-            if !used.load(ordering: .relaxed) { limiter.state.withLock { $0.admitted -= 1 } }
+            if !used.load(ordering: .relaxed) {
+                limiter.state.withLock { state in
+                    state.admitted -= 1
+                    state.count(client, by: -1)
+                }
+            }
         }
 
         /// Runs `work` when a slot is free, with a token cancelled at the deadline, when `channel` closes
@@ -90,7 +183,7 @@ final class RequestLimiter: Sendable {
             closing channel: (any Channel)?, _ work: @escaping @Sendable () throws -> Result
         ) async throws -> Result {
             precondition(!used.exchange(true, ordering: .relaxed), "an admission runs once")
-            return try await limiter.schedule(deadline: deadline, closing: channel, work)
+            return try await limiter.schedule(client: client, deadline: deadline, closing: channel, work)
         }
     }
 
@@ -108,7 +201,7 @@ final class RequestLimiter: Sendable {
     }
 
     private func schedule<Result: Sendable>(
-        deadline: ContinuousClock.Instant, closing channel: (any Channel)?, _ work: @escaping @Sendable () throws -> Result
+        client: String, deadline: ContinuousClock.Instant, closing channel: (any Channel)?, _ work: @escaping @Sendable () throws -> Result
     ) async throws -> Result {
         let token = CancellationToken(deadline: deadline)
         let answer = Answer<Result>()
@@ -120,9 +213,9 @@ final class RequestLimiter: Sendable {
             token.cancel()
             // A request still waiting leaves the queue and never runs.
             state.withLock { state in
-                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return }
-                state.waiters.remove(at: index)
+                guard state.remove(id, of: client) != nil else { return }
                 state.admitted -= 1
+                state.count(client, by: -1)
             }
             answer.resume(with: .failure(error))
         }
@@ -140,7 +233,7 @@ final class RequestLimiter: Sendable {
                             token.isCancelled
                             ? .failure(ContinuousClock.now >= deadline ? APIError.timedOut : VisionTaskError.cancelled)
                             : Swift.Result { try token.run(work) }
-                        finish()
+                        finish(client)
                         answer.resume(with: result)
                     }
                 }
@@ -149,7 +242,11 @@ final class RequestLimiter: Sendable {
                         state.running += 1
                         return true
                     }
-                    state.waiters.append(Waiter(id: id, grant: start))
+                    state.enqueue(
+                        Waiter(id: id, grant: start) {
+                            token.cancel()
+                            answer.resume(with: .failure(self.busy))
+                        }, for: client)
                     return false
                 }
                 if startsNow { start() }
@@ -159,18 +256,22 @@ final class RequestLimiter: Sendable {
         }
     }
 
-    /// Ends one running inference: its slot passes straight to the first waiter, if any.
-    private func finish() {
+    /// Ends one running inference of `client`: its slot passes straight to the waiter whose turn it is, if any.
+    private func finish(_ client: String) {
         let next = state.withLock { state -> Waiter? in
             state.admitted -= 1
-            guard !state.waiters.isEmpty else {
+            state.count(client, by: -1)
+            guard let next = state.next() else {
                 state.running -= 1
                 return nil
             }
-            return state.waiters.removeFirst()
+            return next
         }
         next?.grant()
     }
+
+    /// The client that live-stream frames count as: streams take their turns beside the requests' clients.
+    static let streamClient = "live streams"
 
     /// Takes a slot for one live-stream frame, waiting on the calling thread (a stream's own queue)
     /// while all are busy; streams are bounded by `--max-streams`, so their waits are too. Pair with
@@ -179,12 +280,14 @@ final class RequestLimiter: Sendable {
         let semaphore = DispatchSemaphore(value: 0)
         let startsNow = state.withLock { state -> Bool in
             state.admitted += 1
+            state.count(Self.streamClient, by: 1)
             if state.running < limit {
                 state.running += 1
                 return true
             }
             state.nextID += 1
-            state.waiters.append(Waiter(id: state.nextID, grant: { semaphore.signal() }))
+            // A frame is never displaced: streams are bounded by `--max-streams` instead.
+            state.enqueue(Waiter(id: state.nextID, grant: { semaphore.signal() }, refuse: {}), for: Self.streamClient)
             return false
         }
         if !startsNow { semaphore.wait() }
@@ -192,7 +295,7 @@ final class RequestLimiter: Sendable {
 
     /// Gives back a slot taken by ``takeFrameSlot()``.
     func releaseFrameSlot() {
-        finish()
+        finish(Self.streamClient)
     }
 
     private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {

@@ -7,8 +7,8 @@ import Synchronization
 protocol ServedTask: Sendable {
     /// The task's name in the registry.
     var name: String { get }
-    /// The JSON object of the output for `image` on its own.
-    func outputJSON(for image: VisionImage) throws -> Data
+    /// The output for `image` on its own, to encode with ``serviceEncoder``.
+    func output(for image: VisionImage) throws -> any Encodable & Sendable
     /// A live stream of frames whose results go to `deliver`, in order, on the stream's own queue.
     func makeLiveStream(deliver: @escaping @Sendable (LiveFrame) -> Void) -> any LiveStream
 }
@@ -45,8 +45,8 @@ struct TypedServedTask<Job: VisionTask>: ServedTask {
 
     var name: String { Job.descriptor.name }
 
-    func outputJSON(for image: VisionImage) throws -> Data {
-        try serviceEncoder.encode(task.output(for: image))
+    func output(for image: VisionImage) throws -> any Encodable & Sendable {
+        try task.output(for: image)
     }
 
     func makeLiveStream(deliver: @escaping @Sendable (LiveFrame) -> Void) -> any LiveStream {

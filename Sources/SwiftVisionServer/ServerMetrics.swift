@@ -23,6 +23,15 @@ enum ServerMetrics {
             duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 
+    /// Records where one answered request's time went, as `swiftvision_request_stage_seconds{task,stage}`.
+    static func record(task: String, stages: StageTimings) {
+        _ = registry
+        for (stage, duration) in [("queue", stages.queue), ("decode", stages.decode), ("inference", stages.inference), ("encode", stages.encode)] {
+            Metrics.Timer(label: "swiftvision_request_stage_seconds", dimensions: [("task", task), ("stage", stage)]).recordNanoseconds(
+                duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        }
+    }
+
     /// Records one live-stream result and the frames dropped before it.
     static func recordFrame(task: String, dropped: Int) {
         _ = registry

@@ -13,9 +13,11 @@ import SwiftVisionCollections
 /// WebSocket `GET /v1/stream/{task}`, `GET /v1/tasks`, `POST /v1/similarity`, the web page at `/`,
 /// `GET /healthz` and `GET /metrics`.
 ///
-/// Every request is admitted before its body is read, its images are checked from their headers
-/// before they are decoded, decoding and inference run inside the limiter off the connection threads,
-/// and each request has a deadline; see docs/security.md for every limit.
+/// Every request is admitted before its body is read (fairly between clients, see ``RequestLimiter``),
+/// its images are checked from their headers before they are decoded, decoding and inference run off
+/// the connection threads (an image decodes while other inferences run; only the inference holds a
+/// slot), each request has a deadline, and a task's answer says where its time went in `Server-Timing`;
+/// see docs/security.md for every limit.
 public enum VisionService {
     /// The application for `configuration`; run it with ``run(configuration:logger:)`` for the
     /// graceful shutdown with its grace period, or `runService()`.
@@ -98,7 +100,7 @@ public enum VisionService {
             limiter: limiter, configuration: configuration)
         protected.post("v1/similarity") { request, context in
             await instrumented(task: "similarity") {
-                let admission = try limiter.admit(within: configuration.requestTimeout)
+                let admission = try limiter.admit(within: configuration.requestTimeout, from: context.channel)
                 let files = try await upload(request, images: 2, configuration: configuration)
                 let answer = try await admission.run(closing: context.channel) {
                     var options = EmbeddingsTask.Options()
@@ -118,15 +120,14 @@ public enum VisionService {
         protected.post("v1/:task") { request, context in
             let name = context.parameters.get("task") ?? ""
             return await instrumented(task: name) {
-                let admission = try limiter.admit(within: configuration.requestTimeout)
+                let admission = try limiter.admit(within: configuration.requestTimeout, from: context.channel)
                 let task = try await catalog.task(named: name, query: queryItems(request))
                 let files = try await upload(request, images: 1, configuration: configuration)
-                return json(
-                    try await admission.run(closing: context.channel) {
-                        let image = try files[0].decode()
-                        try CancellationToken.checkpoint()
-                        return try task.outputJSON(for: image)
-                    })
+                let (answer, timings) = try await admission.answer(task, for: files[0], closing: context.channel)
+                ServerMetrics.record(task: task.name, stages: timings)
+                var response = json(answer)
+                response.headers[HTTPField.Name("Server-Timing")!] = timings.headerValue
+                return response
             }
         }
         protected.ws("v1/stream/:task") { request, context in

@@ -74,10 +74,11 @@ def form(parts: list[tuple[str, bytes]], boundary: str = "attack-boundary") -> t
 # ------------------------------------------------------------------------------------------------
 # Raw HTTP over sockets: every call has a time limit
 # ------------------------------------------------------------------------------------------------
-def exchange(port: int, raw: bytes, time_limit: float = 5.0) -> tuple[int | None, dict, bytes, float]:
-    """Sends `raw`, reads until the server closes or a whole answer arrived; (status, headers, body, seconds)."""
+def exchange(port: int, raw: bytes, time_limit: float = 5.0, source: str | None = None) -> tuple[int | None, dict, bytes, float]:
+    """Sends `raw` (from the loopback address `source`, if given), reads until the server closes or a
+    whole answer arrived; (status, headers, body, seconds)."""
     start = time.monotonic()
-    with socket.create_connection((HOST, port), timeout=time_limit) as sock:
+    with socket.create_connection((HOST, port), timeout=time_limit, source_address=(source, 0) if source else None) as sock:
         try:
             sock.sendall(raw)
         except OSError:

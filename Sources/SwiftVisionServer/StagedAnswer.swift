@@ -1,0 +1,57 @@
+import Foundation
+import HTTPTypes
+import NIOCore
+import SwiftVision
+
+/// Where one request's time went on the server: waiting for an inference slot, decoding the image,
+/// the inference, and encoding the answer. Sent as the `Server-Timing` header and recorded in the
+/// `swiftvision_request_stage_seconds` histograms.
+struct StageTimings: Sendable {
+    var queue: Duration = .zero
+    var decode: Duration = .zero
+    var inference: Duration = .zero
+    var encode: Duration = .zero
+
+    /// The `Server-Timing` header's value, in milliseconds: `queue;dur=0.02, decode;dur=3.10, …`.
+    var headerValue: String {
+        [("queue", queue), ("decode", decode), ("inference", inference), ("encode", encode)]
+            .map { String(format: "%@;dur=%.3f", $0.0, Self.milliseconds($0.1)) }.joined(separator: ", ")
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+}
+
+extension RequestLimiter.Admission {
+    /// The largest image decoded on the request's own thread; larger ones decode on a decoding thread,
+    /// so that no connection thread is held for long (a 2-megapixel JPEG decodes in a few milliseconds).
+    static let inlineDecodePixels = 2_100_000
+
+    /// The JSON answer of `task` for `file`, and where its time went: the image is decoded before the
+    /// inference slot is asked for (on the request's thread, or a decoding thread for a large image)
+    /// while other inferences run, only the inference holds a slot, and the answer is encoded after the
+    /// slot is given back. Throws 504 past the deadline, like ``run(closing:_:)``.
+    func answer(
+        _ task: any ServedTask, for file: ImageUpload.File, closing channel: (any Channel)?
+    ) async throws -> (json: Data, timings: StageTimings) {
+        let clock = ContinuousClock()
+        var timings = StageTimings()
+        let decodeStart = clock.now
+        let image = file.pixelCount <= Self.inlineDecodePixels ? try file.decode() : try await limiter.offload { try file.decode() }
+        timings.decode = decodeStart.duration(to: clock.now)
+        guard clock.now < deadline else { throw APIError.timedOut }
+        let queued = clock.now
+        let (output, started, ended) = try await run(closing: channel) {
+            let started = clock.now
+            let output = try task.output(for: image)
+            return (output, started, clock.now)
+        }
+        timings.queue = queued.duration(to: started)
+        timings.inference = started.duration(to: ended)
+        let encodeStart = clock.now
+        let json = try serviceEncoder.encode(output)
+        timings.encode = encodeStart.duration(to: clock.now)
+        return (json, timings)
+    }
+}
