@@ -68,6 +68,37 @@ struct EdgeFitter {
         return Fit(shape: refined, support: support, overrun: overruns.reduce(0, +) / 8)
     }
 
+    /// A cheap estimate of a fit's support, to rank rough candidates before fitting them: for each
+    /// side, the share of 12 cuts across it that cross a clear step within `radius` pixels of it, and
+    /// the geometric mean of the four shares. It reads about 500 levels where a fit reads 10 000.
+    func roughSupport(of shape: Quadrilateral, radius: Int) -> Double {
+        let samples = 12
+        var product = 1.0
+        for side in shape.sides {
+            let start = SIMD2(side.start), vector = SIMD2(side.end) - start
+            let length = (vector * vector).sum().squareRoot()
+            guard length >= 4 else { return 0 }
+            let normal = SIMD2(-vector.y, vector.x) / length
+            var onEdge = 0
+            for index in 0..<samples {
+                let base = start + vector * (0.08 + 0.84 * (Double(index) + 0.5) / Double(samples))
+                var previous = image.intensity(x: base.x - normal.x * Double(radius + 1), y: base.y - normal.y * Double(radius + 1))
+                var current = image.intensity(x: base.x - normal.x * Double(radius), y: base.y - normal.y * Double(radius))
+                for offset in -radius...radius {
+                    let point = base + normal * Double(offset + 1)
+                    let next = image.intensity(x: point.x, y: point.y)
+                    if abs(next - previous) >= minimumStep {
+                        onEdge += 1
+                        break
+                    }
+                    (previous, current) = (current, next)
+                }
+            }
+            product *= Double(onEdge) / Double(samples)
+        }
+        return pow(product, 0.25)
+    }
+
     /// The share of points on the line from `other` through `corner`, continued past `corner` by 3 %
     /// to 15 % of the side's length, that lie on an edge along that line.
     private func edgeShare(beyond corner: SIMD2<Double>, awayFrom other: SIMD2<Double>) -> Double {

@@ -5,11 +5,12 @@ import SwiftVisionRuntime
 /// Finds rectangles — pages, cards, screens, signs — in perspective, as Vision's
 /// `VNDetectRectanglesRequest` does, without a learned model.
 ///
-/// Edge maps and line segments of a gray copy reduced to 640 pixels yield rough quadrilaterals; each
-/// side is then refitted to the strongest straight edge nearby, first on a 1024-pixel copy and then,
-/// for the rectangles that could still be reported, on the full image, and the corners are where the
-/// fitted sides meet, moved where a side bends or has a thick border line near them onto its outer
-/// edge there. A value type, safe to share between threads.
+/// Outlines in edge maps of a gray copy reduced to 640 pixels yield rough quadrilaterals, and chains
+/// of its line segments too where the outlines leave the report open. The candidates whose rough
+/// support promises the most have each side refitted to the strongest straight edge nearby, first on
+/// a 1024-pixel copy and then, for the rectangles that could still be reported, on the full image, and
+/// the corners are where the fitted sides meet, moved where a side bends or has a thick border line
+/// near them onto its outer edge there. A value type, safe to share between threads.
 package struct RectangleEngine: Sendable {
     /// What counts as a rectangle.
     package var options: RectangleEngineOptions
@@ -21,6 +22,10 @@ package struct RectangleEngine: Sendable {
     /// Candidates below this confidence are never reported: their sides are, on geometric average,
     /// on a clear edge for less than half their length (noise and texture reach about 0.4).
     static let minimumSupport = 0.5
+    /// When outlines alone yield as many rectangles as asked for, each at least this confident, the
+    /// line segments (a third to a half of the time) are not searched: they add candidates for sides
+    /// that no outline follows, such as a page whose corner is hidden.
+    static let settledConfidence = 0.85
 
     /// A detector for `options`, by default Vision's.
     package init(options: RectangleEngineOptions = .init()) {
@@ -29,10 +34,10 @@ package struct RectangleEngine: Sendable {
 
     /// The rectangles in `image`, the most prominent first (by confidence² × √(share of the image's area)).
     ///
+    /// Only the candidates whose rough support promises the most are fitted, the most promising first.
     /// Fitting moves each corner a bounded distance, which bounds how prominent a candidate can become:
-    /// candidates are fitted from the largest down, and once as many rectangles as asked for are found,
-    /// one whose bound stays below the last of them is skipped, as it could not be reported. On a page
-    /// with a printed grid, that spares the fits of the hundred cells and boxes inside the page.
+    /// once as many rectangles as asked for are found, one whose bound stays below the last of them is
+    /// skipped, as it could not be reported.
     package func results(in image: VisionImage) throws -> [DetectedRectangle] {
         try options.validate()
         let full = try image.uprightGray()
@@ -50,29 +55,66 @@ package struct RectangleEngine: Sendable {
         }
         var found = ProminentRectangles(
             imageSize: CGSize(width: full.width, height: full.height), limit: options.maximumObservations)
-        let candidates = try roughCandidates(in: work, minimumSide: minimumSide)
-            .filter { isAcceptable($0, minimumSide: minimumSide * 0.8, slack: 10) }
-        for shape in candidates.sorted(by: { $0.area > $1.area }) {
-            // The wide fit moves a corner by at most 3 × 6 + 2 pixels of the working copy, the narrow one 3 × 2 + 2.
-            guard found.couldReport(prominence: found.prominence(
-                confidence: 1, area: Self.largestArea(of: toFull(shape), moving: 28 * factor + sharpening, cornerFitter: cornerFitter)))
-            else { continue }
-            // A wide search first (rough corners may be cut by rounding or off by a few pixels), then a narrow one.
-            guard let fit = coarse.refine(shape, radius: 6).flatMap({ coarse.refine($0.shape, radius: 2) }),
-                isAcceptable(fit.shape, minimumSide: minimumSide, slack: 0),
-                fit.confidence >= max(Self.minimumSupport, Double(options.minimumConfidence))
-            else { continue }
-            let confidence = Float(fit.confidence)
-            var corners = toFull(fit.shape)
-            guard found.couldReport(prominence: found.prominence(
-                confidence: confidence, area: Self.largestArea(of: corners, moving: sharpening, cornerFitter: cornerFitter)))
-            else { continue }
-            if factor > 1, let sharper = fine.refine(corners, radius: fineRadius), sharper.support.allSatisfy({ $0 >= 0.5 }) {
-                corners = sharper.shape
+        let (search, searchScale) = try work.grayscaled(maximumSide: Self.searchSide)
+        let searchFactor = SIMD2(Double(searchScale.width), Double(searchScale.height))
+        var tried = DistinctQuadrilaterals(tolerance: 3)
+        func fit(_ rough: [Quadrilateral]) {
+            let candidates = rough.filter { isAcceptable($0, minimumSide: minimumSide * 0.8, slack: 10) && tried.insert($0) }
+            for shape in rankedForFitting(candidates, on: coarse, imageArea: Double(work.width * work.height)) {
+                // The wide fit moves a corner by at most 3 × 6 + 2 pixels of the working copy, the narrow one 3 × 2 + 2.
+                guard found.couldReport(prominence: found.prominence(
+                    confidence: 1, area: Self.largestArea(of: toFull(shape), moving: 28 * factor + sharpening, cornerFitter: cornerFitter)))
+                else { continue }
+                // A wide search first (rough corners may be cut by rounding or off by a few pixels), then a narrow one.
+                guard let fit = coarse.refine(shape, radius: 6).flatMap({ coarse.refine($0.shape, radius: 2) }),
+                    isAcceptable(fit.shape, minimumSide: minimumSide, slack: 0),
+                    fit.confidence >= max(Self.minimumSupport, Double(options.minimumConfidence))
+                else { continue }
+                let confidence = Float(fit.confidence)
+                var corners = toFull(fit.shape)
+                guard found.couldReport(prominence: found.prominence(
+                    confidence: confidence, area: Self.largestArea(of: corners, moving: sharpening, cornerFitter: cornerFitter)))
+                else { continue }
+                if factor > 1, let sharper = fine.refine(corners, radius: fineRadius), sharper.support.allSatisfy({ $0 >= 0.5 }) {
+                    corners = sharper.shape
+                }
+                found.insert(DetectedRectangle(corners: cornerFitter.refine(corners), confidence: confidence))
             }
-            found.insert(DetectedRectangle(corners: cornerFitter.refine(corners), confidence: confidence))
+        }
+        // Outlines first; line segments, which cost more, only where outlines leave the report open.
+        fit(try QuadrilateralSearch(image: search, minimumSide: minimumSide * 0.8 / max(searchFactor.x, searchFactor.y))
+            .candidates().map { $0.applying { CGPoint(x: $0.x * searchFactor.x, y: $0.y * searchFactor.y) } })
+        let report = found.reported
+        if options.maximumObservations == 0 || report.count < options.maximumObservations
+            || report.contains(where: { Double($0.confidence) < Self.settledConfidence })
+        {
+            let chains = SegmentChainSearch(
+                minimumLength: minimumSide * 0.3, minimumAngle: 80 - Double(options.quadratureTolerance))
+            let segments = try search.lineSegments().map { LineSegment(start: $0.start * searchFactor, end: $0.end * searchFactor) }
+            fit(chains.candidates(from: segments))
         }
         return found.reported
+    }
+
+    /// The candidates worth fitting, the most promising first: ranked by the prominence that their
+    /// rough support on the working copy promises, at most ``fittedCandidates(limit:)`` of them.
+    ///
+    /// A fit costs about 0.7 ms; on a printed grid, a thousand cells and boxes would otherwise be fitted
+    /// for the one page around them, which ranks first or near it.
+    private func rankedForFitting(_ candidates: [Quadrilateral], on fitter: EdgeFitter, imageArea: Double) -> [Quadrilateral] {
+        let ranked = candidates.map { shape -> (shape: Quadrilateral, promise: Double) in
+            let support = fitter.roughSupport(of: shape, radius: 4)
+            return (shape, support * support * (shape.area / imageArea).squareRoot())
+        }
+        .filter { $0.promise > 0 }
+        .sorted { $0.promise > $1.promise }
+        return ranked.prefix(Self.fittedCandidates(limit: options.maximumObservations)).map(\.shape)
+    }
+
+    /// How many of the best-ranked candidates are fitted when at most `limit` rectangles are reported;
+    /// all of them when there is no limit (0).
+    private static func fittedCandidates(limit: Int) -> Int {
+        limit > 0 ? 16 * (limit + 1) : .max
     }
 
     /// The largest area that `corners` can reach when each moves by at most `move` pixels and the
@@ -84,21 +126,6 @@ package struct RectangleEngine: Sendable {
         let reach = move + cornerFitter.largestMove(shorterSide: shorter)
         let perimeter = corners.sides.reduce(0) { $0 + hypot(Double($1.end.x - $1.start.x), Double($1.end.y - $1.start.y)) }
         return corners.area + perimeter * reach + .pi * reach * reach
-    }
-
-    /// Rough quadrilaterals from contours of binary maps and from chains of line segments, in the
-    /// coordinates of `work`; both are searched in a smaller copy (much faster, as good for rough shapes).
-    private func roughCandidates(in work: PixelBuffer, minimumSide: Double) throws -> [Quadrilateral] {
-        let (search, searchScale) = try work.grayscaled(maximumSide: Self.searchSide)
-        let factor = SIMD2(Double(searchScale.width), Double(searchScale.height))
-        let outlines = try QuadrilateralSearch(image: search, minimumSide: minimumSide * 0.8 / max(factor.x, factor.y))
-            .candidates().map { $0.applying { CGPoint(x: $0.x * factor.x, y: $0.y * factor.y) } }
-        let chains = SegmentChainSearch(
-            minimumLength: minimumSide * 0.3, minimumAngle: 80 - Double(options.quadratureTolerance))
-        let segments = try search.lineSegments().map { LineSegment(start: $0.start * factor, end: $0.end * factor) }
-        var kept = DistinctQuadrilaterals(tolerance: 3)
-        for shape in outlines + chains.candidates(from: segments) { kept.insert(shape) }
-        return kept.shapes
     }
 
     /// Whether `shape` meets the options' aspect ratio, right-angle tolerance (widened by `slack`
