@@ -5,13 +5,18 @@ import SwiftVision
 import FoundationNetworking
 #endif
 
-/// The service: `POST /v1/faces` through HTTP (wrk on loopback, keep-alive) against calling the library
-/// directly on the same bytes in the same run, then a bounded load run with the statuses counted and
-/// the server's resident memory sampled.
+/// The service: `POST /v1/{faces,labels,objects}` through HTTP (wrk on loopback, keep-alive, and the
+/// bench's own client for where each request's time goes) against the limit that the library sets in
+/// the same run — every core calling it back to back — then a bounded load run with the statuses counted
+/// and the server's resident memory sampled.
 enum ServiceBenchmark {
-    static let photo = "zidane.jpg"
     static let loadPhoto = "coffee.png"
     static let loadRequests = 10_000
+    /// The tasks timed, each on one photo.
+    static let tasks: [(task: String, photo: String)] = [("faces", "zidane.jpg"), ("labels", "zidane.jpg"), ("objects", "zidane.jpg")]
+    static let connectionCounts = [1, 2, 4, 16, 64]
+    /// Seconds of each wrk row.
+    static let rowSeconds = 4
 
     static func run(cache: SwiftVisionCache) throws {
         let wrk = URL(fileURLWithPath: "/usr/bin/wrk")
@@ -19,43 +24,51 @@ enum ServiceBenchmark {
             print("service: skipped, wrk is not installed (make bench installs it)")
             return
         }
-        let body = try Data(contentsOf: cache.sample(named: photo))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-
-        print("\nservice — POST /v1/faces with \(photo) (decode + faces, accurate), \(SwiftVisionBench.threads) inference thread")
-        print("peer: the same decode + FacesTask.output called in this process; HTTP by wrk 4.1 on loopback, keep-alive")
-        var options = FacesTask.Options()
-        options.threads = SwiftVisionBench.threads
-        let task = try FacesTask(options: options)
-        let direct = try latencies(count: 200) { _ = try task.output(for: try VisionImage(data: body)) }
-
-        let server = try Server.start(threads: SwiftVisionBench.threads, maxConcurrent: 2)
-        defer { server.stop() }
-        let script = try luaScript(posting: body, contentType: "image/jpeg", in: folder, name: "faces.lua")
-        let libraryP50 = direct.percentile(0.5), libraryP99 = direct.percentile(0.99)
-        print(String(format: "library, called directly: %.1f calls/s, p50 %.2f ms, p99 %.2f ms", 1000 / libraryP50, libraryP50, libraryP99))
-        HostLoad.shared.beginTable()
-        // The limit: every core running the library's call back to back, at its median.
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let limit = Double(Swift.min(cores, 2)) * 1000 / libraryP50
-        print(String(format: "limit: %d slots × %.1f calls/s = %.1f answers/s (--max-concurrent 2, --max-queue 8)", Swift.min(cores, 2), 1000 / libraryP50, limit))
-        print("connections  answered 200/s  × limit  503 share  p50 ms  p99 ms   HTTP p50 − library p50")
-        for connections in [1, 2, 4, 16, 64] {
-            let result = try Wrk.run(
-                wrk, url: "http://127.0.0.1:\(server.port)/v1/faces", script: script, connections: connections, seconds: 8)
-            let answered = result.statuses.values.reduce(0, +)
-            let good = Double(result.statuses[200] ?? 0) / Swift.max(result.seconds, 1e-9)
-            let refused = answered > 0 ? Double(result.statuses[503] ?? 0) / Double(answered) : 0
-            let added = connections == 1 ? String(format: "%+.2f ms", result.p50 - libraryP50) : "(queueing)"
+        let server = try Server.start(threads: SwiftVisionBench.threads, maxConcurrent: cores)
+        defer { server.stop() }
+
+        print("\nservice — POST /v1/{task}, \(SwiftVisionBench.threads) inference thread a request, --max-concurrent \(cores) (the cores), --max-queue \(4 * cores)")
+        print("limit: \(cores) cores ÷ the library's per-call time (decode + task, called in this process on the same bytes, median of 60)")
+        print("load: wrk 4.1 on loopback, keep-alive, \(rowSeconds) s a row, honouring Retry-After (rate, 503 share, latency of every answer);")
+        print("      the bench's own client (latency of the 200s and the Server-Timing stages, at 1 connection and at 4× the cores)")
+        for (name, photo) in tasks {
+            let body = try Data(contentsOf: cache.sample(named: photo))
+            let library = try libraryCall(task: name, body: body)
+            let libraryP50 = library.percentile(0.5)
+            let limit = Double(cores) * 1000 / libraryP50
+            let script = try luaScript(posting: body, contentType: "image/jpeg", in: folder, name: "\(name).lua", retryAfter: 1000)
+            let url = "http://127.0.0.1:\(server.port)/v1/\(name)"
+            HostLoad.shared.beginTable()
             print(String(
-                format: "%11d  %14.1f  %7.2f  %8.0f%%  %6.2f  %6.2f   ", connections, good, good / limit, refused * 100, result.p50,
-                result.p99) + added)
+                format: "\n%@ (%@): library %.2f ms p50, %.2f ms p99 → limit %d × %.1f = %.1f answers/s", name, photo, libraryP50,
+                library.percentile(0.99), cores, 1000 / libraryP50, limit))
+            // Warm the server's task and models before the rows.
+            _ = HTTPLoad.run(port: server.port, path: "/v1/\(name)", body: body, contentType: "image/jpeg", connections: 1, seconds: 5, requests: 3)
+            _ = HostLoad.shared.rowEnded()
+            print("connections  200/s  × limit  503 share  p50 ms  p99 ms  p99/p50")
+            for connections in connectionCounts {
+                let result = try Wrk.run(wrk, url: url, script: script, connections: connections, seconds: rowSeconds)
+                let answered = result.statuses.values.reduce(0, +)
+                let good = Double(result.statuses[200] ?? 0) / Swift.max(result.seconds, 1e-9)
+                let refused = answered > 0 ? Double(result.statuses[503] ?? 0) / Double(answered) : 0
+                let ratio = HostLoad.shared.rowEnded() ? "   busy" : String(format: "%7.2f", good / limit)
+                print(String(format: "%11d  %5.1f  ", connections, good) + ratio + String(
+                    format: "  %8.0f%%  %6.2f  %6.2f  %7.2f", refused * 100, result.p50, result.p99, result.p99 / Swift.max(result.p50, 1e-9)))
+            }
+            for connections in [1, 4 * cores] {
+                let answers = HTTPLoad.run(
+                    port: server.port, path: "/v1/\(name)", body: body, contentType: "image/jpeg", connections: connections,
+                    seconds: 3, requests: connections == 1 ? 150 : .max)
+                printStages(answers, connections: connections, libraryP50: libraryP50, busy: HostLoad.shared.rowEnded())
+            }
         }
 
         HostLoad.shared.beginTable()
-        print("\nload run — \(loadRequests) POST /v1/labels with \(loadPhoto), 32 connections, --max-concurrent 2")
+        print("\nload run — \(loadRequests) POST /v1/labels with \(loadPhoto), 32 connections, --max-concurrent \(cores)")
         let loadBody = try Data(contentsOf: cache.sample(named: loadPhoto))
         // wrk runs for a set time: a short run gives the rate, then the counted run lasts long enough for
         // every connection to reach its share of the requests and stop.
@@ -80,13 +93,49 @@ enum ServiceBenchmark {
         let samples = sampled.value
         let warm = samples.dropFirst(samples.count / 5)
         print(String(
-            format: "requests %d at about %.0f/s (3 s calibration run), p50 %.1f ms, p99 %.1f ms",
+            format: "requests %d at about %.0f/s (3 s calibration run), p50 %.1f ms, p99 %.1f ms (every answer, 503s included)",
             load.statuses.values.reduce(0, +), rate, load.p50, load.p99))
         print("statuses: " + load.statuses.sorted { $0.key < $1.key }.map { "\($0.key) × \($0.value)" }.joined(separator: ", ")
             + (load.statuses.keys.contains { $0 >= 500 && $0 != 503 } ? "  — 5xx other than 503!" : "  (no 5xx but 503)"))
         print(String(
             format: "server RSS: %.1f MiB after the first fifth, %.1f MiB peak, %.1f MiB at the end", warm.first ?? 0,
             warm.max() ?? 0, samples.last ?? 0))
+        HostLoad.shared.endTable()
+    }
+
+    /// The library's time for one call of `task` on `body` (decode, then the task), in milliseconds.
+    static func libraryCall(task name: String, body: Data) throws -> [Double] {
+        guard let entry = TaskRegistry.standard.entry(named: name) else { preconditionFailure("\(name) is not a registered task") }
+        return try libraryCall(entry.type, defaults: entry.defaultOptions, body: body)
+    }
+
+    private static func libraryCall<Job: VisionTask>(_ type: Job.Type, defaults: Data, body: Data) throws -> [Double] {
+        // As the server sets them: the defaults with its thread count (tasks without `threads` ignore it).
+        var object = try JSONSerialization.jsonObject(with: defaults) as? [String: Any] ?? [:]
+        object["threads"] = SwiftVisionBench.threads
+        let task = try Job(options: try JSONDecoder().decode(Job.Options.self, from: try JSONSerialization.data(withJSONObject: object)))
+        return try latencies(count: 60) { _ = try task.output(for: try VisionImage(data: body)) }
+    }
+
+    /// One row of where the 200s' time went: the client's latency and each Server-Timing stage, p50 and p99.
+    static func printStages(_ answers: [HTTPLoad.Answer], connections: Int, libraryP50: Double, busy: Bool) {
+        let served = answers.filter { $0.status == 200 }
+        let total = served.map(\.milliseconds)
+        func figures(_ values: [Double]) -> String {
+            String(format: "%.2f / %.2f", values.percentile(0.5), values.percentile(0.99))
+        }
+        let stages = ["queue", "decode", "inference", "encode"].map { stage in
+            "\(stage) " + figures(served.compactMap { $0.stages[stage] })
+        }
+        let refused = answers.count - served.count
+        var line = String(format: "own client, %2d connection%@: %d × 200, %d other; ms p50 / p99: total ", connections,
+            connections == 1 ? "" : "s", served.count, refused) + figures(total) + ", " + stages.joined(separator: ", ")
+        if connections == 1 {
+            line += busy ? "; HTTP overhead busy" : String(format: "; HTTP overhead at p50 %+.2f ms", total.percentile(0.5) - libraryP50)
+        } else {
+            line += busy ? "; p99/p50 busy" : String(format: "; p99/p50 %.2f", total.percentile(0.99) / Swift.max(total.percentile(0.5), 1e-9))
+        }
+        print(line)
     }
 
     /// Wall times of `count` calls of `body` after one warm-up, in milliseconds.
@@ -97,13 +146,26 @@ enum ServiceBenchmark {
     }
 
     /// A wrk script that POSTs `body` (kept in a file beside it) and counts the statuses; with
-    /// `stopAfter`, each connection stops once the run has sent that many requests in all.
+    /// `stopAfter`, each connection stops once the run has sent that many requests in all; with
+    /// `retryAfter`, a wrk thread waits that many milliseconds before its next request after each 503.
     static func luaScript(
-        posting body: Data, contentType: String, in folder: URL, name: String, stopAfter: Int? = nil, threadCount: Int = 2
+        posting body: Data, contentType: String, in folder: URL, name: String, stopAfter: Int? = nil, threadCount: Int = 2,
+        retryAfter: Int = 0
     ) throws -> URL {
         let bodyFile = folder.appendingPathComponent(name + ".body")
         try body.write(to: bodyFile)
         let limit = stopAfter.map { "local limit = \($0)" } ?? "local limit = nil"
+        // A client that honours Retry-After: after a 503, the thread's next request waits (wrk calls
+        // delay() before each request only when the script defines it).
+        let backoff = retryAfter > 0 ? """
+            function delay()
+                if backoffs > 0 then
+                    backoffs = backoffs - 1
+                    return \(retryAfter)
+                end
+                return 0
+            end
+            """ : ""
         let script = """
             local file = io.open("\(bodyFile.path)", "rb")
             wrk.method = "POST"
@@ -120,7 +182,10 @@ enum ServiceBenchmark {
                 statuses = {}
                 answered = 0
             end
+            backoffs = 0
+            \(backoff)
             function response(status, headers, body)
+                if status == 503 then backoffs = backoffs + 1 end
                 statuses[status] = (statuses[status] or 0) + 1
                 answered = answered + 1
                 if share > 0 and answered >= share then wrk.thread:stop() end
