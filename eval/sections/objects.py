@@ -6,7 +6,7 @@ each of the 80 classes (the draws gave one image twice), with every published bo
 Ours: `swiftvision detect --multiple --classify --json`, the zoo's YOLOv4-tiny (the default detector since
 issue 30; eval/detector_study.py compares it with YOLOv3-tiny), as users get it: at most 5
 objects per image (ML Kit's limit), the most confident first, threshold 0.25 (the default); and at threshold
-0.01 for mAP. Peer: Tests/Reference/yolo_pipeline.py on the same model file and images (ai-edge-litert in the
+0.01 for mAP. Peer: Tests/Python/Reference/yolo_pipeline.py on the same model file and images (ai-edge-litert in the
 set-up's venv), cut to the same 5 most confident objects; "peer, no cap" keeps all of its objects.
 
 Matching (as COCO's evaluation does at IoU 0.5): per image and class, detections best score first, each takes
