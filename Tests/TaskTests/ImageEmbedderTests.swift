@@ -168,7 +168,7 @@ import Testing
         }
         #expect(collector.timestamps.withLock { $0 } == received && collector.errors.withLock { $0 }.isEmpty)
         #expect(throws: VisionTaskError.runningModeMismatch(required: .image, current: .liveStream)) { try embedder.embed(image: image) }
-        #expect(throws: EmbeddingError.delegateOutsideLiveStream) { try Self.embedder(.image, delegate: collector) }
+        #expect(throws: VisionTaskError.invalidOption("the task is in image or video mode; a live-stream delegate should not be provided")) { try Self.embedder(.image, delegate: collector) }
     }
 
     @Test func customModelsAndTheirHeads() throws {
