@@ -101,7 +101,7 @@ public struct HandLandmarkerResult: Sendable {
     /// Each hand's 21 landmarks in metres, origin at the hand's centre.
     public let worldLandmarks: [[Landmark]]
     /// Each hand's handedness: one category, `Left` or `Right` (as MediaPipe labels it: see ``Handedness``).
-    public let handedness: [[Category]]
+    public let handedness: [[ResultCategory]]
     /// The timestamp given with the frame; 0 for single images.
     public let timestampInMilliseconds: Int
 
@@ -113,20 +113,8 @@ public struct HandLandmarkerResult: Sendable {
         worldLandmarks = output.hands.map(\.worldLandmarks)
         handedness = output.hands.map { hand in
             let index = hand.handedness == .left ? 0 : 1
-            return [Category(index: index, score: hand.handednessScore, categoryName: hand.handedness.rawValue, displayName: hand.handedness.rawValue)]
+            return [ResultCategory(index: index, score: hand.handednessScore, categoryName: hand.handedness.rawValue, displayName: hand.handedness.rawValue)]
         }
         timestampInMilliseconds = timestamp
     }
-}
-
-/// A class of a classification result, as MediaPipe's `ResultCategory`.
-public struct Category: Sendable, Hashable {
-    /// The class's index in the model's labels.
-    public let index: Int
-    /// The model's confidence, 0–1.
-    public let score: Float
-    /// The class's label.
-    public let categoryName: String?
-    /// The label to show.
-    public let displayName: String?
 }

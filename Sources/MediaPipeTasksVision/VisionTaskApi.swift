@@ -34,6 +34,9 @@ final class VisionTaskApi<Job: VisionTask, TaskResult: Sendable>: Sendable {
         self.result = result
     }
 
+    /// The task the runner runs.
+    var task: Job { runner.task }
+
     /// The result for one image, in `.image` mode.
     func run(_ image: VisionImage) throws -> TaskResult {
         result(try runner.run(image), 0)

@@ -6,6 +6,12 @@ import SwiftVisionTestSupport
 import Testing
 import Vision
 
+/// The README's blocks mix the three styles in one file, where ML Kit and MediaPipe both name an
+/// `ObjectDetector` (as on iOS, where such a file says which it means): here they are ML Kit's.
+typealias ObjectDetector = MLKitObjectDetection.ObjectDetector
+/// ML Kit's options, as ``ObjectDetector``.
+typealias ObjectDetectorOptions = MLKitObjectDetection.ObjectDetectorOptions
+
 /// The README's Swift examples, verbatim, so that the compiler checks them; the test below checks that
 /// the README still shows exactly these lines.
 enum ReadmeExamples {
@@ -97,7 +103,7 @@ enum ReadmeExamples {
         let pages = try RectangleDetector(options: .init(maximumObservations: 0)).results(in: image)  // corners in pixels
         let scan = try image.perspectiveCorrected(pages[0].corners)          // what a document scanner does next
         let codes = try BarcodeScanner.barcodeScanner().results(in: image.mlKitImage)    // ML Kit style: format, rawValue, rawData, corners
-        let text = try TextRecognizer.textRecognizer(options: TextEngineOptions()).results(in: image.mlKitImage)  // blocks → lines → elements
+        let text = try TextRecognizer.textRecognizer(options: TextRecognizerOptions()).results(in: image.mlKitImage)  // blocks → lines → elements
 
         var request = DetectRectanglesRequest()                               // Vision style, Vision's options and defaults
         request.minimumAspectRatio = 0.3
