@@ -3,30 +3,15 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 import SwiftVisionTasks
 
-/// Options of ``ImageClassifier``, as MediaPipe's `ImageClassifierOptions`: a class, set on a `let`.
-public final class ImageClassifierOptions: @unchecked Sendable {
-    /// The model; the model zoo's EfficientNet-Lite0 ImageNet classifier when no path is set.
-    public var baseOptions = BaseOptions()
-    /// How images arrive.
-    public var runningMode: RunningMode = .image
-    /// The locale of the display names; the models here carry one set of names, used for every locale.
-    public var displayNamesLocale = "en"
-    /// Most classes per image, the most confident first; −1 (MediaPipe's default) for all.
-    public var maxResults = -1
-    /// Lowest score to report, 0–1; MediaPipe's default 0 reports every class.
-    public var scoreThreshold: Float = 0
-    /// When not empty, only these class names are reported.
-    public var categoryAllowlist: [String] = []
-    /// Class names never reported; give an allowlist or a denylist, not both.
-    public var categoryDenylist: [String] = []
+/// Options of ``ImageClassifier``, as MediaPipe's `ImageClassifierOptions`: a class, set on a `let`. The
+/// model is the model zoo's EfficientNet-Lite0 (ImageNet) unless `baseOptions` names another classifier.
+public final class ImageClassifierOptions: ClassifyingTaskOptions, @unchecked Sendable {
     /// Receives the results of ``ImageClassifier/classifyAsync(image:timestampInMilliseconds:)``, in order,
     /// in `.liveStream` mode; held weakly.
     public weak var imageClassifierLiveStreamDelegate: (any ImageClassifierLiveStreamDelegate)?
-    /// Threads for each inference.
-    public var threadCount = LiteRT.CompilationOptions.default.threadCount
 
     /// MediaPipe's defaults: the model zoo's classifier in image mode, every class.
-    public init() {}
+    public override init() {}
 
     /// The labels task's options for these.
     var taskOptions: LabelsTask.Options {

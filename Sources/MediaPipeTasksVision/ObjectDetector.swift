@@ -3,34 +3,19 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 import SwiftVisionTasks
 
-/// Options of ``ObjectDetector``, as MediaPipe's `ObjectDetectorOptions`: a class, set on a `let`.
-public final class ObjectDetectorOptions: @unchecked Sendable {
-    /// The detector; the model zoo's YOLOv4-tiny (COCO's 80 classes) when no path is set.
-    public var baseOptions = BaseOptions()
-    /// How images arrive.
-    public var runningMode: RunningMode = .image
-    /// The locale of the display names; the models here carry one set of names, used for every locale.
-    public var displayNamesLocale = "en"
-    /// Most objects per image, the most confident first; −1 (MediaPipe's default) for all.
-    public var maxResults = -1
-    /// Lowest score to report, 0–1; 0 (MediaPipe's default) keeps the model's own threshold (0.25 for
-    /// YOLOv4-tiny), as MediaPipe keeps the one in a model's metadata.
-    public var scoreThreshold: Float = 0
-    /// When not empty, only objects of these class names are reported.
-    public var categoryAllowlist: [String] = []
-    /// Class names never reported; give an allowlist or a denylist, not both.
-    public var categoryDenylist: [String] = []
+/// Options of ``ObjectDetector``, as MediaPipe's `ObjectDetectorOptions`: a class, set on a `let`. The
+/// detector is the model zoo's YOLOv4-tiny (COCO's 80 classes) unless `baseOptions` names another; a
+/// `scoreThreshold` of 0 keeps the model's own threshold (0.25), as MediaPipe keeps one from a model's metadata.
+public final class ObjectDetectorOptions: ClassifyingTaskOptions, @unchecked Sendable {
     /// Receives the results of ``ObjectDetector/detectAsync(image:timestampInMilliseconds:)``, in order,
     /// in `.liveStream` mode; held weakly.
     public weak var objectDetectorLiveStreamDelegate: (any ObjectDetectorLiveStreamDelegate)?
-    /// Threads for each inference.
-    public var threadCount = LiteRT.CompilationOptions.default.threadCount
 
     /// The most objects the detector is asked for before the lists and ``maxResults`` apply.
     static let candidateCount = 100
 
     /// MediaPipe's defaults: the model zoo's detector in image mode, every object.
-    public init() {}
+    public override init() {}
 
     /// The objects task's options for these: every object, labelled with its class.
     var taskOptions: ObjectsTask.Options {
@@ -42,14 +27,6 @@ public final class ObjectDetectorOptions: @unchecked Sendable {
         options.threshold = scoreThreshold > 0 ? scoreThreshold : nil
         options.threads = threadCount
         return options
-    }
-
-    /// Checks the lists, as MediaPipe does when the detector is made.
-    func validate() throws {
-        guard categoryAllowlist.isEmpty || categoryDenylist.isEmpty else {
-            throw VisionTaskError.invalidOption("categoryAllowlist and categoryDenylist are mutually exclusive")
-        }
-        guard maxResults != 0 else { throw VisionTaskError.invalidOption("maxResults must be positive or -1, not 0") }
     }
 }
 
