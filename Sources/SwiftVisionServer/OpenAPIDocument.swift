@@ -155,7 +155,7 @@ enum OpenAPIDocument {
         paths["/v1/tasks"] = [
             "get": [
                 "operationId": "tasks", "summary": "Every task with its options, defaults and models",
-                "responses": responses(ok: "the tasks", schema: ["type": "array", "items": ["type": "object"]], errors: [401]),
+                "responses": responses(ok: "the tasks", schema: ["type": "array", "items": taskSchema], errors: [401]),
             ]
         ]
         paths["/healthz"] = [
@@ -212,6 +212,25 @@ enum OpenAPIDocument {
                 "securitySchemes": ["token": ["type": "http", "scheme": "bearer"]],
             ],
             "security": [["token": [String]()], [String: Any]()],
+        ]
+    }
+
+    /// A task as `GET /v1/tasks` lists it: its descriptor and its default options.
+    static var taskSchema: [String: Any] {
+        let strings: [String: Any] = ["type": "array", "items": ["type": "string"]]
+        return [
+            "type": "object",
+            "required": ["name", "title", "summary", "tracksAcrossFrames", "models", "hiddenOptions", "bones", "options"],
+            "properties": [
+                "name": ["type": "string"], "title": ["type": "string", "description": "the task's name for people"],
+                "summary": ["type": "string"], "tracksAcrossFrames": ["type": "boolean"], "models": strings,
+                "hiddenOptions": strings.merging(["description": "options a form leaves at their defaults"]) { $1 },
+                "bones": [
+                    "type": "array", "description": "the skeleton: pairs of landmark indices (pose, hands)",
+                    "items": ["type": "array", "items": ["type": "integer", "minimum": 0], "minItems": 2, "maxItems": 2],
+                ],
+                "options": ["type": "object", "description": "every option with a default, and that default"],
+            ],
         ]
     }
 

@@ -110,7 +110,7 @@ enum FaceReference {
         for (photo, truth) in zip(photos, reference.images) {
             let image = try VisionImage(contentsOf: photo.file)
             #expect(image.width == truth.width && image.height == truth.height, "\(photo.name): upright size")
-            let faces = try task.analyzer.detections(in: image)
+            let faces = try task.engine.detections(in: image)
             let pairs = Self.pairs(faces, truth.faces)
             #expect(faces.count == truth.faces.count && pairs.count == truth.faces.count, "\(photo.name): \(faces.count) faces, MediaPipe \(truth.faces.count)")
             let diagonal = hypot(Double(truth.width), Double(truth.height))

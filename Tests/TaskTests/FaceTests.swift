@@ -73,19 +73,19 @@ import SwiftVisionTestSupport
     /// tile on a group photo of many unsure faces, and on group photos of smaller faces than
     /// `findsTheFacesOfAGroupPhoto`'s it still finds 9 of the 11.
     @Test func looksCloserOnlyWhereTheWholeImageLeavesDoubt() throws {
-        let analyzer = try FacesTask(options: FacesTask.Options(), store: .shared).analyzer
+        let engine = try FacesTask(options: FacesTask.Options(), store: .shared).engine
         for photo in ["zidane.jpg", "bus.jpg"] {
             let image = try Fixtures.image(photo)
-            let whole = try analyzer.detector.detect(in: image, minimumScore: FaceAnalyzer.hintScore)
-            let tiles = FaceAnalyzer.tiles(width: image.width, height: image.height)
-            let looks = FaceAnalyzer.closerLooks(width: image.width, height: image.height, after: whole, minimumScore: 0.5)
+            let whole = try engine.detector.detect(in: image, minimumScore: FaceEngine.hintScore)
+            let tiles = FaceEngine.tiles(width: image.width, height: image.height)
+            let looks = FaceEngine.closerLooks(width: image.width, height: image.height, after: whole, minimumScore: 0.5)
             #expect(!tiles.isEmpty && looks.tiles.count < tiles.count / 2, "\(photo): \(looks.tiles.count) of \(tiles.count) tiles")
         }
         // Its five unsure faces and hinted tiles would take as many looks as the tiles: every tile instead.
         let (crowd, _) = try Self.groupPhoto(cell: 100)
-        let whole = try analyzer.detector.detect(in: crowd, minimumScore: FaceAnalyzer.hintScore)
-        let looks = FaceAnalyzer.closerLooks(width: crowd.width, height: crowd.height, after: whole, minimumScore: 0.5)
-        #expect(looks.tiles == FaceAnalyzer.tiles(width: crowd.width, height: crowd.height) && looks.unsure.isEmpty)
+        let whole = try engine.detector.detect(in: crowd, minimumScore: FaceEngine.hintScore)
+        let looks = FaceEngine.closerLooks(width: crowd.width, height: crowd.height, after: whole, minimumScore: 0.5)
+        #expect(looks.tiles == FaceEngine.tiles(width: crowd.width, height: crowd.height) && looks.unsure.isEmpty)
         for cell in [100, 80] {
             let (photo, squares) = try Self.groupPhoto(cell: cell)
             let found = try Self.detector().results(in: photo.mlKitImage).map(\.frame)
@@ -96,23 +96,23 @@ import SwiftVisionTestSupport
     }
 
     /// Every face the whole-image pass finds on zidane.jpg (one turned away) and bus.jpg is unsure; the
-    /// short-range model, shown each in a square ``FaceAnalyzer/squareWidths`` face widths wide, makes it
+    /// short-range model, shown each in a square ``FaceEngine/squareWidths`` face widths wide, makes it
     /// sure, and its box (the whole image's for zidane.jpg's large faces, the square's for bus.jpg's small
-    /// ones: ``FaceAnalyzer/wellPlacedWidth``) is centred within 15% of its width of where it was marked by eye.
+    /// ones: ``FaceEngine/wellPlacedWidth``) is centred within 15% of its width of where it was marked by eye.
     @Test func squaresMakeTheUnsureFacesOfZidaneAndBusSure() throws {
-        let analyzer = try FacesTask(options: FacesTask.Options(), store: .shared).analyzer
+        let engine = try FacesTask(options: FacesTask.Options(), store: .shared).engine
         for (photo, centers) in Self.people where ["zidane.jpg", "bus.jpg"].contains(photo) {
             let image = try Fixtures.image(photo)
-            let whole = try analyzer.detector.detect(in: image, minimumScore: FaceAnalyzer.hintScore)
-            let looks = FaceAnalyzer.closerLooks(width: image.width, height: image.height, after: whole, minimumScore: 0.5)
+            let whole = try engine.detector.detect(in: image, minimumScore: FaceEngine.hintScore)
+            let looks = FaceEngine.closerLooks(width: image.width, height: image.height, after: whole, minimumScore: 0.5)
             #expect(looks.unsure.count == centers.count, "\(photo): \(looks.unsure.count) unsure faces")
-            let detections = try analyzer.detections(in: image)
+            let detections = try engine.detections(in: image)
             #expect(detections.count == centers.count, "\(photo): \(detections.map(\.boundingBox))")
             for center in centers {
                 #expect(
                     detections.contains { detection in
                         let box = detection.boundingBox
-                        return detection.score >= FaceAnalyzer.sureScore && hypot(box.midX - center.x, box.midY - center.y) < 0.15 * box.width
+                        return detection.score >= FaceEngine.sureScore && hypot(box.midX - center.x, box.midY - center.y) < 0.15 * box.width
                     }, "\(photo): \(detections.map { ($0.boundingBox, $0.score) })")
             }
         }
@@ -122,7 +122,7 @@ import SwiftVisionTestSupport
     /// can be followed from every frame the detector finds it in: in some of them (4 of 15) the mesh misses it in
     /// the crop turned by the detector's eye key points, and finds it upright.
     @Test func followsTheFaceTurnedAwayFromEveryFrameItIsFoundIn() throws {
-        let analyzer = try FacesTask(options: FacesTask.Options(), store: .shared).analyzer
+        let engine = try FacesTask(options: FacesTask.Options(), store: .shared).engine
         let photo = try Fixtures.image("zidane.jpg")
         var found = 0
         for index in 0..<40 {
@@ -130,10 +130,10 @@ import SwiftVisionTestSupport
                 data: try photo.cropped(to: CGRect(x: 2 * index, y: 0, width: 1180, height: 720)).encoded(as: .jpeg(quality: 85)))
             // Where it was marked by eye in ``people``, in the frame.
             let center = CGPoint(x: 615 - 2 * index, y: 355)
-            for detection in try analyzer.detections(in: frame) where detection.boundingBox.contains(center) {
+            for detection in try engine.detections(in: frame) where detection.boundingBox.contains(center) {
                 found += 1
-                let followed = try analyzer.startTracking(detection, in: frame, landmarks: false)
-                #expect(followed?.face.boundingBox.contains(center) == true, "frame \(index)")
+                let followed = try engine.start(detection, in: frame)
+                #expect(followed?.boundingBox.contains(center) == true, "frame \(index)")
             }
         }
         #expect(found >= 10, "found in \(found) frames")
@@ -198,7 +198,7 @@ import SwiftVisionTestSupport
         return collages
     }
 
-    /// Where ``FaceAnalyzer/sureScore`` (the score from which a detection skips the mesh and the second
+    /// Where ``FaceEngine/sureScore`` (the score from which a detection skips the mesh and the second
     /// look) comes from: every detection either detector makes on the animal and object photos and the
     /// animal collages scores at least 0.05 below it, and every detection reaching it on the photos of
     /// people lies on a face marked by eye, with both detectors reaching it on some.
@@ -206,14 +206,14 @@ import SwiftVisionTestSupport
     func sureScoreLiesAboveEveryAnimalFace(mode: FaceDetectorOptions.PerformanceMode) throws {
         var options = FacesTask.Options()
         options.fast = mode == .fast
-        let analyzer = try FacesTask(options: options, store: .shared).analyzer
+        let engine = try FacesTask(options: options, store: .shared).engine
         let negatives = try (Self.noFaces + Self.animalCloseUps.map(\.photo)).map(Fixtures.image) + Self.animalCollages()
-        let animalScores = try negatives.flatMap { try analyzer.detections(in: $0).map(\.score) }
+        let animalScores = try negatives.flatMap { try engine.detections(in: $0).map(\.score) }
         #expect(!animalScores.isEmpty, "the detector should find some animal faces before the checks")
-        #expect(animalScores.allSatisfy { $0 <= FaceAnalyzer.sureScore - 0.05 }, "animal scores: \(animalScores.sorted())")
+        #expect(animalScores.allSatisfy { $0 <= FaceEngine.sureScore - 0.05 }, "animal scores: \(animalScores.sorted())")
         var sure = 0
         for (photo, centers) in Self.people {
-            for detection in try analyzer.detections(in: try Fixtures.image(photo)) where detection.score >= FaceAnalyzer.sureScore {
+            for detection in try engine.detections(in: try Fixtures.image(photo)) where detection.score >= FaceEngine.sureScore {
                 #expect(centers.contains { detection.boundingBox.contains($0) }, "\(photo): \(detection.boundingBox) is no face")
                 sure += 1
             }

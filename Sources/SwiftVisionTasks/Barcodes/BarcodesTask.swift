@@ -57,7 +57,8 @@ public struct BarcodesTask: VisionTask {
     }
 
     /// Named `barcodes`; needs no model.
-    public static let descriptor = TaskDescriptor(name: "barcodes", summary: "Barcodes of every format zxing-cpp reads")
+    public static let descriptor = TaskDescriptor(
+        name: "barcodes", title: "Barcodes", summary: "Barcodes of every format zxing-cpp reads")
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 

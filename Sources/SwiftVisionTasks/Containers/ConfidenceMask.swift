@@ -32,3 +32,17 @@ public struct ConfidenceMask: Sendable, Equatable {
         ConfidenceMask(width: width, height: height, values: (0..<height).flatMap { values[($0 * width)..<(($0 + 1) * width)].reversed() })
     }
 }
+
+extension ConfidenceMask: Codable {
+    /// Decodes a ``SegmentationMask`` object into its confidences.
+    public init(from decoder: any Decoder) throws {
+        let mask = try SegmentationMask(from: decoder)
+        self.init(width: mask.width, height: mask.height, values: mask.confidences)
+    }
+
+    /// Encodes the mask as a ``SegmentationMask`` object (`{"width","height","personFraction","mask"}`, the
+    /// mask an 8-bit gray PNG).
+    public func encode(to encoder: any Encoder) throws {
+        try SegmentationMask(plane: plane()).encode(to: encoder)
+    }
+}

@@ -66,7 +66,7 @@ public struct EmbeddingsTask: VisionTask {
 
     /// Named `embeddings`, with the model zoo's EfficientNet-Lite0 embedder.
     public static let descriptor = TaskDescriptor(
-        name: "embeddings", summary: "Feature vectors for image similarity", models: [baseModelName])
+        name: "embeddings", title: "Embeddings", summary: "Feature vectors for image similarity", models: [baseModelName])
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 

@@ -4,7 +4,7 @@ import SwiftVisionRuntime
 
 /// Everything the face engine found about one face, in pixels of the upright image; the public
 /// ``Face`` and ``FaceObservation`` are views of it.
-struct FaceAnalysis: Sendable, Equatable {
+struct FaceAnalysis: LandmarkFinding, Equatable {
     var boundingBox: CGRect
     var confidence: Float
     /// The detector's key points: subject's right eye, left eye, nose tip, mouth centre, right ear, left ear.

@@ -65,48 +65,45 @@ public struct FacesTask: VisionTask {
     }
 
     /// The tracked faces of a stream.
-    public typealias StreamState = FaceTracker
+    public typealias StreamState = LandmarkTracker
 
     /// Named `faces`, with BlazeFace short- and full-range, the face mesh and the iris model.
     public static let descriptor = TaskDescriptor(
-        name: "faces", summary: "Faces with landmarks, contours, mesh and tracking IDs", tracksAcrossFrames: true,
+        name: "faces", title: "Faces", summary: "Faces with landmarks, contours, mesh and tracking IDs",
+        tracksAcrossFrames: true,
         models: [
             "face_detection_short_range.tflite", "face_detection_full_range_sparse.tflite", "face_landmark.tflite",
             "iris_landmark.tflite",
-        ])
+        ], hiddenOptions: ["mesh"])
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 
     /// The settings the task was made with.
     public let options: Options
-    let analyzer: FaceAnalyzer
+    let engine: FaceEngine
 
     /// Checks the options and loads the models from `store`.
     public init(options: Options, store: ModelStore) throws {
         try options.validate()
         self.options = options
-        analyzer = try FaceAnalyzer(
-            configuration: FaceAnalyzer.Configuration(
+        engine = try FaceEngine(
+            configuration: FaceEngine.Configuration(
                 range: options.fast ? .short : .full, looksCloser: !options.fast, minimumConfidence: options.threshold,
                 minimumFaceSize: options.minFaceSize, maximumFaces: options.maxFaces,
-                threads: options.threads ?? LiteRT.CompilationOptions.default.threadCount),
+                threads: options.threads ?? LiteRT.CompilationOptions.default.threadCount, landmarks: options.needsMesh),
             store: store)
     }
 
-    /// A stream with no face tracked yet.
-    public func makeStreamState() -> FaceTracker { FaceTracker() }
-
     /// The faces in one image on its own.
     public func output(for image: VisionImage) throws -> Output {
-        report(try analyzer.analyze(image, landmarks: options.needsMesh), in: image)
+        report(try engine.analyze(image), in: image)
     }
 
     /// The faces in the next frame of a stream, with tracking IDs kept from frame to frame (with
     /// ``Options/tracking``; without it, as ``output(for:)``).
-    public func output(forFrame image: VisionImage, state: inout FaceTracker) throws -> Output {
+    public func output(forFrame image: VisionImage, state: inout LandmarkTracker) throws -> Output {
         guard options.tracking else { return try output(for: image) }
-        return report(
-            try state.faces(in: image, analyzer: analyzer, landmarks: options.needsMesh, endsTracksAtCuts: options.sceneCuts), in: image)
+        return report(try state.next(in: image, engine: engine, endsTracksAtCuts: options.sceneCuts), in: image)
     }
 
     private func report(_ faces: [FaceAnalysis], in image: VisionImage) -> Output {
@@ -114,18 +111,19 @@ public struct FacesTask: VisionTask {
     }
 }
 
-/// One face: the container the faces task reports and the API styles present.
+/// One face: the container the faces task reports and the API styles present. Its JSON has the confidence
+/// to three decimals and the angles to one.
 public struct FaceResult: Codable, Sendable, Equatable {
     /// The face's box in upright pixels.
     public var boundingBox: PixelRect
     /// Detection confidence (in tracking, the face mesh's confidence), 0–1.
-    public var confidence: Float
+    @ThreeDecimals public var confidence: Float
     /// Identifies the face across the frames of a stream; nil for single images.
     public var trackingID: Int?
     /// Tilt of the head in degrees, clockwise in the image.
-    public var roll: Double
+    @OneDecimal public var roll: Double
     /// Turn of the head in degrees: positive when the nose points towards the image's right.
-    public var yaw: Double
+    @OneDecimal public var yaw: Double
     /// Landmarks by ``FaceLandmarkType`` name, when asked for.
     public var landmarks: [String: PixelPoint]?
     /// Contours by ``FaceContourType`` name, when asked for.
@@ -151,34 +149,6 @@ public struct FaceResult: Codable, Sendable, Equatable {
     /// The position of the landmark `type`, when landmarks were asked for.
     public func position(of type: FaceLandmarkType) -> CGPoint? {
         landmarks?[type.rawValue]?.point
-    }
-
-    enum CodingKeys: String, CodingKey { case boundingBox, confidence, trackingID, roll, yaw, landmarks, contours, mesh }
-
-    /// Decodes a face from its JSON object.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        boundingBox = try container.decode(PixelRect.self, forKey: .boundingBox)
-        confidence = try container.decode(Float.self, forKey: .confidence)
-        trackingID = try container.decodeIfPresent(Int.self, forKey: .trackingID)
-        roll = try container.decode(Double.self, forKey: .roll)
-        yaw = try container.decode(Double.self, forKey: .yaw)
-        landmarks = try container.decodeIfPresent([String: PixelPoint].self, forKey: .landmarks)
-        contours = try container.decodeIfPresent([String: [PixelPoint]].self, forKey: .contours)
-        mesh = try container.decodeIfPresent([Landmark].self, forKey: .mesh)
-    }
-
-    /// Encodes the face: confidence to three decimals, angles to one.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(boundingBox, forKey: .boundingBox)
-        try container.encode(confidence.rounded(toPlaces: 3), forKey: .confidence)
-        try container.encodeIfPresent(trackingID, forKey: .trackingID)
-        try container.encode(roll.rounded(toPlaces: 1), forKey: .roll)
-        try container.encode(yaw.rounded(toPlaces: 1), forKey: .yaw)
-        try container.encodeIfPresent(landmarks, forKey: .landmarks)
-        try container.encodeIfPresent(contours, forKey: .contours)
-        try container.encodeIfPresent(mesh, forKey: .mesh)
     }
 }
 

@@ -24,15 +24,6 @@ public struct HandsTask: VisionTask {
 
         /// The default settings.
         public init() {}
-
-        func validate() throws {
-            try VisionTaskError.checkThreads(threads)
-            try VisionTaskError.checkLandmarkOptions(
-                count: maxHands, named: "maxHands", minDetectionConfidence: minDetectionConfidence, minPresenceConfidence: minPresenceConfidence)
-            guard HandAnalyzer.Models(complexity: modelComplexity) != nil else {
-                throw VisionTaskError.invalidOption("modelComplexity must be 0 (lite) or 1 (full), not \(modelComplexity)")
-            }
-        }
     }
 
     /// The hands of one image or frame.
@@ -53,43 +44,39 @@ public struct HandsTask: VisionTask {
     }
 
     /// The tracked hands of a stream.
-    public typealias StreamState = HandTracker
+    public typealias StreamState = LandmarkTracker
 
     /// Named `hands`, with MediaPipe's full palm detector and hand landmark model (the lite ones with
     /// ``Options/modelComplexity`` 0).
     public static let descriptor = TaskDescriptor(
-        name: "hands", summary: "Hands: 21 landmarks, world landmarks, handedness, tracking",
-        tracksAcrossFrames: true, models: ["palm_detection_full.tflite", "hand_landmark_full.tflite"])
+        name: "hands", title: "Hands", summary: "Hands: 21 landmarks, world landmarks, handedness, tracking",
+        tracksAcrossFrames: true, models: ["palm_detection_full.tflite", "hand_landmark_full.tflite"],
+        bones: HandLandmarkType.connections)
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 
     /// The settings the task was made with.
     public let options: Options
-    private let analyzer: HandAnalyzer
+    private let engine: HandEngine
 
     /// Checks the options and loads the models from `store`.
     public init(options: Options, store: ModelStore) throws {
-        try options.validate()
+        let configuration = try LandmarkConfiguration(checking: options)
+        guard let models = HandEngine.Models(complexity: options.modelComplexity) else {
+            throw VisionTaskError.invalidOption("modelComplexity must be 0 (lite) or 1 (full), not \(options.modelComplexity)")
+        }
         self.options = options
-        analyzer = try HandAnalyzer(
-            configuration: HandAnalyzer.Configuration(
-                minimumDetectionConfidence: options.minDetectionConfidence, minimumPresence: options.minPresenceConfidence,
-                maximumHands: options.maxHands, models: HandAnalyzer.Models(complexity: options.modelComplexity)!,
-                threads: options.threads ?? LiteRT.CompilationOptions.default.threadCount),
-            store: store)
+        engine = try HandEngine(configuration: configuration, models: models, store: store)
     }
-
-    /// A stream with no hand tracked yet.
-    public func makeStreamState() -> HandTracker { HandTracker() }
 
     /// The hands in one image on its own.
     public func output(for image: VisionImage) throws -> Output {
-        report(try analyzer.analyze(image), in: image)
+        report(try engine.analyze(image), in: image)
     }
 
     /// The hands in the next frame of a stream, following the previous frame's landmarks.
-    public func output(forFrame image: VisionImage, state: inout HandTracker) throws -> Output {
-        report(try state.hands(in: image, analyzer: analyzer), in: image)
+    public func output(forFrame image: VisionImage, state: inout LandmarkTracker) throws -> Output {
+        report(try state.next(in: image, engine: engine), in: image)
     }
 
     private func report(_ hands: [HandAnalysis], in image: VisionImage) -> Output {
@@ -97,14 +84,19 @@ public struct HandsTask: VisionTask {
     }
 }
 
-/// One hand: the container the hand task reports and the API styles present.
+extension HandsTask.Options: LandmarkTaskOptions {
+    var maximumCount: (value: Int, name: String) { (maxHands, "maxHands") }
+}
+
+/// One hand: the container the hand task reports and the API styles present. Its JSON has the scores to
+/// three decimals.
 public struct HandResult: Codable, Sendable {
     /// Which hand, as MediaPipe labels it (see ``Handedness``).
     public var handedness: Handedness
     /// The landmark model's confidence in ``handedness``, 0.5–1.
-    public var handednessScore: Float
+    @ThreeDecimals public var handednessScore: Float
     /// The landmark model's confidence that the crop holds a hand (its hand flag), 0–1.
-    public var score: Float
+    @ThreeDecimals public var score: Float
     /// The box around the 21 landmarks, in upright pixels.
     public var boundingBox: PixelRect
     /// The 21 landmarks in MediaPipe's order (``HandLandmarkType``): pixels of the upright image, `z`
@@ -126,28 +118,4 @@ public struct HandResult: Codable, Sendable {
 
     /// The landmark of `type`.
     public func landmark(_ type: HandLandmarkType) -> Landmark { landmarks[type.index] }
-
-    enum CodingKeys: String, CodingKey { case handedness, handednessScore, score, boundingBox, landmarks, worldLandmarks }
-
-    /// Decodes a hand from its JSON object.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        handedness = try container.decode(Handedness.self, forKey: .handedness)
-        handednessScore = try container.decode(Float.self, forKey: .handednessScore)
-        score = try container.decode(Float.self, forKey: .score)
-        boundingBox = try container.decode(PixelRect.self, forKey: .boundingBox)
-        landmarks = try container.decode([Landmark].self, forKey: .landmarks)
-        worldLandmarks = try container.decode([Landmark].self, forKey: .worldLandmarks)
-    }
-
-    /// Encodes the hand, scores to three decimals.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(handedness, forKey: .handedness)
-        try container.encode(handednessScore.rounded(toPlaces: 3), forKey: .handednessScore)
-        try container.encode(score.rounded(toPlaces: 3), forKey: .score)
-        try container.encode(boundingBox, forKey: .boundingBox)
-        try container.encode(landmarks, forKey: .landmarks)
-        try container.encode(worldLandmarks, forKey: .worldLandmarks)
-    }
 }

@@ -48,7 +48,8 @@ public struct LabelsTask: VisionTask {
 
     /// Named `labels`, with the model zoo's EfficientNet-Lite0 ImageNet classifier.
     public static let descriptor = TaskDescriptor(
-        name: "labels", summary: "Labels of what the image shows (ImageNet, or a custom classifier)", models: [baseModelName])
+        name: "labels", title: "Labels", summary: "Labels of what the image shows (ImageNet, or a custom classifier)",
+        models: [baseModelName], hiddenOptions: ["allow", "deny"])
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 

@@ -63,8 +63,8 @@ public struct ObjectsTask: VisionTask {
 
     /// Named `objects`, with the model zoo's YOLOv4-tiny (COCO) detector.
     public static let descriptor = TaskDescriptor(
-        name: "objects", summary: "Objects with COCO classes, coarse categories and tracking IDs", tracksAcrossFrames: true,
-        models: [ObjectDetectionModel.defaultModelName])
+        name: "objects", title: "Objects", summary: "Objects with COCO classes, coarse categories and tracking IDs",
+        tracksAcrossFrames: true, models: [ObjectDetectionModel.defaultModelName], hiddenOptions: ["maxLabels"])
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 

@@ -23,12 +23,6 @@ public struct PoseTask: VisionTask {
 
         /// The default settings.
         public init() {}
-
-        func validate() throws {
-            try VisionTaskError.checkThreads(threads)
-            try VisionTaskError.checkLandmarkOptions(
-                count: maxPoses, named: "maxPoses", minDetectionConfidence: minDetectionConfidence, minPresenceConfidence: minPresenceConfidence)
-        }
     }
 
     /// The poses of one image or frame.
@@ -49,42 +43,34 @@ public struct PoseTask: VisionTask {
     }
 
     /// The tracked poses of a stream.
-    public typealias StreamState = PoseTracker
+    public typealias StreamState = LandmarkTracker
 
     /// Named `pose`, with BlazePose's detector and full landmark model.
     public static let descriptor = TaskDescriptor(
-        name: "pose", summary: "Body poses: 33 landmarks with visibility, world landmarks, tracking",
-        tracksAcrossFrames: true, models: ["pose_detection.tflite", "pose_landmark_full.tflite"])
+        name: "pose", title: "Pose", summary: "Body poses: 33 landmarks with visibility, world landmarks, tracking",
+        tracksAcrossFrames: true, models: ["pose_detection.tflite", "pose_landmark_full.tflite"],
+        bones: PoseLandmarkType.connections)
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 
     /// The settings the task was made with.
     public let options: Options
-    private let analyzer: PoseAnalyzer
+    private let engine: PoseEngine
 
     /// Checks the options and loads the models from `store`.
     public init(options: Options, store: ModelStore) throws {
-        try options.validate()
         self.options = options
-        analyzer = try PoseAnalyzer(
-            configuration: PoseAnalyzer.Configuration(
-                minimumDetectionConfidence: options.minDetectionConfidence, minimumPresence: options.minPresenceConfidence,
-                maximumPoses: options.maxPoses, segmentation: options.segmentation,
-                threads: options.threads ?? LiteRT.CompilationOptions.default.threadCount),
-            store: store)
+        engine = try PoseEngine(configuration: LandmarkConfiguration(checking: options), segmentation: options.segmentation, store: store)
     }
-
-    /// A stream with no pose tracked yet.
-    public func makeStreamState() -> PoseTracker { PoseTracker() }
 
     /// The poses in one image on its own.
     public func output(for image: VisionImage) throws -> Output {
-        report(try analyzer.analyze(image), in: image)
+        report(try engine.analyze(image), in: image)
     }
 
     /// The poses in the next frame of a stream, following the previous frame's landmarks.
-    public func output(forFrame image: VisionImage, state: inout PoseTracker) throws -> Output {
-        report(try state.poses(in: image, analyzer: analyzer), in: image)
+    public func output(forFrame image: VisionImage, state: inout LandmarkTracker) throws -> Output {
+        report(try state.next(in: image, engine: engine), in: image)
     }
 
     private func report(_ poses: [PoseAnalysis], in image: VisionImage) -> Output {
@@ -92,10 +78,15 @@ public struct PoseTask: VisionTask {
     }
 }
 
-/// One body: the container the pose task reports and the API styles present.
+extension PoseTask.Options: LandmarkTaskOptions {
+    var maximumCount: (value: Int, name: String) { (maxPoses, "maxPoses") }
+}
+
+/// One body: the container the pose task reports and the API styles present. Its JSON has the score to
+/// three decimals and the mask, when there is one, as a ``SegmentationMask`` object.
 public struct PoseResult: Codable, Sendable {
     /// The landmark model's confidence that the crop holds a body (its pose flag), 0–1.
-    public var score: Float
+    @ThreeDecimals public var score: Float
     /// The box around the 33 landmarks, in upright pixels.
     public var boundingBox: PixelRect
     /// The 33 landmarks in MediaPipe's order (``PoseLandmarkType``): pixels of the upright image, `z`
@@ -116,31 +107,4 @@ public struct PoseResult: Codable, Sendable {
 
     /// The landmark of `type`.
     public func landmark(_ type: PoseLandmarkType) -> Landmark { landmarks[type.index] }
-
-    enum CodingKeys: String, CodingKey { case score, boundingBox, landmarks, worldLandmarks, segmentationMask }
-
-    /// Decodes a pose from its JSON object.
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        score = try container.decode(Float.self, forKey: .score)
-        boundingBox = try container.decode(PixelRect.self, forKey: .boundingBox)
-        landmarks = try container.decode([Landmark].self, forKey: .landmarks)
-        worldLandmarks = try container.decode([Landmark].self, forKey: .worldLandmarks)
-        segmentationMask = try container.decodeIfPresent(SegmentationMask.self, forKey: .segmentationMask).map {
-            ConfidenceMask(width: $0.width, height: $0.height, values: $0.confidences)
-        }
-    }
-
-    /// Encodes the pose: score to three decimals; the mask, when there is one, as a ``SegmentationMask``
-    /// object (`{"width","height","personFraction","mask"}`, the mask an 8-bit gray PNG the size of the image).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(score.rounded(toPlaces: 3), forKey: .score)
-        try container.encode(boundingBox, forKey: .boundingBox)
-        try container.encode(landmarks, forKey: .landmarks)
-        try container.encode(worldLandmarks, forKey: .worldLandmarks)
-        if let segmentationMask {
-            try container.encode(SegmentationMask(plane: segmentationMask.plane()), forKey: .segmentationMask)
-        }
-    }
 }

@@ -49,6 +49,20 @@ struct KeypointDetectionModel: Sendable {
         }
     }
 
+    /// Loads the detector of a MediaPipe landmark graph (BlazePose's, the palm detector): a `size`×`size`
+    /// input, anchor layers of `strides` with aspect ratio 1 and the interpolated scale, scores from the
+    /// configuration's ``LandmarkConfiguration/minimumDetectionConfidence``.
+    init(
+        name: String, size: Int, strides: [Int], keypointCount: Int, configuration: LandmarkConfiguration,
+        normalization: Normalization = .signedUnit, store: ModelStore
+    ) throws {
+        try self.init(
+            name: name, size: size,
+            anchors: SSDAnchors(inputWidth: size, inputHeight: size, strides: strides, interpolatedScaleAspectRatio: 1),
+            keypointCount: keypointCount, minimumScore: configuration.minimumDetectionConfidence, normalization: normalization,
+            options: configuration.compilation, store: store)
+    }
+
     /// Detections in `region` (upright pixels) scoring at least `minimumScore` (``minimumScore`` unless
     /// given), before suppression; the region is letterboxed into the input with area-averaging when it shrinks.
     func detect(in image: VisionImage, region: CGRect? = nil, minimumScore: Float? = nil) throws -> [Detection] {

@@ -41,7 +41,8 @@ public struct RectanglesTask: VisionTask {
     }
 
     /// Named `rectangles`; needs no model.
-    public static let descriptor = TaskDescriptor(name: "rectangles", summary: "Rectangles in perspective: pages, cards, screens")
+    public static let descriptor = TaskDescriptor(
+        name: "rectangles", title: "Rectangles", summary: "Rectangles in perspective: pages, cards, screens")
     /// The default settings (Vision's).
     public static var defaultOptions: Options { Options() }
 

@@ -101,8 +101,8 @@ public struct SegmentTask: VisionTask {
 
     /// Named `segment`, with MediaPipe's general selfie segmentation model.
     public static let descriptor = TaskDescriptor(
-        name: "segment", summary: "Person mask: a confidence per pixel (selfie segmentation)", tracksAcrossFrames: true,
-        models: [SelfieSegmentationModel.modelName])
+        name: "segment", title: "Segment", summary: "Person mask: a confidence per pixel (selfie segmentation)",
+        tracksAcrossFrames: true, models: [SelfieSegmentationModel.modelName], hiddenOptions: ["rawSize"])
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 

@@ -7,7 +7,7 @@ import SwiftVisionRuntime
 public struct TaskRegistry: Sendable {
     /// One task of the registry.
     public struct Entry: Sendable {
-        /// The task's name, summary and models.
+        /// The task's name, title, summary and models, and what the web page needs to draw it.
         public let descriptor: TaskDescriptor
         /// The task type.
         public let type: any VisionTask.Type
@@ -34,7 +34,7 @@ public struct TaskRegistry: Sendable {
         entries.first { $0.descriptor.name == name }
     }
 
-    /// Every task's name, summary, models and default options, as one JSON array.
+    /// Every task's descriptor and default options (`options`), as one JSON array.
     public func listing() throws -> Data {
         let objects = try entries.map { entry -> [String: Any] in
             var object = try JSONSerialization.jsonObject(with: JSONEncoder().encode(entry.descriptor)) as? [String: Any] ?? [:]

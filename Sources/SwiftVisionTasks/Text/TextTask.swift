@@ -41,7 +41,8 @@ public struct TextTask: VisionTask {
     public typealias Output = RecognizedText
 
     /// Named `text`; reads with the installed Tesseract data.
-    public static let descriptor = TaskDescriptor(name: "text", summary: "Printed text: blocks, lines and words (Tesseract)")
+    public static let descriptor = TaskDescriptor(
+        name: "text", title: "Text", summary: "Printed text: blocks, lines and words (Tesseract)")
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 

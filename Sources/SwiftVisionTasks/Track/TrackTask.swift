@@ -101,7 +101,8 @@ public struct TrackTask: VisionTask {
 
     /// Named `track`; needs no model.
     public static let descriptor = TaskDescriptor(
-        name: "track", summary: "Objects followed from seed boxes (KCF or CSRT)", tracksAcrossFrames: true)
+        name: "track", title: "Track", summary: "Objects followed from seed boxes (KCF or CSRT)", tracksAcrossFrames: true,
+        hiddenOptions: ["boxes"])
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 

@@ -3,7 +3,7 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// One hand found by the hand engine, in pixels of the upright image.
-struct HandAnalysis: Sendable {
+struct HandAnalysis: LandmarkFinding {
     /// The hand flag of the landmark model, 0–1.
     var presence: Float
     /// The model's score that the hand is a left one, as MediaPipe labels it (see ``Handedness``).
@@ -25,25 +25,12 @@ struct HandAnalysis: Sendable {
         hand.worldLandmarks = worldLandmarks.map { with($0) { $0.x = -$0.x } }
         return hand
     }
-
-    /// The crop that follows the hand into the next frame (`hand_landmark_landmarks_to_roi.pbtxt`).
-    var nextRegion: RotatedRect { HandAnalyzer.region(following: landmarks.map(\.point)) }
 }
 
 /// The hand engine of ``HandsTask``, as MediaPipe's hand landmark tracking graph
 /// (`hand_landmark_tracking_cpu.pbtxt`): the palm detector finds palms and seven key points; a turned
-/// square crop around each palm goes to the landmark model.
-final class HandAnalyzer: Sendable {
-    struct Configuration: Sendable, Hashable {
-        /// The palm detector's `min_score_thresh`.
-        var minimumDetectionConfidence: Float
-        /// The hand flag below which a crop holds no hand (the `ThresholdingCalculator`'s threshold).
-        var minimumPresence: Float
-        var maximumHands: Int
-        var models: Models
-        var threads: Int
-    }
-
+/// square crop around each palm goes to the landmark model, and the landmarks place the next frame's crop.
+final class HandEngine: LandmarkEngine {
     /// The two model files of one `model_complexity` of MediaPipe's hand tracking graph.
     struct Models: Sendable, Hashable {
         var palmDetector: String
@@ -57,44 +44,40 @@ final class HandAnalyzer: Sendable {
         }
     }
 
-    let configuration: Configuration
+    let configuration: LandmarkConfiguration
     private let detector: KeypointDetectionModel
     private let landmarkModel: HandLandmarkModel
 
-    init(configuration: Configuration, store: ModelStore) throws {
+    init(configuration: LandmarkConfiguration, models: Models, store: ModelStore) throws {
         self.configuration = configuration
-        let options = LiteRT.CompilationOptions(threadCount: configuration.threads)
         // palm_detection_cpu.pbtxt: 192×192 letterboxed in 0…1 with zero borders; four anchor layers of
         // strides 8, 16, 16, 16 with aspect ratio 1 and the interpolated scale, 2016 anchors; 7 key points.
         detector = try KeypointDetectionModel(
-            name: configuration.models.palmDetector, size: 192,
-            anchors: SSDAnchors(inputWidth: 192, inputHeight: 192, strides: [8, 16, 16, 16], interpolatedScaleAspectRatio: 1),
-            keypointCount: 7, minimumScore: configuration.minimumDetectionConfidence, normalization: .unit, options: options,
-            store: store)
-        landmarkModel = try HandLandmarkModel(name: configuration.models.landmarks, options: options, store: store)
+            name: models.palmDetector, size: 192, strides: [8, 16, 16, 16], keypointCount: 7, configuration: configuration,
+            normalization: .unit, store: store)
+        landmarkModel = try HandLandmarkModel(name: models.landmarks, options: configuration.compilation, store: store)
     }
 
-    /// The hands in `image` on its own: palm detection, then landmarks in each palm's crop.
-    func analyze(_ image: VisionImage) throws -> [HandAnalysis] {
-        if image.orientation.isMirrored {
-            return try analyze(image.mirrored()).map { $0.mirrored(inWidth: Double(image.width)) }
-        }
-        return try Self.associate(palmRegions(in: image)).compactMap { try landmarks(in: image, region: $0) }
-    }
+    var maximumCount: Int { configuration.maximumCount }
+    var tracking: LandmarkTracking { .associatingRegions }
 
-    /// The crops of the best ``Configuration/maximumHands`` palms, suppressed as `palm_detection_cpu.pbtxt`
-    /// does (weighted, IoU 0.3) and clipped as the tracking graph's `ClipDetectionVectorSizeCalculator`.
-    func palmRegions(in image: VisionImage) throws -> [RotatedRect] {
-        NonMaxSuppression.weighted(try detector.detectAsMediaPipe(in: image), threshold: 0.3, limit: configuration.maximumHands)
-            .map(Self.region(for:))
+    /// The best ``LandmarkConfiguration/maximumCount`` palms, suppressed as `palm_detection_cpu.pbtxt` does
+    /// (weighted, IoU 0.3) and clipped as the tracking graph's `ClipDetectionVectorSizeCalculator`.
+    func detections(in image: VisionImage) throws -> [Detection] {
+        NonMaxSuppression.weighted(try detector.detectAsMediaPipe(in: image), threshold: 0.3, limit: configuration.maximumCount)
     }
 
     /// The hand in `region`, if the landmark model finds one there.
     func landmarks(in image: VisionImage, region: RotatedRect) throws -> HandAnalysis? {
-        guard let found = try landmarkModel.landmarks(in: image, region: region, minimumPresence: configuration.minimumPresence) else {
-            return nil
-        }
+        guard
+            let found = try landmarkModel.landmarks(in: image, region: region, minimumPresence: configuration.minimumPresence)
+        else { return nil }
         return HandAnalysis(presence: found.presence, leftScore: found.leftScore, landmarks: found.landmarks, worldLandmarks: found.world)
+    }
+
+    /// The crop that follows the hand into the next frame (`hand_landmark_landmarks_to_roi.pbtxt`).
+    func nextRegion(following hand: HandAnalysis, filters: inout [OneEuroFilter]) -> RotatedRect {
+        Self.region(following: hand.landmarks.map(\.point))
     }
 
     /// The crop for a palm (`palm_detection_detection_to_roi.pbtxt`): the palm's box turned so that the line
@@ -141,21 +124,5 @@ final class HandAnalyzer: Sendable {
         var moved = rect
         moved.center = CGPoint(x: rect.center.x - shift * sin(rect.rotation), y: rect.center.y + shift * cos(rect.rotation))
         return moved.scaled(by: scale)
-    }
-
-    /// MediaPipe's `AssociationNormRectCalculator` (minimum similarity 0.5): each crop in turn replaces the
-    /// crops before it that overlap it by more than 0.5 IoU, rotation ignored.
-    static func associate(_ regions: [RotatedRect]) -> [RotatedRect] {
-        func box(_ rect: RotatedRect) -> CGRect {
-            CGRect(
-                x: rect.center.x - rect.size.width / 2, y: rect.center.y - rect.size.height / 2, width: rect.size.width,
-                height: rect.size.height)
-        }
-        var kept: [RotatedRect] = []
-        for region in regions {
-            kept.removeAll { box($0).intersectionOverUnion(with: box(region)) > 0.5 }
-            kept.append(region)
-        }
-        return kept
     }
 }

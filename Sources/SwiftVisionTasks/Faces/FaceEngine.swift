@@ -7,8 +7,10 @@ import SwiftVisionRuntime
 /// the whole-image pass leaves doubt, merged by weighted suppression;
 /// then the face mesh and irises on crops turned upright by the eye line. Every detection below
 /// ``sureScore`` is confirmed three times: by the mesh's face presence, by the short-range detector on the
-/// upright crop around the mesh, and by the full-range detector on a square three face widths wide.
-final class FaceAnalyzer: Sendable {
+/// upright crop around the mesh, and by the full-range detector on a square three face widths wide. In a
+/// stream each tracked face's mesh places the next frame's crop, and the detector runs only to find new
+/// faces (every ``detectionInterval`` frames, or at once when no face is tracked).
+final class FaceEngine: LandmarkEngine {
     struct Configuration: Sendable, Hashable {
         var range: FaceDetectionModel.Range
         var looksCloser: Bool
@@ -17,6 +19,8 @@ final class FaceAnalyzer: Sendable {
         var minimumFaceSize: Double
         var maximumFaces: Int
         var threads: Int
+        /// Fit the mesh and the irises to every face (for landmarks, contours or the mesh).
+        var landmarks: Bool
     }
 
     let configuration: Configuration
@@ -40,12 +44,16 @@ final class FaceAnalyzer: Sendable {
         landmarkModels = try FaceLandmarkModels(options: options, store: store)
     }
 
-    /// Faces in `image`, most confident first; with `landmarks`, each the mesh fits with its mesh and irises.
-    func analyze(_ image: VisionImage, landmarks: Bool) throws -> [FaceAnalysis] {
-        // The models know unmirrored faces: analyse the unmirrored view, then mirror the results back.
-        if image.orientation.isMirrored {
-            return try analyze(image.mirrored(), landmarks: landmarks).map { $0.mirrored(inWidth: Double(image.width)) }
-        }
+    var maximumCount: Int { configuration.maximumFaces }
+    var tracking: LandmarkTracking { .fillingGaps(interval: Self.detectionInterval) }
+
+    /// Frames between detector runs while faces are tracked.
+    static let detectionInterval = 5
+
+    /// Faces in `image`, most confident first; with ``Configuration/landmarks``, each the mesh fits with its
+    /// mesh and irises.
+    func analyzeUnmirrored(_ image: VisionImage) throws -> [FaceAnalysis] {
+        let landmarks = configuration.landmarks
         // The mesh's face presence drops the hands, background blur and most animal faces that the detector
         // alone accepts; the second look drops the animal faces that the mesh still takes for human, and the
         // closer look (``isSeenCloser(_:in:)``) those of primates and cats that both of them take for human.
@@ -131,37 +139,45 @@ final class FaceAnalyzer: Sendable {
         return try landmarkModels.meshPoints(in: image, region: RotatedRect(center: region.center, size: region.size, rotation: 0))
     }
 
-    /// As ``track(in:region:landmarks:)`` for the face of a fresh `detection`, with the mesh
-    /// ``meshPoints(for:in:)`` finds.
-    /// A detection below ``sureScore`` starts a track only when it passes the checks a photo's faces pass
-    /// (``analyze(_:landmarks:)``): otherwise a video would follow the animal faces a photo drops.
-    func startTracking(_ detection: Detection, in image: VisionImage, landmarks: Bool) throws -> (face: FaceAnalysis, next: RotatedRect)? {
+    /// As ``landmarks(in:region:)`` for the face of a fresh `detection`, with the mesh ``meshPoints(for:in:)``
+    /// finds. A detection below ``sureScore`` starts a track only when it passes the checks a photo's faces
+    /// pass (``analyzeUnmirrored(_:)``): otherwise a video would follow the animal faces a photo drops.
+    func start(_ detection: Detection, in image: VisionImage) throws -> FaceAnalysis? {
         let (mesh, presence) = try meshPoints(for: detection, in: image)
         guard presence >= Self.minimumPresence else { return nil }
         if detection.score < Self.sureScore {
             guard try isConfirmed(Self.region(forMesh: mesh), in: image), try isSeenCloser(detection, in: image) else { return nil }
         }
-        return try followed(mesh, presence: presence, in: image, landmarks: landmarks)
+        return try followed(mesh, presence: presence, in: image)
     }
 
-    /// Runs the mesh in `region`; if a face is there, returns it (with irises when `landmarks`) and
-    /// the region to look at in the next frame.
-    func track(in image: VisionImage, region: RotatedRect, landmarks: Bool) throws -> (face: FaceAnalysis, next: RotatedRect)? {
+    /// Runs the mesh in `region`; the face there, if any, with its mesh (and irises with
+    /// ``Configuration/landmarks``).
+    func landmarks(in image: VisionImage, region: RotatedRect) throws -> FaceAnalysis? {
         let (mesh, presence) = try landmarkModels.meshPoints(in: image, region: region)
-        return try followed(mesh, presence: presence, in: image, landmarks: landmarks)
+        return try followed(mesh, presence: presence, in: image)
     }
 
-    /// The face `mesh` shows, when its `presence` says it is one, and the region to look at in the next frame.
-    private func followed(
-        _ mesh: [FaceMeshPoint], presence: Float, in image: VisionImage, landmarks: Bool
-    ) throws -> (face: FaceAnalysis, next: RotatedRect)? {
+    /// The face `mesh` shows, when its `presence` says it is one.
+    private func followed(_ mesh: [FaceMeshPoint], presence: Float, in image: VisionImage) throws -> FaceAnalysis? {
         guard presence >= Self.minimumPresence else { return nil }
         var face = FaceAnalysis(
             boundingBox: Self.boundingBox(of: mesh), confidence: presence, keypoints: Self.keypoints(from: mesh), roll: 0,
             yaw: 0, mesh: mesh)
         (face.roll, face.yaw) = Self.angles(from: mesh)
-        if landmarks { try addIrises(to: &face, in: image) } else { face.mesh = nil }
-        return (face, Self.region(forMesh: mesh))
+        if configuration.landmarks { try addIrises(to: &face, in: image) }
+        return face
+    }
+
+    /// The region to look at in the next frame, from the mesh that every followed face keeps.
+    func nextRegion(following face: FaceAnalysis, filters: inout [OneEuroFilter]) -> RotatedRect {
+        guard let mesh = face.mesh else { preconditionFailure("a followed face keeps its mesh") }
+        return Self.region(forMesh: mesh)
+    }
+
+    /// The face as its track reports it: with the track's ID.
+    func identified(_ face: FaceAnalysis, as id: Int) -> FaceAnalysis {
+        with(face) { $0.trackingID = id }
     }
 
     /// The crop the mesh should see next for a face whose mesh is `mesh` (MediaPipe's landmarks-to-ROI).
