@@ -137,8 +137,9 @@ enum CollectionsBenchmark {
         let progress = indexer.index(sources, report: { _, _ in })
         let seconds = (ContinuousClock.now - started) / .seconds(1)
         let rate = Double(progress.added) / seconds
+        let share = HostLoad.shared.rowEnded() ? "busy" : String(format: "%.2f of it", rate / limit)
         print(String(
-            format: "ingest: %d sample photos, %d at once: %.2f images/s; limit %.2f images/s (%d cores ÷ %.1f ms of bare invokes: %@) → %.2f of it",
-            progress.added, cores, rate, limit, cores, floor, models.joined(separator: ", ") as NSString, rate / limit))
+            format: "ingest: %d sample photos, %d at once: %.2f images/s; limit %.2f images/s (%d cores ÷ %.1f ms of bare invokes: %@) → %@",
+            progress.added, cores, rate, limit, cores, floor, models.joined(separator: ", ") as NSString, share as NSString))
     }
 }

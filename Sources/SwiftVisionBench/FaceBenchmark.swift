@@ -21,10 +21,8 @@ enum FaceBenchmark {
         // Its helper threads start now, before the pinning below, and keep every CPU allowed.
         for image in images { _ = try accurateDefault.results(in: image.mlKitImage) }
         try CPUAffinity.onOneCPU { cpu in
-            let peer = try PeerSession(
-                python: cache.root.appendingPathComponent("tools-venv/bin/python"), script: "mediapipe_faces_peer.py", arguments: [])
-            let mediapipe = try peer.line(as: MediaPipeGreeting.self)
-            print("\nFaces — 1 thread, median of \(iterations) runs a side; peer: MediaPipe \(mediapipe.mediapipeVersion)"
+            let (peer, mediapipe) = try PeerSession.mediaPipe(script: "mediapipe_faces_peer.py", cache: cache)
+            print("\nFaces — 1 thread, median of \(iterations) runs a side; peer: MediaPipe \(mediapipe)"
                 + " Python solutions, same .tflite files,")
             print("       kept running: its runs and ours alternate one by one on the decoded photo, each side first in every other turn"
                 + (cpu.map { ", both pinned to CPU \($0.number)" } ?? ""))
@@ -52,7 +50,7 @@ enum FaceBenchmark {
                     let turns = try detector !== accurateDefault ? takeTurns() : cpu?.unpinned(takeTurns) ?? takeTurns()
                     let faces = " faces \(count) vs \(turns.answer.count)"
                     let row = BenchmarkRow(task: "\(name) \(label)", swift: turns.time, peer: turns.peerTime, peakMiB: peakResidentMiB())
-                    print(row.line + turns.overFloor + faces)
+                    print(row.line + turns.overFloor(busy: row.busy) + faces)
                 }
             }
             let stream = try peer.answer(to: "video \(video.path)", as: PeerTime.self)
@@ -93,12 +91,13 @@ enum FaceBenchmark {
         return video
     }
 
-    /// 120 frames of 640×480: a window panning across the photo, as a camera would.
-    static func panningFrames(over photo: VisionImage) throws -> [VisionImage] {
-        let travel = photo.width - 720
+    /// 120 frames of 640×480: a window of `width`×`height` from the photo's top edge, panning across it from
+    /// left to right, as a camera would.
+    static func panningFrames(over photo: VisionImage, width: Int = 720, height: Int = 540) throws -> [VisionImage] {
+        let travel = photo.width - width
         return try (0..<120).map { index in
             let x = travel * index / 119
-            return try photo.cropped(to: CGRect(x: x, y: 0, width: 720, height: 540)).resized(width: 640, height: 480)
+            return try photo.cropped(to: CGRect(x: x, y: 0, width: width, height: height)).resized(width: 640, height: 480)
         }
     }
 }

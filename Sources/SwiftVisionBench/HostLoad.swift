@@ -5,7 +5,10 @@ import Foundation
 /// average rose above the core count prints "busy" instead of its ratio.
 ///
 /// A thread reads `/proc/loadavg` every half second and keeps the highest 1-minute figure since the
-/// last row was made; making a row (``BenchmarkRow``) takes that figure and starts the next span.
+/// last row was made; making a row (``BenchmarkRow``) takes that figure and starts the next span. Several
+/// rows made one right after the other report one measurement taken before the first of them (a
+/// section that times every photo, then prints a row per photo): such a row is busy when the row before
+/// it was.
 final class HostLoad: @unchecked Sendable {
     /// The one watcher of this process, started on first use.
     static let shared = HostLoad()
@@ -15,6 +18,10 @@ final class HostLoad: @unchecked Sendable {
     private let lock = NSLock()
     private var highest = 0.0
     private var tableOpen = false
+    /// When the last row was made, and whether it was busy.
+    private var lastRow: (end: ContinuousClock.Instant, busy: Bool)?
+    /// Rows made less than this long after the row before report the same measurement as it.
+    private static let sameMeasurement = Duration.milliseconds(250)
 
     private init() {
         highest = Self.averages()?[0] ?? 0
@@ -29,12 +36,16 @@ final class HostLoad: @unchecked Sendable {
     }
 
     /// Whether the 1-minute load average exceeded the core count since the previous row was made (or
-    /// the watch started), now included; starts the next row's span.
+    /// the watch started), now included, or the previous row, made just before, was busy; starts the
+    /// next row's span.
     func rowEnded() -> Bool {
         let now = Self.averages()?[0] ?? 0
+        let end = ContinuousClock.now
         return lock.withLock {
-            defer { highest = now }
-            return max(highest, now) > Double(cores)
+            let sameMeasurement = lastRow.map { end - $0.end < Self.sameMeasurement && $0.busy } ?? false
+            let busy = max(highest, now) > Double(cores) || sameMeasurement
+            (highest, lastRow) = (now, (end, busy))
+            return busy
         }
     }
 

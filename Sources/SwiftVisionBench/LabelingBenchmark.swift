@@ -64,13 +64,13 @@ enum LabelingBenchmark {
                 let label = try peer.turns(iterations: iterations, request: "classify \(path)", as: PeerLabel.self, floor: labelFloor) {
                     _ = try labeler.results(in: image.mlKitImage)
                 }
-                print(BenchmarkRow(task: "label \(name)", swift: label.time, peer: label.peerTime, peakMiB: peakResidentMiB()).line
-                    + label.overFloor + " \(top) vs \(label.answer.topLabel)")
+                let labelRow = BenchmarkRow(task: "label \(name)", swift: label.time, peer: label.peerTime, peakMiB: peakResidentMiB())
+                print(labelRow.line + label.overFloor(busy: labelRow.busy) + " \(top) vs \(label.answer.topLabel)")
                 let embed = try peer.turns(iterations: iterations, request: "embed \(path)", as: PeerTime.self, floor: embedFloor) {
                     _ = try embedder.embed(image: image)
                 }
-                print(BenchmarkRow(task: "embed \(name)", swift: embed.time, peer: embed.peerTime, peakMiB: peakResidentMiB()).line
-                    + embed.overFloor)
+                let embedRow = BenchmarkRow(task: "embed \(name)", swift: embed.time, peer: embed.peerTime, peakMiB: peakResidentMiB())
+                print(embedRow.line + embed.overFloor(busy: embedRow.busy))
             }
             let cropTurns = try peer.turns(iterations: iterations, request: "crops", as: PeerTime.self) {
                 _ = try labeler.results(in: bus.mlKitImage, regions: regions)

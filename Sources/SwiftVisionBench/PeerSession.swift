@@ -1,4 +1,5 @@
 import Foundation
+import SwiftVision
 
 /// A Python peer script of `Benchmarks/` kept running, asked one line at a time on its standard input
 /// and answering each with one JSON line, so that the bench can alternate its own runs with the peer's
@@ -26,6 +27,13 @@ final class PeerSession {
         try process.run()
     }
 
+    /// Starts the MediaPipe peer `script` with the tools venv's Python and reads its greeting: the session
+    /// and the MediaPipe version the peer runs.
+    static func mediaPipe(script: String, cache: SwiftVisionCache) throws -> (session: PeerSession, version: String) {
+        let session = try PeerSession(python: cache.root.appendingPathComponent("tools-venv/bin/python"), script: script, arguments: [])
+        return (session, try session.line(as: MediaPipeGreeting.self).mediapipeVersion)
+    }
+
     deinit {
         try? input.fileHandleForWriting.close()
         process.waitUntilExit()
@@ -37,15 +45,20 @@ final class PeerSession {
         return try line(as: Answer.self)
     }
 
-    /// Decodes the next line the peer prints.
+    /// Decodes the next line the peer prints. Each piece read is searched for the line's end once, so that
+    /// a long line (the mesh points of every frame of a video) costs its length, not its length squared.
     func line<Line: Decodable>(as type: Line.Type) throws -> Line {
-        while !pending.contains(UInt8(ascii: "\n")) {
+        let newline = UInt8(ascii: "\n")
+        var end = pending.firstIndex(of: newline)
+        while end == nil {
             let more = output.fileHandleForReading.availableData
             guard !more.isEmpty else { throw Failure(description: "\(process.arguments?.first ?? "peer") ended without an answer") }
+            let offset = pending.endIndex
             pending += more
+            end = more.firstIndex(of: newline).map { offset + ($0 - more.startIndex) }
         }
-        let end = pending.firstIndex(of: UInt8(ascii: "\n"))!
-        defer { pending = Data(pending[(end + 1)...]) }
-        return try JSONDecoder().decode(Line.self, from: pending[..<end])
+        let found = end!
+        defer { pending = Data(pending[(found + 1)...]) }
+        return try JSONDecoder().decode(Line.self, from: pending[..<found])
     }
 }

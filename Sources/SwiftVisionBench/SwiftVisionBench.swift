@@ -4,8 +4,8 @@ import SwiftVision
 /// `make bench`: latency and memory of decoding, image→tensor and bare model invoke on real photos,
 /// then of each task, side by side with Python peers run on the same inputs.
 ///
-/// `swiftvision-bench [SECTION...]` (or `BENCH_SECTIONS=soak,objects`) runs only the named sections: core, faces, pose,
-/// hands, objects, rectangles, recognition, labeling, segmentation, collections, service, soak, peaks.
+/// `swiftvision-bench [SECTION...]` (or `BENCH_SECTIONS=soak,objects`) runs only the named sections: core, faces,
+/// face-landmarker, pose, hands, objects, rectangles, recognition, labeling, segmentation, collections, service, soak, peaks.
 /// The peak memory column is this process's peak since its section began. Both sides run on one thread
 /// (LiteRT, OpenCV, and OpenMP through `OMP_THREAD_LIMIT=1`, which the Python peers inherit).
 @main
@@ -25,7 +25,8 @@ struct SwiftVisionBench {
         let listed = ProcessInfo.processInfo.environment["BENCH_SECTIONS"]?.split(separator: ",").map(String.init) ?? []
         let chosen = Set(CommandLine.arguments.dropFirst() + listed)
         let sections: [(String, (SwiftVisionCache) throws -> Void)] = [
-            ("core", runCore), ("faces", FaceBenchmark.run), ("pose", PoseBenchmark.run), ("hands", HandBenchmark.run), ("objects", ObjectBenchmark.run),
+            ("core", runCore), ("faces", FaceBenchmark.run), ("face-landmarker", FaceLandmarkerBenchmark.run), ("pose", PoseBenchmark.run),
+            ("hands", HandBenchmark.run), ("objects", ObjectBenchmark.run),
             ("rectangles", RectangleBenchmark.run), ("recognition", RecognitionBenchmark.run), ("labeling", LabelingBenchmark.run),
             ("segmentation", SegmentationBenchmark.run), ("collections", CollectionsBenchmark.run), ("service", ServiceBenchmark.run), ("soak", SoakBenchmark.run),
             ("peaks", PeakMemoryBenchmark.run),

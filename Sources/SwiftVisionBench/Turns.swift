@@ -39,9 +39,13 @@ struct Turns<Answer: TimedPeerAnswer> {
     var floorTime: Timing?
     var answer: Answer
 
-    /// Our median over the floor's, both from the same turns, as the rows print it: " 1.17× floor of 13.52 ms".
-    var overFloor: String {
-        floorTime.map { String(format: " %.2f× floor of %.2f ms", time.median / $0.median, $0.median) } ?? ""
+    /// Our median over the floor's, both from the same turns, as the rows print it: " 1.17× floor of 13.52 ms",
+    /// or " busy; floor 13.52 ms" for a row timed while the host was `busy` (``BenchmarkRow/busy``).
+    func overFloor(busy: Bool) -> String {
+        floorTime.map {
+            busy ? String(format: " busy; floor %.2f ms", $0.median)
+                : String(format: " %.2f× floor of %.2f ms", time.median / $0.median, $0.median)
+        } ?? ""
     }
 }
 

@@ -77,8 +77,8 @@ struct ProgressBar {
 }
 
 extension TaskLine {
-    /// The input's path as the plain-text output shows it.
-    var fileName: String { file ?? "-" }
+    /// The input's path, and a frame's position in its video, as the plain-text output shows them.
+    var place: String { (file ?? "-") + (frame.map { " frame \($0)" } ?? "") }
 }
 
 /// `--verbose`, shared by the commands that run models: LiteRT's own log lines (INFO, WARNING) and the

@@ -2,6 +2,7 @@ import Foundation
 import ArgumentParser
 import Synchronization
 import SwiftVision
+import SwiftVisionCollections
 
 /// Conventions shared by the commands that take images and videos.
 enum MediaFiles {
@@ -27,6 +28,26 @@ enum MediaFiles {
         paths + (camera.map { ["camera:\($0)"] } ?? [])
     }
 
+    /// `inputs` with each folder replaced by the images and videos in it and its subfolders, in path order;
+    /// anything else (a file, a stream, a path that does not exist, a folder with no image or video) stays
+    /// as given, to be read or reported as a failure.
+    static func expandingFolders(_ inputs: [String]) -> [String] {
+        inputs.flatMap { input -> [String] in
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue,
+                  let walk = FileManager.default.enumerator(atPath: input) else { return [input] }
+            let known = CollectionIndexer.imageExtensions.union(videoExtensions)
+            let prefix = input.hasSuffix("/") ? input : input + "/"
+            let files = walk.compactMap { $0 as? String }.filter { known.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
+            return files.isEmpty ? [input] : files.sorted().map { prefix + $0 }
+        }
+    }
+
+    /// The URL of a source: `camera:N` as it is, else as ``url(of:)`` makes it.
+    static func source(_ input: String) -> URL {
+        input.hasPrefix("camera:") ? URL(string: input)! : url(of: input)
+    }
+
     /// Opens a video, a stream or (for `camera:N`) a camera.
     static func openVideo(_ url: URL) throws -> VideoReader {
         if url.scheme == "camera", let index = Int(url.absoluteString.dropFirst("camera:".count)) {
@@ -48,7 +69,7 @@ enum MediaFiles {
 
     /// Starts listening for Ctrl-C when any of `inputs` is read frame by frame.
     static func prepare(_ inputs: [String]) {
-        if inputs.contains(where: { $0.hasPrefix("camera:") || isVideo(url(of: $0)) }) { Interruption.install() }
+        if inputs.contains(where: { isFrames(source($0)) }) { Interruption.install() }
     }
 
     /// Where `--draw OUT` puts the annotated version of `input`: OUT itself for a single input, unless
@@ -100,7 +121,7 @@ extension MediaFiles {
         var failures = 0
         for input in inputs where !Interruption.isRequested {
             do {
-                try body(input.hasPrefix("camera:") ? URL(string: input)! : url(of: input))
+                try body(source(input))
             } catch {
                 failures += 1
                 try reportFailure(of: input, error: error, json: json)
@@ -141,53 +162,5 @@ enum Interruption {
     /// Flushes what `print` buffered.
     static func flush() {
         fflush(nil)
-    }
-}
-
-extension MediaFiles {
-    /// Runs `task` on every source as a landmark command does: photos on their own, videos, streams and the
-    /// camera tracked frame by frame; each result goes to `report` and, with `--draw`, the image `annotate`
-    /// makes is written.
-    static func run<Task: VisionTask>(
-        _ task: Task, on sources: [String], json: Bool, draw: String?, report: (TaskLine<Task.Output>) -> Void,
-        annotate: (VisionImage, Task.Output) throws -> VisionImage
-    ) throws {
-        prepare(sources)
-        defer { Interruption.flush() }
-        try process(sources, json: json) { url in
-            let annotated = try annotatedURL(for: url, draw: draw, inputCount: sources.count)
-            if isFrames(url) {
-                try processFrames(url, runner: TaskRunner(task: task, runningMode: .video), annotated: annotated, report: report, annotate: annotate)
-            } else {
-                let image = try VisionImage(contentsOf: url)
-                let output = try task.output(for: image)
-                report(TaskLine(file: name(of: url), output: output))
-                if let annotated { try annotate(image, output).write(to: annotated) }
-            }
-        }
-    }
-
-    /// Runs `runner` over every frame of the video, stream or camera `url` until its end or Ctrl-C:
-    /// `report` gets each frame's line, and with `annotated` set, `annotate` draws each frame into a
-    /// video written there.
-    static func processFrames<Task: VisionTask>(
-        _ url: URL, runner: TaskRunner<Task>, annotated: URL?, report: (TaskLine<Task.Output>) -> Void,
-        annotate: (VisionImage, Task.Output) throws -> VisionImage
-    ) throws {
-        let reader = try openVideo(url)
-        let writer = try annotated.map {
-            try VideoWriter(url: $0, width: reader.width, height: reader.height, framesPerSecond: reader.framesPerSecond)
-        }
-        let progress = ProgressBar(total: reader.reportedFrameCount, label: url.lastPathComponent)
-        for frame in reader {
-            if Interruption.isRequested { break }
-            let output = try runner.run(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
-            report(TaskLine(file: name(of: url), frame: frame.index, timestampMs: frame.timestampInMilliseconds, output: output))
-            try writer?.append(try annotate(frame.image, output))
-            progress.update(frame.index + 1)
-        }
-        progress.finish()
-        writer?.close()
-        if let error = reader.error { throw error }
     }
 }

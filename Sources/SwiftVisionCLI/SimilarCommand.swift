@@ -28,7 +28,7 @@ struct SimilarCommand: ParsableCommand {
 
     func run() throws {
         var images: [VisionImage] = []
-        try AnalysisOutput.forEachImage([first, second], json: json, label: "similar") { images.append($1) }
+        try MediaFiles.process([first, second], json: json) { images.append(try VisionImage(contentsOf: $0)) }
         do {
             // The feature print is the embedding at unit length, so its distance follows from the cosine.
             let embedder = try EmbeddingsTask(options: EmbeddingsTask.Options())

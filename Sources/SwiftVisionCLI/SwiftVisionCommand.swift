@@ -43,8 +43,8 @@ struct SwiftVisionCommand: ParsableCommand {
             With --json every command prints JSON Lines: one object per input image, always with "file".
             """,
         subcommands: [
-            InfoCommand.self, FacesCommand.self, PoseCommand.self, HandsCommand.self, DetectCommand.self, TrackCommand.self, SegmentCommand.self, RectanglesCommand.self,
-            BarcodesCommand.self, TextCommand.self, LabelCommand.self, EmbedCommand.self, SimilarCommand.self,
+            InfoCommand.self, FacesCommand.self, PoseCommand.self, HandsCommand.self, ObjectsCommand.self, TrackCommand.self, SegmentCommand.self, RectanglesCommand.self,
+            BarcodesCommand.self, TextCommand.self, LabelsCommand.self, EmbeddingsCommand.self, SimilarCommand.self,
             ModelCommand.self, ModelsCommand.self, TasksCommand.self, ServeCommand.self, SetupCommand.self,
             IndexCommand.self, WatchCommand.self,
         ]

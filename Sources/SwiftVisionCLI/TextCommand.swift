@@ -4,12 +4,10 @@ import SwiftVision
 
 extension TextRecognitionLevel: ExpressibleByArgument {}
 
-struct TextCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "text", abstract: "Recognise printed text with Tesseract: blocks, lines and words.")
+struct TextCommand: TaskCommand {
+    typealias Task = TextTask
 
-    @Argument(help: "Image files.")
-    var images: [String]
+    @OptionGroup var input: InputOptions
 
     @Option(help: "Languages, joined with + or commas: Tesseract names (eng, deu) or BCP 47 tags (en-US).")
     var lang = "eng"
@@ -17,34 +15,32 @@ struct TextCommand: ParsableCommand {
     @Option(help: "fast: one plain pass; accurate: orientation, even light and rescaling first.")
     var level = TextRecognitionLevel.accurate
 
-    @Flag(help: "Print JSON Lines.")
-    var json = false
-
-    @Option(help: "Write the image with the words outlined (a file for one image, else a folder).")
+    @Option(help: "Write the image or video with the words outlined (a folder when there are several inputs).")
     var draw: String?
 
     @OptionGroup var logging: LoggingOptions
 
-    func run() throws {
+    func makeTask() throws -> TextTask {
         var options = TextTask.Options()
         options.lang = lang
         options.level = level
-        let task = try CommandTask.load(options, json: json) as TextTask
-        try AnalysisOutput.forEachImage(images, json: json, label: "text") { url, image in
-            let text = try task.output(for: image)
-            if let output = try MediaFiles.annotatedURL(for: url, draw: draw, inputCount: images.count) {
-                try AnalysisOutput.write(image, to: output) { canvas in
-                    for (index, block) in text.blocks.enumerated() {
-                        try canvas.drawRectangle(block.frame, color: .palette(index))
-                        for word in block.lines.flatMap(\.elements) {
-                            try canvas.drawRectangle(word.frame, color: .palette(index), lineWidth: 1)
-                        }
-                    }
+        return try CommandTask.load(options, json: input.json)
+    }
+
+    func describe(_ line: TaskLine<TextTask.Output>) -> [String] {
+        ["== \(line.place)", line.output.text]
+    }
+
+    var renderings: [Rendering<TextTask.Output>] {
+        [Rendering(destination: draw) { image, text in
+            var canvas = try ImageCanvas(image: image)
+            for (index, block) in text.blocks.enumerated() {
+                try canvas.drawRectangle(block.frame, color: .palette(index))
+                for word in block.lines.flatMap(\.elements) {
+                    try canvas.drawRectangle(word.frame, color: .palette(index), lineWidth: 1)
                 }
             }
-            try AnalysisOutput.print(TaskLine(file: url.path, output: text), json: json) { line in
-                ["== \(line.fileName)", line.output.text]
-            }
-        }
+            return canvas.image
+        }]
     }
 }

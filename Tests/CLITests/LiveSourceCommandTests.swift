@@ -30,15 +30,13 @@ import Testing
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
-    @Test func facesFollowAVideoStreamedOverHTTP() throws {
-        let folder = try Fixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try Self.panningVideo(folder.appendingPathComponent("pan.avi"), count: 30)
-        let port = Self.freePort()
-        // Python's own HTTP server, on loopback only, serves the file as any web server would.
+    /// Runs the command line with `arguments` and the URL of `file`, served over HTTP on loopback by Python's
+    /// own server, as any web server would serve it; retries while the server does not listen yet.
+    static func runServing(_ file: URL, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String, url: String) {
+        let port = freePort()
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", "-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", folder.path]
+        server.arguments = ["python3", "-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", file.deletingLastPathComponent().path]
         server.standardOutput = FileHandle.nullDevice
         server.standardError = FileHandle.nullDevice
         try server.run()
@@ -47,12 +45,22 @@ import Testing
             kill(server.processIdentifier, SIGKILL)
             server.waitUntilExit()
         }
-        let url = "http://127.0.0.1:\(port)/pan.avi"
-        var run = try Fixtures.run(Fixtures.executable, ["faces", "--json", url])
+        let url = "http://127.0.0.1:\(port)/\(file.lastPathComponent)"
+        var run = try Fixtures.run(Fixtures.executable, arguments + [url])
         for _ in 0..<50 where run.status != 0 && run.output.isEmpty {
             Thread.sleep(forTimeInterval: 0.1)  // the server may not listen yet
-            run = try Fixtures.run(Fixtures.executable, ["faces", "--json", url])
+            run = try Fixtures.run(Fixtures.executable, arguments + [url])
         }
+        return (run.status, run.output, run.errors, url)
+    }
+
+    @Test func facesFollowAVideoStreamedOverHTTP() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("pan.avi")
+        try Self.panningVideo(video, count: 30)
+        let run = try Self.runServing(video, ["faces", "--json"])
+        let url = run.url
         #expect(run.status == 0, "\(run.output) \(run.errors)")
         let lines = FacesCommandTests.lines(run.output)
         #expect(lines.count == 30)

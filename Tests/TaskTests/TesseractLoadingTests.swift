@@ -24,8 +24,8 @@ import Testing
         #expect(run.status == 0, "\(run.errors)")
         let line = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
         let words = (line["text"] as? String ?? "").split(whereSeparator: \.isWhitespace).map(String.init)
-        let found = TextRecognitionTests.pageWords.filter(words.contains)
-        #expect(Double(found.count) >= 0.9 * Double(TextRecognitionTests.pageWords.count), "read \(words)")
+        let found = Fixtures.pageWords.filter(words.contains)
+        #expect(Double(found.count) >= 0.9 * Double(Fixtures.pageWords.count), "read \(words)")
     }
 
     @Test func recognisingTextLoadsTesseractIntoThisProcess() throws {
@@ -34,7 +34,7 @@ import Testing
         #expect(!needed.contains(where: Self.isTesseractOrLeptonica), "\(needed)")
 
         let text = try TextRecognitionTests.accurate.get().results(in: try Fixtures.image("page.png").mlKitImage)
-        #expect(TextRecognitionTests.recall(of: TextRecognitionTests.pageWords, in: text) >= 0.9, "read \(text.text)")
+        #expect(TextRecognitionTests.recall(of: Fixtures.pageWords, in: text) >= 0.9, "read \(text.text)")
         // /proc files report no size: read them to their end.
         let maps = try #require(FileHandle(forReadingAtPath: "/proc/self/maps")).readDataToEndOfFile()
         #expect(String(decoding: maps, as: UTF8.self).contains("/libtesseract.so.5"))

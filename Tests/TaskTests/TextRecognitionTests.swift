@@ -10,12 +10,6 @@ import Testing
 
 @Suite struct TextRecognitionTests {
     /// The words of scikit-image's page.png as a person reads them (the code line left out).
-    static let pageWords = """
-        Region-based segmentation Let us first determine markers of the coins and the background. These markers \
-        are pixels that we can label unambiguously as either object or background. Here, the markers are found at \
-        the two extreme parts of the histogram of grey values:
-        """.split(separator: " ").map(String.init)
-
     static let accurate = Result { try TextRecognizer.textRecognizer(options: TextEngineOptions()) }
 
     /// The share of `expected` words found among the recognised ones (each recognised word counts once).
@@ -102,10 +96,10 @@ import Testing
     @Test func readsTheScannedPageUnderUnevenLight() throws {
         let page = try Fixtures.image("page.png")
         let accurate = try Self.accurate.get().results(in: page.mlKitImage)
-        #expect(Self.recall(of: Self.pageWords, in: accurate) >= 0.9, "\(accurate.text)")
+        #expect(Self.recall(of: Fixtures.pageWords, in: accurate) >= 0.9, "\(accurate.text)")
         // One plain pass over the unevenly lit scan reads much less.
         let fast = try TextRecognizer.textRecognizer(options: TextEngineOptions(recognitionLevel: .fast)).results(in: page.mlKitImage)
-        #expect(Self.recall(of: Self.pageWords, in: fast) < Self.recall(of: Self.pageWords, in: accurate))
+        #expect(Self.recall(of: Fixtures.pageWords, in: fast) < Self.recall(of: Fixtures.pageWords, in: accurate))
     }
 
     @Test func optionsShapeTheResult() throws {

@@ -159,6 +159,13 @@ public enum Fixtures {
         try canvas.drawImage(VisionImage(buffer: patch), at: CGPoint(x: x, y: y))
         frame = canvas.image.buffer
     }
+
+    /// The words of the sample page.png's first paragraph, as printed (read from the page).
+    public static let pageWords = """
+        Region-based segmentation Let us first determine markers of the coins and the background. These markers \
+        are pixels that we can label unambiguously as either object or background. Here, the markers are found at \
+        the two extreme parts of the histogram of grey values:
+        """.split(separator: " ").map(String.init)
 }
 
 extension ImageOrientation {
