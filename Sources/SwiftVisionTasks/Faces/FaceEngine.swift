@@ -19,8 +19,10 @@ final class FaceEngine: LandmarkEngine {
         var minimumFaceSize: Double
         var maximumFaces: Int
         var threads: Int
-        /// Fit the mesh and the irises to every face (for landmarks, contours or the mesh).
+        /// Fit the mesh to every face (for landmarks, contours or the mesh).
         var landmarks: Bool
+        /// Fit the irises too (for the landmarks' eyes, at the pupils): two more invokes a face, more than the mesh costs.
+        var irises: Bool
     }
 
     let configuration: Configuration
@@ -51,7 +53,7 @@ final class FaceEngine: LandmarkEngine {
     static let detectionInterval = 5
 
     /// Faces in `image`, most confident first; with ``Configuration/landmarks``, each the mesh fits with its
-    /// mesh and irises.
+    /// mesh (and irises with ``Configuration/irises``).
     func analyzeUnmirrored(_ image: VisionImage) throws -> [FaceAnalysis] {
         let landmarks = configuration.landmarks
         // The mesh's face presence drops the hands, background blur and most animal faces that the detector
@@ -152,7 +154,7 @@ final class FaceEngine: LandmarkEngine {
     }
 
     /// Runs the mesh in `region`; the face there, if any, with its mesh (and irises with
-    /// ``Configuration/landmarks``).
+    /// ``Configuration/irises``).
     func landmarks(in image: VisionImage, region: RotatedRect) throws -> FaceAnalysis? {
         let (mesh, presence) = try landmarkModels.meshPoints(in: image, region: region)
         return try followed(mesh, presence: presence, in: image)
@@ -165,7 +167,7 @@ final class FaceEngine: LandmarkEngine {
             boundingBox: Self.boundingBox(of: mesh), confidence: presence, keypoints: Self.keypoints(from: mesh), roll: 0,
             yaw: 0, mesh: mesh)
         (face.roll, face.yaw) = Self.angles(from: mesh)
-        if configuration.landmarks { try addIrises(to: &face, in: image) }
+        try addIrises(to: &face, in: image)
         return face
     }
 
@@ -321,8 +323,9 @@ final class FaceEngine: LandmarkEngine {
 
     // MARK: Landmarks
 
+    /// Fits the irises to `face`'s mesh, with ``Configuration/irises``.
     private func addIrises(to face: inout FaceAnalysis, in image: VisionImage) throws {
-        guard let mesh = face.mesh else { return }
+        guard configuration.irises, let mesh = face.mesh else { return }
         let right = FaceMeshTopology.rightEyeCorners
         let left = FaceMeshTopology.leftEyeCorners
         face.rightIris = try landmarkModels.iris(in: image, from: mesh[right.outer].point, to: mesh[right.inner].point, mirrored: false)

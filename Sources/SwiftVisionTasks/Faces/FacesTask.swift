@@ -90,7 +90,8 @@ public struct FacesTask: VisionTask {
             configuration: FaceEngine.Configuration(
                 range: options.fast ? .short : .full, looksCloser: !options.fast, minimumConfidence: options.threshold,
                 minimumFaceSize: options.minFaceSize, maximumFaces: options.maxFaces,
-                threads: options.threads ?? LiteRT.CompilationOptions.default.threadCount, landmarks: options.needsMesh),
+                threads: options.threads ?? LiteRT.CompilationOptions.default.threadCount, landmarks: options.needsMesh,
+                irises: options.landmarks),
             store: store)
     }
 
