@@ -12,7 +12,7 @@ run: release-assets
 	@echo "== Faces (annotated copies in out/faces)"
 	.build/release/swiftvision faces --landmarks $(SAMPLES)/astronaut.png $(SAMPLES)/zidane.jpg $(SAMPLES)/bus.jpg --draw out/faces
 	@echo "== Objects (annotated copies in out/objects)"
-	.build/release/swiftvision detect --multiple --classify $(SAMPLES)/bus.jpg $(SAMPLES)/dog.jpg $(SAMPLES)/kite.jpg --draw out/objects
+	.build/release/swiftvision objects --multiple --classify $(SAMPLES)/bus.jpg $(SAMPLES)/dog.jpg $(SAMPLES)/kite.jpg --draw out/objects
 	@echo "== Text of a scanned page"
 	.build/release/swiftvision text $(SAMPLES)/page.png
 

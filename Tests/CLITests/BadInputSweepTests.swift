@@ -64,7 +64,7 @@ import Testing
         return (lines, run.errors)
     }
 
-    @Test(arguments: ["info", "faces", "detect", "pose", "hands", "segment", "rectangles", "barcodes", "text", "label", "embed"])
+    @Test(arguments: ["info", "faces", "objects", "pose", "hands", "segment", "rectangles", "barcodes", "text", "labels", "embeddings"])
     func everyImageCommandReportsEachBadInputAndGoesOn(command: String) throws {
         let inputs = [good] + bad + extreme + [oddlyNamed]
         let run = try Self.run([command, "--json"] + inputs, status: 1)
@@ -144,7 +144,7 @@ import Testing
         #expect(run.lines.dropFirst().dropLast().allSatisfy { ($0["error"] as? String)?.isEmpty == false }, "\(run.lines)")
     }
 
-    @Test(arguments: ["label", "embed", "detect"])
+    @Test(arguments: ["labels", "embeddings", "objects"])
     func aModelWithTheWrongOutputsIsOneErrorLine(command: String) throws {
         let wrong = try Fixtures.model("pose_detection.tflite").path
         let run = try Self.run([command, "--json", "--model", wrong, good], status: 1)
@@ -154,8 +154,8 @@ import Testing
 
     @Test(arguments: [
         ["faces", "--threshold", "5"], ["faces", "--threshold=-1"], ["faces", "--threshold", "nan"],
-        ["detect", "--threshold", "5"], ["detect", "--threshold=-1"], ["label", "--threshold", "5"],
-        ["label", "--threshold", "nan"], ["pose", "--min-detection-confidence", "5"],
+        ["objects", "--threshold", "5"], ["objects", "--threshold=-1"], ["labels", "--threshold", "5"],
+        ["labels", "--threshold", "nan"], ["pose", "--min-detection-confidence", "5"],
         ["hands", "--min-detection-confidence", "nan"], ["segment", "--smoothing", "2"],
     ])
     func outOfRangeOptionsAreUsageErrors(arguments: [String]) throws {
@@ -169,8 +169,8 @@ import Testing
     @Test func labelerAndLanguageOptionErrorsAreUsageErrors() throws {
         let custom = try Fixtures.model("efficientnet_lite0_classifier_fp16.tflite").path
         let cases: [([String], String)] = [
-            (["label", "--max", "0"], ClassificationError.invalidMaxResultCount(0).description),
-            (["label", "--general", "--model", custom], ClassificationError.generalLabelsNeedBaseModel.description),
+            (["labels", "--max", "0"], ClassificationError.invalidMaxResultCount(0).description),
+            (["labels", "--general", "--model", custom], ClassificationError.generalLabelsNeedBaseModel.description),
             (["text", "--lang", "xyz"], "no Tesseract data for language xyz"),
         ]
         for (arguments, message) in cases {
@@ -193,7 +193,7 @@ import Testing
             try? FileManager.default.removeItem(at: labels)
             if let contents { try Data(contents.utf8).write(to: labels) }
             let run = try Fixtures.run(
-                Fixtures.executable, ["label", "--general", "--json", good], environment: ["SWIFTVISION_CACHE": cache.path],
+                Fixtures.executable, ["labels", "--general", "--json", good], environment: ["SWIFTVISION_CACHE": cache.path],
                 timeout: 60)
             #expect(run.status == 1, "\(run.errors)")
             #expect((run.output + run.errors).contains(message) && (run.output + run.errors).contains("build-general-labels.py"))

@@ -232,7 +232,7 @@ import Testing
     static let executable = Fixtures.executable
 
     @Test func detectsObjectsInImagesAndTracksThemInVideos() throws {
-        let run = try Fixtures.run(Self.executable, ["detect", "--json", "--multiple", "--classify", try Fixtures.sample("bus.jpg").path])
+        let run = try Fixtures.run(Self.executable, ["objects", "--json", "--multiple", "--classify", try Fixtures.sample("bus.jpg").path])
         #expect(run.status == 0, "\(run.errors)")
         let line = try #require(FacesCommandTests.lines(run.output).first)
         let objects = try #require(line["objects"] as? [[String: Any]])
@@ -248,7 +248,7 @@ import Testing
         let writer = try VideoWriter(url: video, width: 640, height: 480, framesPerSecond: 25)
         for frame in try MovingObjectsVideo.frames().prefix(12) { try writer.append(frame) }
         writer.close()
-        let stream = try Fixtures.run(Self.executable, ["detect", "--json", "--multiple", video.path, "--draw", folder.appendingPathComponent("out.avi").path])
+        let stream = try Fixtures.run(Self.executable, ["objects", "--json", "--multiple", video.path, "--draw", folder.appendingPathComponent("out.avi").path])
         #expect(stream.status == 0, "\(stream.errors)")
         let frames = FacesCommandTests.lines(stream.output)
         #expect(frames.count == 12 && frames.last?["frame"] as? Int == 11)

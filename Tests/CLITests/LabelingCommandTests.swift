@@ -20,7 +20,7 @@ import Testing
         let broken = folder.appendingPathComponent("broken.jpg")
         try Data("not a photo".utf8).write(to: broken)
         let coffee = try Fixtures.sample("coffee.png").path
-        let run = try Fixtures.run(Self.executable, ["label", "--json", coffee, broken.path])
+        let run = try Fixtures.run(Self.executable, ["labels", "--json", coffee, broken.path])
         #expect(run.status == 1)
         let lines = Self.lines(run.output)
         #expect(lines.count == 2)
@@ -30,7 +30,7 @@ import Testing
         #expect((labels[0]["confidence"] as? Double ?? 0) > 0.85)
         #expect(lines[1]["file"] as? String == broken.path && lines[1]["error"] is String)
 
-        let cat = try Fixtures.run(Self.executable, ["label", "--json", "--threshold", "0", "--max", "3", try Fixtures.sample("chelsea.png").path])
+        let cat = try Fixtures.run(Self.executable, ["labels", "--json", "--threshold", "0", "--max", "3", try Fixtures.sample("chelsea.png").path])
         let texts = (Self.lines(cat.output).first?["labels"] as? [[String: Any]])?.compactMap { $0["text"] as? String }
         #expect(Set(texts ?? []) == ["tiger cat", "Egyptian cat", "tabby"])
     }
@@ -41,12 +41,12 @@ import Testing
         let red = folder.appendingPathComponent("red.png")
         try LabelingFixtures.plain([240, 10, 10]).write(to: red)
         let model = try LabelingFixtures.tinyModel("colour_classifier.tflite").path
-        let run = try Fixtures.run(Self.executable, ["label", "--json", "--model", model, red.path])
+        let run = try Fixtures.run(Self.executable, ["labels", "--json", "--model", model, red.path])
         #expect(run.status == 0, "\(run.errors)")
         let labels = Self.lines(run.output).first?["labels"] as? [[String: Any]]
         #expect(labels?.count == 1 && labels?.first?["index"] as? Int == 0 && labels?.first?["text"] as? String == "")
         let detector = try Fixtures.model("face_detection_short_range.tflite").path
-        let refused = try Fixtures.run(Self.executable, ["label", "--json", "--model", detector, red.path])
+        let refused = try Fixtures.run(Self.executable, ["labels", "--json", "--model", detector, red.path])
         #expect(refused.status == 1)
         let line = Self.lines(refused.output).first
         #expect(line?["file"] as? String == detector)
@@ -59,14 +59,14 @@ import Testing
         let coffee = try Fixtures.sample("coffee.png")
         let copy = folder.appendingPathComponent("copy.jpg")
         try LabelingFixtures.recompressed(try Fixtures.image("coffee.png"), scale: 0.5, quality: 60).write(to: copy)
-        let embed = try Fixtures.run(Self.executable, ["embed", "--json", coffee.path, copy.path])
+        let embed = try Fixtures.run(Self.executable, ["embeddings", "--json", coffee.path, copy.path])
         #expect(embed.status == 0, "\(embed.errors)")
         let vectors = Self.lines(embed.output).compactMap { $0["embedding"] as? [Double] }
         #expect(vectors.count == 2 && vectors.allSatisfy { $0.count == 1280 })
         // --quantize: MediaPipe's scalar quantization of the unit-length embedding, round(128 × value)
         // clamped to −128…127 (its ImageEmbedderOptions documentation).
-        let unit = try Fixtures.run(Self.executable, ["embed", "--json", "--l2-normalize", coffee.path])
-        let quantized = try Fixtures.run(Self.executable, ["embed", "--json", "--l2-normalize", "--quantize", coffee.path])
+        let unit = try Fixtures.run(Self.executable, ["embeddings", "--json", "--l2-normalize", coffee.path])
+        let quantized = try Fixtures.run(Self.executable, ["embeddings", "--json", "--l2-normalize", "--quantize", coffee.path])
         #expect(quantized.status == 0, "\(quantized.errors)")
         let floats = try #require(Self.lines(unit.output).first?["embedding"] as? [Double])
         let bytes = try #require(Self.lines(quantized.output).first?["quantizedEmbedding"] as? [Int])
@@ -126,7 +126,7 @@ import Testing
         let list = try swiftvision(["models", "list", "--json"])
         let downloaded = Self.lines(list.output).filter { $0["source"] as? String == "downloaded" }
         #expect(downloaded.count == 1 && downloaded.first?["url"] as? String == server.url("/cut/model.tflite").absoluteString)
-        let labels = try swiftvision(["label", "--json", "--model", path, try Fixtures.sample("coffee.png").path])
+        let labels = try swiftvision(["labels", "--json", "--model", path, try Fixtures.sample("coffee.png").path])
         #expect((Self.lines(labels.output).first?["labels"] as? [[String: Any]])?.first?["text"] as? String == "espresso")
 
         #expect(try swiftvision(["models", "remove", "cut"]).status == 0)

@@ -67,7 +67,7 @@ import Testing
         let cache = try Self.privateCache()
         defer { try? FileManager.default.removeItem(at: cache.deletingLastPathComponent()) }
         let models = try FileManager.default.contentsOfDirectory(at: cache.appendingPathComponent("models"), includingPropertiesForKeys: nil)
-        let run = try Self.run(["detect", "--json"], photo: "bus.jpg", cache: cache) {
+        let run = try Self.run(["objects", "--json"], photo: "bus.jpg", cache: cache) {
             for model in models { try #require(truncate(model.path, 0) == 0) }
         }
         #expect(run.status == 0, "\(run.errors)")
@@ -82,7 +82,7 @@ import Testing
         let cache = try Self.privateCache()
         defer { try? FileManager.default.removeItem(at: cache.deletingLastPathComponent()) }
         let model = cache.appendingPathComponent("models/efficientnet_lite0_classifier_fp16.tflite")
-        let arguments = ["label", "--json", "--threshold", "0", "--max", "3", "--model", model.path]
+        let arguments = ["labels", "--json", "--threshold", "0", "--max", "3", "--model", model.path]
         let packed = cache.appendingPathComponent("packed-weights")
         let run = try Self.run(arguments, photo: "dog.jpg", cache: cache) {
             let files = try FileManager.default.contentsOfDirectory(at: packed, includingPropertiesForKeys: nil)

@@ -165,7 +165,7 @@ struct WordNetNouns {
 
     @Test func labelCommandPrintsGeneralLabels() throws {
         let dog = try Fixtures.sample("dog.jpg").path
-        let run = try Fixtures.run(Fixtures.executable, ["label", "--general", "--json", "--threshold", "0.3", dog])
+        let run = try Fixtures.run(Fixtures.executable, ["labels", "--general", "--json", "--threshold", "0.3", dog])
         #expect(run.status == 0, "\(run.errors)")
         let lines = Fixtures.jsonLines(run.output)
         let labels = try #require(lines.first?["labels"] as? [[String: Any]])
@@ -181,7 +181,7 @@ struct WordNetNouns {
                 at: folder.appendingPathComponent(name), withDestinationURL: Fixtures.cache.root.appendingPathComponent(name))
         }
         let missing = try Fixtures.run(
-            Fixtures.executable, ["label", "--general", "--json", dog], environment: ["SWIFTVISION_CACHE": folder.path])
+            Fixtures.executable, ["labels", "--general", "--json", dog], environment: ["SWIFTVISION_CACHE": folder.path])
         #expect(missing.status == 1)
         let error = Fixtures.jsonLines(missing.output).first?["error"] as? String
         #expect(error?.contains("scripts/build-general-labels.py") == true, "\(missing.output)")
