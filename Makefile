@@ -12,14 +12,14 @@ run: release-assets
 	@echo "== Faces (annotated copies in out/faces)"
 	.build/release/swiftvision faces --landmarks $(SAMPLES)/astronaut.png $(SAMPLES)/zidane.jpg $(SAMPLES)/bus.jpg --draw out/faces
 	@echo "== Objects (annotated copies in out/objects)"
-	.build/release/swiftvision detect --multiple --classify $(SAMPLES)/bus.jpg $(SAMPLES)/dog.jpg $(SAMPLES)/kite.jpg --draw out/objects
+	.build/release/swiftvision objects --multiple --classify $(SAMPLES)/bus.jpg $(SAMPLES)/dog.jpg $(SAMPLES)/kite.jpg --draw out/objects
 	@echo "== Text of a scanned page"
 	.build/release/swiftvision text $(SAMPLES)/page.png
 
 test: checked-assets
 	scripts/install-system-packages.sh --tests
 	scripts/setup-eval-env.sh
-	$(SWIFTVISION_CACHE)/tools-venv/bin/python -m pytest tests/python -q
+	$(SWIFTVISION_CACHE)/tools-venv/bin/python -m pytest Tests/Python -q
 	swift test $(SWIFT_BUILD_FLAGS)
 
 # The fuzz suite of `make test` at length: FUZZ_ITERATIONS mutants per file from FUZZ_SEED (printed on failure),
@@ -30,13 +30,13 @@ FUZZ_SERVICE_ITERATIONS ?= 3000
 fuzz: checked-assets
 	swift build --build-tests $(SWIFT_BUILD_FLAGS)
 	SWIFTVISION_FUZZ_ITERATIONS=$(FUZZ_ITERATIONS) SWIFTVISION_FUZZ_SEED=$(FUZZ_SEED) swift test --skip-build --filter FuzzTests
-	$(SWIFTVISION_CACHE)/tools-venv/bin/python tests/python/fuzz_service.py --iterations $(FUZZ_SERVICE_ITERATIONS) --seed $(FUZZ_SEED)
+	$(SWIFTVISION_CACHE)/tools-venv/bin/python Tests/Python/fuzz_service.py --iterations $(FUZZ_SERVICE_ITERATIONS) --seed $(FUZZ_SEED)
 
 # Server-side sources held for SOAK_MINUTES: 8 looping file sources of objects at 5 fps with signed webhooks;
 # the resident memory may grow by at most 10 MB after the first minute, and no source may stall.
 SOAK_MINUTES ?= 5
 soak: checked-assets
-	$(SWIFTVISION_CACHE)/tools-venv/bin/python tests/python/soak_sources.py --minutes $(SOAK_MINUTES) --sources 8 --fps 5
+	$(SWIFTVISION_CACHE)/tools-venv/bin/python Tests/Python/soak_sources.py --minutes $(SOAK_MINUTES) --sources 8 --fps 5
 
 # The debug build, samples, models and reference environment that `test`, `fuzz` and the checks below run on.
 checked-assets: system-packages

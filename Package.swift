@@ -72,6 +72,16 @@ let portedUmbrellas: [Target.Dependency] = portedModules.map(\.name)
     .filter { ["MLKit", "Vision", "MediaPipeTasksVision"].contains($0) }
     .map { .byName(name: $0) }
 
+/// The test targets of the layers below the server, one per layer (docs/architecture.md): each names the
+/// layer its suites are about; a suite may also drive the adapters above, to compare them with the core.
+let layerTests: [Target] = ["CoreTests", "RuntimeTests", "TaskTests", "AdapterTests", "CLITests"].map { name in
+    .testTarget(
+        name: name,
+        dependencies: ["SwiftVision", "SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks", "SwiftVisionTestSupport"]
+            + portedUmbrellas
+    )
+}
+
 
 let package = Package(
     name: "SwiftVision",
@@ -210,17 +220,20 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "SwiftVisionBench", dependencies: ["SwiftVision", "SwiftVisionCollections"] + portedUmbrellas),
-        // Builders of test inputs shared by both test targets (seeded randomness, bad inputs).
-        .target(name: "SwiftVisionTestSupport", dependencies: ["SwiftVisionCore"], path: "Tests/SwiftVisionTestSupport"),
-        .testTarget(
-            name: "SwiftVisionTests",
-            dependencies: ["SwiftVision", "SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks", "SwiftVisionTestSupport"]
-                + portedUmbrellas
+        // Test inputs shared by every test target: fixtures, the reference scripts' runner, bad inputs.
+        .target(
+            name: "SwiftVisionTestSupport",
+            dependencies: ["SwiftVision", "SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTasks",
+                .target(name: "MLKitCommon", condition: .when(platforms: [.linux])),
+            ],
+            path: "Tests/TestSupport"
         ),
+    ] + layerTests + [
         .testTarget(
-            name: "SwiftVisionServerTests",
+            name: "ServerTests",
             dependencies: [
                 "SwiftVisionServer",
+                "SwiftVision",
                 "SwiftVisionCore",
                 "SwiftVisionTestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -228,7 +241,7 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "SwiftVisionCollectionsTests",
+            name: "CollectionsTests",
             dependencies: [
                 "SwiftVisionCollections", "SwiftVision", "SwiftVisionTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
             ]

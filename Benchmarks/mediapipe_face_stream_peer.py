@@ -2,7 +2,7 @@
 Linux) on the frames of a video, sent at a fixed period, as swiftvision-bench does with its own live stream.
 
 The model is the wheel's face_detection_short_range.tflite with the image-input metadata the Tasks API
-needs, written by Tests/Reference/mediapipe_face_model.py (shared with the face fidelity reference).
+needs, written by Tests/Python/Reference/mediapipe_face_model.py (shared with the face fidelity reference).
 
 Usage: mediapipe_face_stream_peer.py VIDEO SECONDS PERIOD_MS
     sends the video's frames in a loop (timestamps 1 ms apart) every PERIOD_MS for SECONDS; prints a
@@ -22,7 +22,7 @@ from mediapipe.tasks.python import BaseOptions, vision
 
 from timing import live_stream, read_rgb_frames
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Reference"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Python", "Reference"))
 from mediapipe_face_model import short_range_detector  # noqa: E402
 
 

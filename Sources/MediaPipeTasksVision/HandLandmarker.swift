@@ -52,54 +52,44 @@ public protocol HandLandmarkerLiveStreamDelegate: NSObjectProtocol, Sendable {
 public final class HandLandmarker: Sendable {
     /// The options the landmarker was made with.
     public let options: HandLandmarkerOptions
-    private let runner: TaskRunner<HandsTask>
+    private let api: VisionTaskApi<HandsTask, HandLandmarkerResult>
 
     /// Loads the models (installed by `swiftvision setup`).
     public init(options: HandLandmarkerOptions = HandLandmarkerOptions()) throws {
-        if options.runningMode != .liveStream, options.handLandmarkerLiveStreamDelegate != nil {
-            throw VisionTaskError.invalidOption("the landmarker is in image or video mode; a live-stream delegate should not be provided")
-        }
         self.options = options
         let reference = WeakReference<HandLandmarker>()
-        var handler: (@Sendable (LiveStreamResult<HandsTask.Output>) -> Void)?
+        var deliver: VisionTaskApi<HandsTask, HandLandmarkerResult>.Delivery?
         if let delegate = options.handLandmarkerLiveStreamDelegate {
-            handler = { [weak delegate] live in
+            deliver = { [weak delegate] result, timestamp, error in
                 guard let delegate, let owner = reference.object else { return }
-                let timestamp = live.timestampInMilliseconds
-                switch live.result {
-                case .success(let output):
-                    delegate.handLandmarker(
-                        owner, didFinishDetection: HandLandmarkerResult(output, timestamp: timestamp), timestampInMilliseconds: timestamp,
-                        error: nil)
-                case .failure(let error):
-                    delegate.handLandmarker(owner, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: error)
-                }
+                delegate.handLandmarker(owner, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
             }
         }
-        runner = TaskRunner(task: try HandsTask(options: options.taskOptions), runningMode: options.runningMode, resultHandler: handler)
+        api = try VisionTaskApi(
+            task: { try HandsTask(options: options.taskOptions) }, runningMode: options.runningMode, result: HandLandmarkerResult.init, deliver: deliver)
         reference.object = self
     }
 
     /// The hands of one image, in `.image` mode.
     public func detect(image: VisionImage) throws -> HandLandmarkerResult {
-        HandLandmarkerResult(try runner.run(image), timestamp: 0)
+        try api.run(image)
     }
 
     /// The hands of the next frame of a video, in `.video` mode; timestamps must increase.
     public func detect(videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> HandLandmarkerResult {
-        HandLandmarkerResult(try runner.run(videoFrame: image, timestampInMilliseconds: timestamp), timestamp: timestamp)
+        try api.run(videoFrame: image, timestampInMilliseconds: timestamp)
     }
 
     /// Sends the next frame of a live stream, in `.liveStream` mode, and returns at once; timestamps must
     /// increase. Results go to the delegate, in order; one frame is processed at a time and the newest
     /// frame that arrives meanwhile goes next (older waiting ones are dropped).
     public func detectAsync(image: VisionImage, timestampInMilliseconds timestamp: Int) throws {
-        try runner.send(image, timestampInMilliseconds: timestamp)
+        try api.send(image, timestampInMilliseconds: timestamp)
     }
 
     /// Ends the landmarker; later calls fail with ``VisionTaskError/closed``.
     public func close() {
-        runner.close()
+        api.close()
     }
 }
 
@@ -111,7 +101,7 @@ public struct HandLandmarkerResult: Sendable {
     /// Each hand's 21 landmarks in metres, origin at the hand's centre.
     public let worldLandmarks: [[Landmark]]
     /// Each hand's handedness: one category, `Left` or `Right` (as MediaPipe labels it: see ``Handedness``).
-    public let handedness: [[Category]]
+    public let handedness: [[ResultCategory]]
     /// The timestamp given with the frame; 0 for single images.
     public let timestampInMilliseconds: Int
 
@@ -123,20 +113,8 @@ public struct HandLandmarkerResult: Sendable {
         worldLandmarks = output.hands.map(\.worldLandmarks)
         handedness = output.hands.map { hand in
             let index = hand.handedness == .left ? 0 : 1
-            return [Category(index: index, score: hand.handednessScore, categoryName: hand.handedness.rawValue, displayName: hand.handedness.rawValue)]
+            return [ResultCategory(index: index, score: hand.handednessScore, categoryName: hand.handedness.rawValue, displayName: hand.handedness.rawValue)]
         }
         timestampInMilliseconds = timestamp
     }
-}
-
-/// A class of a classification result, as MediaPipe's `ResultCategory`.
-public struct Category: Sendable, Hashable {
-    /// The class's index in the model's labels.
-    public let index: Int
-    /// The model's confidence, 0–1.
-    public let score: Float
-    /// The class's label.
-    public let categoryName: String?
-    /// The label to show.
-    public let displayName: String?
 }

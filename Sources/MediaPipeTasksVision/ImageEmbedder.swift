@@ -10,33 +10,22 @@ import SwiftVisionTasks
 public final class ImageEmbedder: Sendable {
     /// The options the embedder was made with.
     public let options: ImageEmbedderOptions
-    private let runner: TaskRunner<EmbeddingsTask>
+    private let api: VisionTaskApi<EmbeddingsTask, ImageEmbedderResult>
 
     /// Loads the model; each of its outputs must be one vector (`[1, N]` or `[1, 1, 1, N]`).
     public init(options: ImageEmbedderOptions = ImageEmbedderOptions()) throws {
-        if options.runningMode != .liveStream, options.imageEmbedderLiveStreamDelegate != nil {
-            throw EmbeddingError.delegateOutsideLiveStream
-        }
         self.options = options
-        let reference = EmbedderReference()
-        var handler: (@Sendable (LiveStreamResult<EmbeddingsTask.Output>) -> Void)?
+        let reference = WeakReference<ImageEmbedder>()
+        var deliver: VisionTaskApi<EmbeddingsTask, ImageEmbedderResult>.Delivery?
         if let delegate = options.imageEmbedderLiveStreamDelegate {
-            handler = { [weak delegate] live in
-                guard let delegate, let owner = reference.embedder else { return }
-                let timestamp = live.timestampInMilliseconds
-                switch live.result {
-                case .success(let output):
-                    delegate.imageEmbedder(
-                        owner, didFinishEmbedding: ImageEmbedderResult(output, timestamp: timestamp),
-                        timestampInMilliseconds: timestamp, error: nil)
-                case .failure(let error):
-                    delegate.imageEmbedder(owner, didFinishEmbedding: nil, timestampInMilliseconds: timestamp, error: error)
-                }
+            deliver = { [weak delegate] result, timestamp, error in
+                guard let delegate, let owner = reference.object else { return }
+                delegate.imageEmbedder(owner, didFinishEmbedding: result, timestampInMilliseconds: timestamp, error: error)
             }
         }
-        let task = try EmbeddingsTask(options: options.taskOptions)
-        runner = TaskRunner(task: task, runningMode: options.runningMode, resultHandler: handler)
-        reference.embedder = self
+        api = try VisionTaskApi(
+            task: { try EmbeddingsTask(options: options.taskOptions) }, runningMode: options.runningMode, result: ImageEmbedderResult.init, deliver: deliver)
+        reference.object = self
     }
 
     /// An embedder in image mode for the model at `modelPath`.
@@ -46,12 +35,12 @@ public final class ImageEmbedder: Sendable {
 
     /// The embeddings of one image, in `.image` mode.
     public func embed(image: VisionImage) throws -> ImageEmbedderResult {
-        ImageEmbedderResult(try runner.run(image), timestamp: 0)
+        try api.run(image)
     }
 
     /// The embeddings of the next frame of a video, in `.video` mode; timestamps must increase.
     public func embed(videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> ImageEmbedderResult {
-        ImageEmbedderResult(try runner.run(videoFrame: image, timestampInMilliseconds: timestamp), timestamp: timestamp)
+        try api.run(videoFrame: image, timestampInMilliseconds: timestamp)
     }
 
     /// Sends the next frame of a live stream, in `.liveStream` mode, and returns at once; timestamps
@@ -60,27 +49,18 @@ public final class ImageEmbedder: Sendable {
     /// flight; here the newest such frame waits and goes next (older waiting ones are dropped), which
     /// keeps the model busy: 167 results/s against 122 with a 5 ms producer (`make bench`).
     public func embedAsync(image: VisionImage, timestampInMilliseconds timestamp: Int) throws {
-        try runner.send(image, timestampInMilliseconds: timestamp)
+        try api.send(image, timestampInMilliseconds: timestamp)
     }
 
     /// The live-stream results in timestamp order, for those who prefer a sequence to a delegate.
     /// Each read starts a new sequence, holding the results from then on, and ends the previous one.
     public var liveStreamResults: AsyncStream<Result<ImageEmbedderResult, any Error>> {
-        let live = runner.liveStreamResults
-        return AsyncStream { continuation in
-            let forwarding = Task {
-                for await result in live {
-                    continuation.yield(result.result.map { ImageEmbedderResult($0, timestamp: result.timestampInMilliseconds) })
-                }
-                continuation.finish()
-            }
-            continuation.onTermination = { _ in forwarding.cancel() }
-        }
+        api.liveStreamResults
     }
 
     /// Ends the embedder; later calls fail with ``VisionTaskError/closed``.
     public func close() {
-        runner.close()
+        api.close()
     }
 
     /// The cosine similarity of two embeddings, −1…1, as MediaPipe's
@@ -115,10 +95,4 @@ public struct EmbeddingResult: Sendable, Hashable {
     public let embeddings: [Embedding]
     /// The timestamp given with the frame; 0 for single images.
     public let timestampInMilliseconds: Int
-}
-
-/// A weak reference to an embedder, for its runner's result handler.
-private final class EmbedderReference: @unchecked Sendable {
-    /// Set once, in the embedder's initializer, before any frame can be sent.
-    weak var embedder: ImageEmbedder?
 }

@@ -4,11 +4,7 @@ import SwiftVisionRuntime
 import SwiftVisionTasks
 
 /// Options of ``ImageEmbedder``, as MediaPipe's `ImageEmbedderOptions`: a class, set on a `let`.
-public final class ImageEmbedderOptions: @unchecked Sendable {
-    /// The model; the model zoo's EfficientNet-Lite0 embedder (1280 values) when no path is set.
-    public var baseOptions = BaseOptions()
-    /// How images arrive.
-    public var runningMode: RunningMode = .image
+public final class ImageEmbedderOptions: TaskOptions, @unchecked Sendable {
     /// Scales each embedding to unit length; use it when quantizing a model whose values are not in −1…1.
     public var l2Normalize = false
     /// Returns int8 values (scalar quantization of values assumed in −1…1) instead of floats.
@@ -16,14 +12,13 @@ public final class ImageEmbedderOptions: @unchecked Sendable {
     /// Receives the results of ``ImageEmbedder/embedAsync(image:timestampInMilliseconds:)``, in order, in
     /// `.liveStream` mode; held weakly.
     public weak var imageEmbedderLiveStreamDelegate: (any ImageEmbedderLiveStreamDelegate)?
-    /// Threads for each inference.
-    public var threadCount = LiteRT.CompilationOptions.default.threadCount
 
     /// MediaPipe's defaults: the model zoo's embedder in image mode.
-    public init() {}
+    public override init() {}
 
     /// Options for a custom embedder model.
     public init(localModel: LocalModel) {
+        super.init()
         baseOptions.modelAssetPath = localModel.path
     }
 

@@ -55,54 +55,44 @@ public protocol PoseLandmarkerLiveStreamDelegate: NSObjectProtocol, Sendable {
 public final class PoseLandmarker: Sendable {
     /// The options the landmarker was made with.
     public let options: PoseLandmarkerOptions
-    private let runner: TaskRunner<PoseTask>
+    private let api: VisionTaskApi<PoseTask, PoseLandmarkerResult>
 
     /// Loads the models (installed by `swiftvision setup`).
     public init(options: PoseLandmarkerOptions = PoseLandmarkerOptions()) throws {
-        if options.runningMode != .liveStream, options.poseLandmarkerLiveStreamDelegate != nil {
-            throw VisionTaskError.invalidOption("the landmarker is in image or video mode; a live-stream delegate should not be provided")
-        }
         self.options = options
         let reference = WeakReference<PoseLandmarker>()
-        var handler: (@Sendable (LiveStreamResult<PoseTask.Output>) -> Void)?
+        var deliver: VisionTaskApi<PoseTask, PoseLandmarkerResult>.Delivery?
         if let delegate = options.poseLandmarkerLiveStreamDelegate {
-            handler = { [weak delegate] live in
+            deliver = { [weak delegate] result, timestamp, error in
                 guard let delegate, let owner = reference.object else { return }
-                let timestamp = live.timestampInMilliseconds
-                switch live.result {
-                case .success(let output):
-                    delegate.poseLandmarker(
-                        owner, didFinishDetection: PoseLandmarkerResult(output, timestamp: timestamp), timestampInMilliseconds: timestamp,
-                        error: nil)
-                case .failure(let error):
-                    delegate.poseLandmarker(owner, didFinishDetection: nil, timestampInMilliseconds: timestamp, error: error)
-                }
+                delegate.poseLandmarker(owner, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
             }
         }
-        runner = TaskRunner(task: try PoseTask(options: options.taskOptions), runningMode: options.runningMode, resultHandler: handler)
+        api = try VisionTaskApi(
+            task: { try PoseTask(options: options.taskOptions) }, runningMode: options.runningMode, result: PoseLandmarkerResult.init, deliver: deliver)
         reference.object = self
     }
 
     /// The poses of one image, in `.image` mode.
     public func detect(image: VisionImage) throws -> PoseLandmarkerResult {
-        PoseLandmarkerResult(try runner.run(image), timestamp: 0)
+        try api.run(image)
     }
 
     /// The poses of the next frame of a video, in `.video` mode; timestamps must increase.
     public func detect(videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> PoseLandmarkerResult {
-        PoseLandmarkerResult(try runner.run(videoFrame: image, timestampInMilliseconds: timestamp), timestamp: timestamp)
+        try api.run(videoFrame: image, timestampInMilliseconds: timestamp)
     }
 
     /// Sends the next frame of a live stream, in `.liveStream` mode, and returns at once; timestamps
     /// must increase. Results go to the delegate, in order; one frame is processed at a time and the
     /// newest frame that arrives meanwhile goes next (older waiting ones are dropped).
     public func detectAsync(image: VisionImage, timestampInMilliseconds timestamp: Int) throws {
-        try runner.send(image, timestampInMilliseconds: timestamp)
+        try api.send(image, timestampInMilliseconds: timestamp)
     }
 
     /// Ends the landmarker; later calls fail with ``VisionTaskError/closed``.
     public func close() {
-        runner.close()
+        api.close()
     }
 }
 

@@ -1,5 +1,5 @@
-/// A weak reference to a landmarker, for its runner's result handler.
+/// A weak reference to a task class, for its live-stream delivery.
 final class WeakReference<Object: AnyObject>: @unchecked Sendable {
-    /// Set once, in the landmarker's initializer, before any frame can be sent.
+    /// Set once, in the class's initializer, before any frame can be sent.
     weak var object: Object?
 }

@@ -38,7 +38,7 @@ enum ObjectBenchmark {
         let after = try runPeer()
 
         print("\nObjects — YOLOv4-tiny, 1 thread, \(iterations) runs a side (the peer's in two halves, before and after ours)")
-        print("peer: Python — Tests/Reference/yolo_pipeline.py: cv2 letterbox (area), ai-edge-litert invoke, numpy decode and per-class NMS — on the decoded image")
+        print("peer: Python — Tests/Python/Reference/yolo_pipeline.py: cv2 letterbox (area), ai-edge-litert invoke, numpy decode and per-class NMS — on the decoded image")
         BenchmarkRow.printHeader()
         for ((name, path), (time, found)) in zip(zip(photos, paths), ours) {
             let peer = Timing(samples: before.pipelineMs[path, default: []] + after.pipelineMs[path, default: []])

@@ -12,7 +12,7 @@ enum PeakMemoryBenchmark {
         (["--help"], nil), (["info"], "bus.jpg"),
         (["faces", "--fast"], "zidane.jpg"), (["faces"], "zidane.jpg"), (["faces", "--landmarks"], "zidane.jpg"),
         (["pose"], "bus.jpg"), (["hands"], "zidane.jpg"),
-        (["detect", "--multiple"], "bus.jpg"), (["segment"], "zidane.jpg"), (["rectangles"], "bus.jpg"),
+        (["objects", "--multiple"], "bus.jpg"), (["segment"], "zidane.jpg"), (["rectangles"], "bus.jpg"),
         (["barcodes"], "pyzbar-qrcode.png"), (["text"], "page.png"), (["label"], "dog.jpg"), (["embed"], "dog.jpg"),
     ]
 

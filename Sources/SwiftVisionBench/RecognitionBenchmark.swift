@@ -4,7 +4,7 @@ import SwiftVision
 
 /// The recognition section of `make bench`: barcode reading next to zxing-cpp's Python binding (kept
 /// running, its runs alternating with ours one by one) and text recognition next to Tesseract's API through tesserocr (started once, fed the same decoded
-/// image), on the same images in the same run. Barcode scenes are built by Tests/Reference/vision_fixtures.py.
+/// image), on the same images in the same run. Barcode scenes are built by Tests/Python/Reference/vision_fixtures.py.
 enum RecognitionBenchmark {
     /// Barcode runs a side, ours and the peer's in turns.
     static let barcodeIterations = 10
@@ -24,7 +24,7 @@ enum RecognitionBenchmark {
         defer { try? FileManager.default.removeItem(at: scenes) }
         func build(_ kind: String, _ names: [String]) throws -> [String] {
             let built = try PeerProcess.run(
-                python: python, script: "../Tests/Reference/vision_fixtures.py",
+                python: python, script: "../Tests/Python/Reference/vision_fixtures.py",
                 arguments: [kind, scenes.appendingPathComponent(kind).path, cache.samples.path], as: [Scene].self)
             return names.compactMap { name in built.first { $0.file.hasSuffix("/" + name) }?.file }
         }

@@ -2,13 +2,13 @@ import Foundation
 import SwiftVision
 
 /// The rectangles section of `make bench`: `RectangleDetector` with Vision's default options
-/// beside the standard document-scanner pipeline in OpenCV (Tests/Reference/rectangles_reference.py:
+/// beside the standard document-scanner pipeline in OpenCV (Tests/Python/Reference/rectangles_reference.py:
 /// blur, Canny, outer contours, `approxPolyDP`, convex four-gons, largest first), kept running, its runs
 /// and ours alternating one by one on the same decoded image, both pinned to one CPU.
 ///
 /// The images: bus.jpg rescaled to 1, 4 and 12 megapixels (written as PNG, so that both sides decode the
 /// same pixels), the sample photos with hand-marked corners (RectanglePhotoTests) and the scenes drawn
-/// by Tests/Reference/vision_fixtures.py (RectangleDetectionTests). Each row says how far our best
+/// by Tests/Python/Reference/vision_fixtures.py (RectangleDetectionTests). Each row says how far our best
 /// rectangle's corners lie from the peer's largest.
 enum RectangleBenchmark {
     /// Runs a side, ours and the peer's in turns.
@@ -48,16 +48,16 @@ enum RectangleBenchmark {
         }
         paths += photos.map { cache.sample(named: $0).path }
         let built = try PeerProcess.run(
-            python: python, script: "../Tests/Reference/vision_fixtures.py",
+            python: python, script: "../Tests/Python/Reference/vision_fixtures.py",
             arguments: ["rectangles", folder.appendingPathComponent("scenes").path, cache.samples.path],
             as: [RecognitionBenchmark.Scene].self)
         paths += scenes.compactMap { name in built.first { $0.file.hasSuffix("/" + name) }?.file }
 
         try CPUAffinity.onOneCPU { cpu in
-            let peer = try PeerSession(python: python, script: "../Tests/Reference/rectangles_reference.py", arguments: ["--serve"])
+            let peer = try PeerSession(python: python, script: "../Tests/Python/Reference/rectangles_reference.py", arguments: ["--serve"])
             let greeting = try peer.line(as: Greeting.self)
             print("\nRectangles — median of \(iterations) runs a side on decoded images, 1 thread; RectangleDetector, Vision's defaults")
-            print("peer: OpenCV \(greeting.opencvVersion) document-scanner pipeline (Tests/Reference/rectangles_reference.py: 5×5 blur,")
+            print("peer: OpenCV \(greeting.opencvVersion) document-scanner pipeline (Tests/Python/Reference/rectangles_reference.py: 5×5 blur,")
             print("       Canny 50/150, outer contours, approxPolyDP 2 %, convex four-gons, largest first), same decoded image,")
             print("       kept running: its runs and ours alternate one by one, each side first in every other turn"
                 + (cpu.map { ", both pinned to CPU \($0.number)" } ?? ""))

@@ -232,7 +232,7 @@ public enum CollectionStoreError: Error, Equatable, Sendable, CustomStringConver
     case unknownItem(Int64, collection: String)
     /// The item has no embedding to search with.
     case noEmbedding(Int64)
-    /// A collection name that is empty or longer than 200 characters.
+    /// A collection name that is empty, longer than 200 characters or holds a control character.
     case invalidName(String)
     /// A query vector whose length differs from the collection's embeddings.
     case dimensionMismatch(query: Int, stored: Int)
@@ -247,7 +247,9 @@ public enum CollectionStoreError: Error, Equatable, Sendable, CustomStringConver
         case .unknownCollection(let name): "no collection named '\(name)' (swiftvision index list shows them)"
         case .unknownItem(let id, let collection): "no item \(id) in collection '\(collection)'"
         case .noEmbedding(let id): "item \(id) has no embedding: index it with --tasks embeddings"
-        case .invalidName(let name): "invalid collection name '\(name)': give 1 to 200 characters"
+        case .invalidName(let name):
+            "invalid collection name '\(name.prefix(200))': "
+                + "give 1 to 200 characters, none of them a control character"
         case .dimensionMismatch(let query, let stored):
             "the query's embedding has \(query) values, the collection's have \(stored): use the same embedder"
         case .zeroVector: "the query's embedding is empty or all zero"
@@ -257,6 +259,13 @@ public enum CollectionStoreError: Error, Equatable, Sendable, CustomStringConver
 
     /// The same as ``description``.
     public var errorDescription: String? { description }
+
+    /// Refuses a collection name both stores could not keep as given: empty, longer than 200 characters, or
+    /// holding a control character (SQLite cuts a name at NUL; PostgreSQL refuses NUL).
+    static func check(name: String) throws {
+        guard (1...200).contains(name.count), !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else { throw invalidName(name) }
+    }
 }
 
 extension CollectionQuery {

@@ -155,7 +155,7 @@ public final class PostgreSQLCollectionStore: CollectionStore {
     }
 
     public func makeCollection(named name: String) throws -> Bool {
-        guard (1...200).contains(name.count) else { throw CollectionStoreError.invalidName(name) }
+        try CollectionStoreError.check(name: name)
         return try session { session in
             try !session.rows(
                 "INSERT INTO swiftvision.collection (name, created_at) VALUES (\(name), \(Date())) ON CONFLICT (name) DO NOTHING RETURNING id"
@@ -397,7 +397,7 @@ public final class PostgreSQLCollectionStore: CollectionStore {
     }
 
     private static func makeCollection(_ session: Session, _ name: String) throws -> Int64 {
-        guard (1...200).contains(name.count) else { throw CollectionStoreError.invalidName(name) }
+        try CollectionStoreError.check(name: name)
         try session.execute(
             "INSERT INTO swiftvision.collection (name, created_at) VALUES (\(name), \(Date())) ON CONFLICT (name) DO NOTHING")
         return try existingCollectionId(session, name)

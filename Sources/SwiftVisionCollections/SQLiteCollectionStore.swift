@@ -347,7 +347,7 @@ public final class SQLiteCollectionStore: CollectionStore {
     }
 
     private static func makeCollection(_ db: Database, _ name: String) throws -> Int64 {
-        guard (1...200).contains(name.count) else { throw CollectionStoreError.invalidName(name) }
+        try CollectionStoreError.check(name: name)
         if let id = try collectionId(db, name) { return id }
         try db.execute(sql: "INSERT INTO collection (name, createdAt) VALUES (?, ?)", arguments: [name, Date()])
         return db.lastInsertedRowID

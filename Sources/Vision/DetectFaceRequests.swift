@@ -50,8 +50,7 @@ public struct DetectFaceLandmarksRequest: FaceRequest {
 }
 
 /// What the face requests share: their options and how they run on images and frames.
-public protocol FaceRequest: SequenceVisionRequest
-where Result == [FaceObservation], SequenceState == TaskRunner<FacesTask> {
+public protocol FaceRequest: TaskBackedRequest where Result == [FaceObservation], Job == FacesTask {
     /// `.accurate` (default, as Vision) looks closer (tiles) for small faces; `.fast` looks for near faces only.
     var performanceMode: FacePerformanceMode { get set }
     /// Most faces to report.
@@ -61,25 +60,8 @@ where Result == [FaceObservation], SequenceState == TaskRunner<FacesTask> {
 }
 
 extension FaceRequest {
-    /// The faces in `image`.
-    public func perform(on image: VisionImage) throws -> [FaceObservation] {
-        observations(try FacesTask(options: taskOptions).output(for: image), imageSize: image.size)
-    }
-
-    /// Face requests with the same mode, limit and landmarks share a sequence.
-    public var sequenceKey: AnyHashable { taskOptions }
-
-    /// A runner of the faces task in video mode: faces keep tracking IDs from frame to frame.
-    public func makeSequenceState() throws -> TaskRunner<FacesTask> {
-        TaskRunner(task: try FacesTask(options: taskOptions), runningMode: .video)
-    }
-
-    /// The faces in the next frame of the sequence.
-    public func perform(on image: VisionImage, state: inout TaskRunner<FacesTask>) throws -> [FaceObservation] {
-        observations(try state.run(videoFrame: image), imageSize: image.size)
-    }
-
-    private var taskOptions: FacesTask.Options {
+    /// The faces task's options: the mode, the limit, and landmarks with the mesh for the landmarks request.
+    public var taskOptions: FacesTask.Options {
         var options = FacesTask.Options()
         options.fast = performanceMode == .fast
         options.maxFaces = maximumObservations
@@ -88,7 +70,8 @@ extension FaceRequest {
         return options
     }
 
-    private func observations(_ output: FacesTask.Output, imageSize: CGSize) -> [FaceObservation] {
+    /// The faces of the output, the most confident first.
+    public func results(from output: FacesTask.Output, imageSize: CGSize) -> [FaceObservation] {
         output.faces.map { FaceObservation($0, imageSize: imageSize) }
     }
 }

@@ -5,42 +5,31 @@ import SwiftVisionTasks
 
 /// Finds human bodies and their joints, as Vision's `DetectHumanBodyPoseRequest`, on BlazePose's
 /// models. In a ``SequenceRequestHandler`` the landmarks of one frame place the next frame's crop.
-public struct DetectHumanBodyPoseRequest: SequenceVisionRequest {
+public struct DetectHumanBodyPoseRequest: TaskBackedRequest {
     /// Most bodies to report; 1 by default, as MediaPipe's pose graph.
     public var maximumObservations = 1
     /// Called with the request's results or error each time a handler performs it (Vision's
     /// `completionHandler`); nil for none.
     public var completionHandler: CompletionHandler?
 
+    /// The task the request runs.
+    public typealias Job = PoseTask
+    /// What the request produces: the bodies found.
+    public typealias Result = [HumanBodyPoseObservation]
+
     /// A request for one body.
     public init() {}
 
-    /// The bodies in `image`.
-    public func perform(on image: VisionImage) throws -> [HumanBodyPoseObservation] {
-        observations(try PoseTask(options: taskOptions).output(for: image))
-    }
-
-    /// Requests with the same limit share a sequence.
-    public var sequenceKey: AnyHashable { taskOptions }
-
-    /// A runner of the pose task in video mode.
-    public func makeSequenceState() throws -> TaskRunner<PoseTask> {
-        TaskRunner(task: try PoseTask(options: taskOptions), runningMode: .video)
-    }
-
-    /// The bodies in the next frame of the sequence.
-    public func perform(on image: VisionImage, state: inout TaskRunner<PoseTask>) throws -> [HumanBodyPoseObservation] {
-        observations(try state.run(videoFrame: image))
-    }
-
-    private var taskOptions: PoseTask.Options {
+    /// The pose task's options for the request.
+    public var taskOptions: PoseTask.Options {
         var options = PoseTask.Options()
         options.maxPoses = maximumObservations
         return options
     }
 
-    private func observations(_ output: PoseTask.Output) -> [HumanBodyPoseObservation] {
-        output.poses.map { HumanBodyPoseObservation($0, imageSize: CGSize(width: output.width, height: output.height)) }
+    /// The bodies of the output.
+    public func results(from output: PoseTask.Output, imageSize: CGSize) -> [HumanBodyPoseObservation] {
+        output.poses.map { HumanBodyPoseObservation($0, imageSize: imageSize) }
     }
 }
 

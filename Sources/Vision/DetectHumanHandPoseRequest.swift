@@ -6,42 +6,31 @@ import SwiftVisionTasks
 /// Finds human hands and their joints, as Vision's `DetectHumanHandPoseRequest`, on MediaPipe's palm
 /// detector and hand landmark model. In a ``SequenceRequestHandler`` each hand's landmarks place its
 /// next frame's crop.
-public struct DetectHumanHandPoseRequest: SequenceVisionRequest {
+public struct DetectHumanHandPoseRequest: TaskBackedRequest {
     /// Most hands to report; 2 by default, as Vision.
     public var maximumHandCount = 2
     /// Called with the request's results or error each time a handler performs it (Vision's
     /// `completionHandler`); nil for none.
     public var completionHandler: CompletionHandler?
 
+    /// The task the request runs.
+    public typealias Job = HandsTask
+    /// What the request produces: the hands found.
+    public typealias Result = [HumanHandPoseObservation]
+
     /// A request for up to two hands.
     public init() {}
 
-    /// The hands in `image`.
-    public func perform(on image: VisionImage) throws -> [HumanHandPoseObservation] {
-        observations(try HandsTask(options: taskOptions).output(for: image))
-    }
-
-    /// Requests with the same limit share a sequence.
-    public var sequenceKey: AnyHashable { taskOptions }
-
-    /// A runner of the hand task in video mode.
-    public func makeSequenceState() throws -> TaskRunner<HandsTask> {
-        TaskRunner(task: try HandsTask(options: taskOptions), runningMode: .video)
-    }
-
-    /// The hands in the next frame of the sequence.
-    public func perform(on image: VisionImage, state: inout TaskRunner<HandsTask>) throws -> [HumanHandPoseObservation] {
-        observations(try state.run(videoFrame: image))
-    }
-
-    private var taskOptions: HandsTask.Options {
+    /// The hands task's options for the request.
+    public var taskOptions: HandsTask.Options {
         var options = HandsTask.Options()
         options.maxHands = maximumHandCount
         return options
     }
 
-    private func observations(_ output: HandsTask.Output) -> [HumanHandPoseObservation] {
-        output.hands.map { HumanHandPoseObservation($0, imageSize: CGSize(width: output.width, height: output.height)) }
+    /// The hands of the output.
+    public func results(from output: HandsTask.Output, imageSize: CGSize) -> [HumanHandPoseObservation] {
+        output.hands.map { HumanHandPoseObservation($0, imageSize: imageSize) }
     }
 }
 

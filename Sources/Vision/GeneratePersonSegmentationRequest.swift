@@ -6,7 +6,7 @@ import SwiftVisionTasks
 /// Produces a mask of the people in an image, as Vision's `GeneratePersonSegmentationRequest`, with
 /// MediaPipe's selfie segmentation model. In a ``SequenceRequestHandler`` successive frames form a
 /// stream whose masks are smoothed from frame to frame, as Vision recommends for video.
-public struct GeneratePersonSegmentationRequest: SequenceVisionRequest {
+public struct GeneratePersonSegmentationRequest: TaskBackedRequest {
     /// Speed against detail. Every level runs the same 256×256 model (Vision runs a larger model for
     /// `.accurate`); they differ in the size of the mask and the work spent scaling it.
     public enum QualityLevel: String, Sendable, CaseIterable, Codable {
@@ -28,26 +28,16 @@ public struct GeneratePersonSegmentationRequest: SequenceVisionRequest {
     /// `completionHandler`); nil for none.
     public var completionHandler: CompletionHandler?
 
+    /// The task the request runs.
+    public typealias Job = SegmentTask
+    /// What the request produces: the mask of the people.
+    public typealias Result = PixelBufferObservation
+
     /// A request at `.accurate` quality.
     public init() {}
 
-    /// The mask of the people in `image`.
-    public func perform(on image: VisionImage) throws -> PixelBufferObservation {
-        try observation(try SegmentTask(options: taskOptions).output(for: image).mask, imageSize: image.size)
-    }
-
     /// Requests of the same quality share a sequence.
     public var sequenceKey: AnyHashable { qualityLevel }
-
-    /// A runner of the segmentation task in video mode: masks are smoothed from frame to frame.
-    public func makeSequenceState() throws -> TaskRunner<SegmentTask> {
-        TaskRunner(task: try SegmentTask(options: taskOptions), runningMode: .video)
-    }
-
-    /// The mask of the people in the next frame of the sequence.
-    public func perform(on image: VisionImage, state: inout TaskRunner<SegmentTask>) throws -> PixelBufferObservation {
-        try observation(try state.run(videoFrame: image).mask, imageSize: image.size)
-    }
 
     /// The size of the mask this request gives for an image of `imageSize`.
     public func maskSize(forImageSize imageSize: CGSize) -> (width: Int, height: Int) {
@@ -63,13 +53,15 @@ public struct GeneratePersonSegmentationRequest: SequenceVisionRequest {
 
     /// `.accurate` asks the task for the image-size mask; the others take the model-size mask and
     /// scale it (`.balanced`) or not (`.fast`).
-    private var taskOptions: SegmentTask.Options {
+    public var taskOptions: SegmentTask.Options {
         var options = SegmentTask.Options()
         options.rawSize = qualityLevel != .accurate
         return options
     }
 
-    private func observation(_ mask: SegmentationMask, imageSize: CGSize) throws -> PixelBufferObservation {
+    /// The mask of the people in the output, at the quality level's size.
+    public func results(from output: SegmentTask.Output, imageSize: CGSize) throws -> PixelBufferObservation {
+        let mask = output.mask
         guard qualityLevel == .balanced else { return try PixelBufferObservation(mask: mask) }
         let size = maskSize(forImageSize: imageSize)
         return try PixelBufferObservation(mask: mask.resized(width: size.width, height: size.height))

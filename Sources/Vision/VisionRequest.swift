@@ -45,3 +45,36 @@ extension SequenceVisionRequest {
     /// False: the handler keeps the state for the next frame.
     public var endsSequence: Bool { false }
 }
+
+/// A request that runs one task of the core: on an image it makes the task, in a
+/// ``SequenceRequestHandler`` it keeps a `.video` runner of it, so that the task's stream state (face
+/// tracks, the next frame's crops, mask smoothing) carries from frame to frame. A request supplies its
+/// task options and turns the task's output into its results; everything else is shared.
+public protocol TaskBackedRequest: SequenceVisionRequest where SequenceState == TaskRunner<Job> {
+    /// The task the request runs.
+    associatedtype Job: VisionTask
+    /// The task's options for the request's current settings.
+    var taskOptions: Job.Options { get }
+    /// The request's results from the task's `output` for an image of `imageSize`.
+    func results(from output: Job.Output, imageSize: CGSize) throws -> Result
+}
+
+extension TaskBackedRequest {
+    /// The request's results for `image`.
+    public func perform(on image: VisionImage) throws -> Result {
+        try results(from: try Job(options: taskOptions).output(for: image), imageSize: image.size)
+    }
+
+    /// Requests whose task options are equal share a sequence.
+    public var sequenceKey: AnyHashable { taskOptions }
+
+    /// A runner of the task in video mode.
+    public func makeSequenceState() throws -> TaskRunner<Job> {
+        TaskRunner(task: try Job(options: taskOptions), runningMode: .video)
+    }
+
+    /// The request's results for the next frame of the sequence.
+    public func perform(on image: VisionImage, state: inout TaskRunner<Job>) throws -> Result {
+        try results(from: try state.run(videoFrame: image), imageSize: image.size)
+    }
+}

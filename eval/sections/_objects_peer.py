@@ -1,7 +1,7 @@
 """The objects section's Python side, run in the set-up's `venv` (ai-edge-litert, OpenCV): one detector over
 image files, one JSON line per image {"file", "ms", "objects": [{"class", "score", "box": [l, t, r, b]}]}.
 
-`yolo`: Tests/Reference/yolo_pipeline.py on a packed YOLO .tflite (the peer of `swiftvision detect`).
+`yolo`: Tests/Python/Reference/yolo_pipeline.py on a packed YOLO .tflite (the peer of `swiftvision objects`).
 `ms` is the CPU time of one image's letterbox, invoke and decode (the image already read), at THREADS threads.
 
 Usage: python _objects_peer.py yolo MODEL THRESHOLD THREADS FILE...
@@ -17,7 +17,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def yolo(model, threshold, threads, files):
-    sys.path.insert(0, str(ROOT / "Tests" / "Reference"))
+    sys.path.insert(0, str(ROOT / "Tests" / "Python" / "Reference"))
     from yolo_pipeline import YOLOPipeline
 
     pipeline = YOLOPipeline(model, num_threads=threads)

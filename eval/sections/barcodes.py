@@ -5,7 +5,7 @@ text (`N.txt` beside `N.png|jpg|webp`), all formats, the false-positive folders 
 read when one of the codes found in it has exactly the expected text. zxing-cpp writes UPC-E as its
 13-digit EAN-13 form; a reader that gives the symbol's own 8 digits is compared in that form.
 Ours: `swiftvision barcodes --json` (all formats, full effort). Peer: zxing-cpp's Python binding with its
-default options (Tests/Reference/zxing_peer.py in the reference environment), on the same files.
+default options (Tests/Python/Reference/zxing_peer.py in the reference environment), on the same files.
 """
 import collections
 import json
@@ -79,7 +79,7 @@ def ours(binary, paths):
 
 def peer(context, paths):
     python = context.cache / "venv" / "bin" / "python"
-    script = context.root / "Tests" / "Reference" / "zxing_peer.py"
+    script = context.root / "Tests" / "Python" / "Reference" / "zxing_peer.py"
     if not python.exists():
         raise Skip(f"the reference environment {python} is missing (scripts/setup-reference-env.sh)")
     found = {}

@@ -3,10 +3,10 @@
 Data (eval/data/objects/truth.json, eval/README.md): 79 COCO 2017 validation images, one drawn at random for
 each of the 80 classes (the draws gave one image twice), with every published box of each image (624 boxes,
 5 of them crowd regions).
-Ours: `swiftvision detect --multiple --classify --json`, the zoo's YOLOv4-tiny (the default detector since
+Ours: `swiftvision objects --multiple --classify --json`, the zoo's YOLOv4-tiny (the default detector since
 issue 30; eval/detector_study.py compares it with YOLOv3-tiny), as users get it: at most 5
 objects per image (ML Kit's limit), the most confident first, threshold 0.25 (the default); and at threshold
-0.01 for mAP. Peer: Tests/Reference/yolo_pipeline.py on the same model file and images (ai-edge-litert in the
+0.01 for mAP. Peer: Tests/Python/Reference/yolo_pipeline.py on the same model file and images (ai-edge-litert in the
 set-up's venv), cut to the same 5 most confident objects; "peer, no cap" keeps all of its objects.
 
 Matching (as COCO's evaluation does at IoU 0.5): per image and class, detections best score first, each takes
@@ -71,7 +71,7 @@ def load_truth(data, quick):
 
 def ours(binary, paths, threshold, multiple=True):
     """Objects [{"category", "score", "box"}] per path, from the CLI's JSON lines (one line per image)."""
-    command = [binary, "detect", "--classify", "--json"] + (["--multiple"] if multiple else [])
+    command = [binary, "objects", "--classify", "--json"] + (["--multiple"] if multiple else [])
     command += ["--threshold", str(threshold)] if threshold != DEFAULT_THRESHOLD else []
     lines = subprocess.run(command + [str(p) for p in paths], check=True, capture_output=True, text=True).stdout.splitlines()
     found = {}
@@ -223,7 +223,7 @@ def cli_ms_per_image(binary, paths):
 
     def cpu(files):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(prefix + [binary, "detect", "--multiple", "--classify", "--json"] + [str(p) for p in files],
+        subprocess.run(prefix + [binary, "objects", "--multiple", "--classify", "--json"] + [str(p) for p in files],
                        check=True, capture_output=True)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime

@@ -2,7 +2,7 @@
 
 A published set of photos of documents or cards with their corners marked (SmartDoc 2015 challenge 1,
 MIDV-500) would give ours (`swiftvision rectangles --json`) and the OpenCV peer
-(Tests/Reference/rectangles_reference.py) each a mean corner error. None is carried by a registry package
+(Tests/Python/Reference/rectangles_reference.py) each a mean corner error. None is carried by a registry package
 or kept in a public repository whose files we can commit: SmartDoc's frames and ground truth are release
 downloads, MIDV-500 is on an FTP server, and CI has no network. eval/README.md says what was looked at.
 The section skips until such a selection is committed under eval/data/rectangles/ with a truth.json
@@ -31,7 +31,7 @@ def run(context):
         corners = ("topLeft", "topRight", "bottomRight", "bottomLeft")
         ours[record["file"]] = [[found[0][c]["x"], found[0][c]["y"]] for c in corners] if found else None
     python = context.cache / "venv" / "bin" / "python"
-    script = context.root / "Tests" / "Reference" / "rectangles_reference.py"
+    script = context.root / "Tests" / "Python" / "Reference" / "rectangles_reference.py"
     output = subprocess.run([str(python), str(script)] + [str(p) for p in paths], check=True,
                             capture_output=True, text=True).stdout
     peer = {path: (found[0] if found else None) for path, found in json.loads(output).items()}

@@ -2,10 +2,8 @@ import Foundation
 import SwiftVisionCore
 import SwiftVisionRuntime
 
-/// Why ``ImageEmbedder`` refused a call, in MediaPipe's terms.
+/// Why two embeddings cannot be compared, in MediaPipe's terms.
 public enum EmbeddingError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
-    /// A live-stream delegate was set on an embedder for images or video.
-    case delegateOutsideLiveStream
     /// Cosine similarity of embeddings of different lengths.
     case embeddingSizeMismatch(Int, Int)
     /// Cosine similarity of an empty embedding.
@@ -18,8 +16,6 @@ public enum EmbeddingError: Error, Equatable, Sendable, CustomStringConvertible,
     /// A one-line explanation of the refusal.
     public var description: String {
         switch self {
-        case .delegateOutsideLiveStream:
-            "the embedder is in image or video mode; a live-stream delegate should not be provided"
         case .embeddingSizeMismatch(let first, let second):
             "cannot compute cosine similarity between embeddings of different sizes (\(first) vs. \(second))"
         case .emptyEmbedding: "cannot compute cosine similarity on empty embeddings"

@@ -1,0 +1,284 @@
+import Foundation
+import SwiftVisionTestSupport
+import Testing
+
+@testable import SwiftVision
+@testable import SwiftVisionCore
+@testable import SwiftVisionRuntime
+@testable import SwiftVisionTasks
+
+@Suite struct CommandLineTests {
+    static let executable = Fixtures.executable
+
+    @Test func infoPrintsJSONLinesInUprightPixels() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "run `swift build` first")
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let upright = try Fixtures.image("bus.jpg").resized(width: 270, height: 360)
+        let stored = try VisionImage(buffer: upright.buffer, orientation: .left).upright()
+        let rotated = folder.appendingPathComponent("rotated.jpg")
+        try Fixtures.jpeg(storing: stored, orientation: .right).write(to: rotated)
+
+        let run = try Fixtures.run(Self.executable, ["info", "--json", try Fixtures.sample("astronaut.png").path, rotated.path])
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = run.output.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(lines.count == 2)
+        #expect(lines[0]?["width"] as? Int == 512 && lines[0]?["format"] as? String == "png")
+        #expect(lines[1]?["file"] as? String == rotated.path)
+        #expect(lines[1]?["width"] as? Int == 270 && lines[1]?["height"] as? Int == 360)
+        #expect(lines[1]?["orientation"] as? Int == 6 && lines[1]?["format"] as? String == "jpeg")
+    }
+
+    @Test func runtimeLogLinesShowOnlyWithVerbose() throws {
+        let photo = try Fixtures.sample("zidane.jpg").path
+        // LiteRT 2.3.0 announces every environment it creates with this INFO line (environment.cc).
+        let announcement = "Creating LiteRT environment"
+        let quiet = try Fixtures.run(Self.executable, ["faces", photo])
+        #expect(quiet.status == 0, "\(quiet.errors)")
+        #expect(quiet.output.contains("2 face(s)"))
+        #expect(quiet.errors.isEmpty, "a run that goes well prints nothing on standard error: \(quiet.errors)")
+        let verbose = try Fixtures.run(Self.executable, ["faces", "--verbose", photo])
+        #expect(verbose.status == 0)
+        #expect(verbose.errors.contains(announcement) && verbose.errors.contains("INFO: "))
+        #expect(verbose.output == quiet.output)
+        // page.png carries an ICC profile that libpng calls invalid ("iCCP: … invalid rendering intent"),
+        // a warning it prints itself; SwiftVision never applies profiles and decodes without it.
+        let page = try Fixtures.sample("page.png")
+        #expect(try Data(contentsOf: page).range(of: Data("iCCP".utf8)) != nil)
+        let png = try Fixtures.run(Self.executable, ["rectangles", page.path])
+        #expect(png.status == 0 && png.errors.isEmpty, "\(png.errors)")
+    }
+
+    @Test func drawTakesAFolderForOneInputToo() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = try Fixtures.sample("zidane.jpg")
+        // A path ending in `/` is a folder made as needed; an existing folder is a folder without one.
+        let made = folder.appendingPathComponent("made").path + "/"
+        let first = try Fixtures.run(Self.executable, ["faces", "--fast", photo.path, "--draw", made])
+        #expect(first.status == 0, "\(first.errors)")
+        let drawn = URL(fileURLWithPath: made).appendingPathComponent("zidane.png")
+        #expect(try VisionImage(contentsOf: drawn).width == 1280)
+        let second = try Fixtures.run(Self.executable, ["rectangles", photo.path, "--draw", folder.path])
+        #expect(second.status == 0, "\(second.errors)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("zidane.png").path))
+
+        // --draw naming the input itself is refused for that input; the input is left as it was.
+        let own = folder.appendingPathComponent("own.png")
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("zidane.png"), to: own)
+        let before = try Data(contentsOf: own)
+        let overwrite = try Fixtures.run(Self.executable, ["rectangles", "--json", own.path, "--draw", own.path])
+        #expect(overwrite.status == 1)
+        #expect(overwrite.output.contains("would overwrite its input"))
+        #expect(try Data(contentsOf: own) == before)
+    }
+
+    @Test func infoReportsBadFilesAndFails() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let broken = folder.appendingPathComponent("broken.png")
+        try Data("definitely not a picture".utf8).write(to: broken)
+        let run = try Fixtures.run(Self.executable, ["info", "--json", broken.path, try Fixtures.sample("dog.jpg").path])
+        #expect(run.status == 1)
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines[0].contains("\"error\"") && lines[0].contains("not an image"))
+        #expect(lines[1].contains("\"width\":768"))
+    }
+
+    /// `info --json` writes its lines without `JSONEncoder`; each must be the bytes `JSONEncoder` writes for the
+    /// same members (sorted keys, slashes unescaped, nil members left out), over file names and error messages
+    /// holding every control character, quotes, backslashes, DEL and non-ASCII text.
+    @Test func infoJSONLinesAreTheBytesJSONEncoderWrites() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = try Data(contentsOf: try Fixtures.sample("astronaut.png"))
+        // The PNG's size from its IHDR chunk (the PNG spec: big-endian width and height at bytes 16 and 20).
+        let size = [16, 20].map { offset in png[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) } }
+        let pool = (1..<0x20).map { Character(Unicode.Scalar(UInt8($0))) }
+            + ["\"", "\\", "\u{7f}", " ", "a", "Z", "0", ".", "é", "漢", "😀", "\u{2028}"]
+        var random = SeededGenerator(seed: 26)
+        let names = [String(pool)] + (0..<30).map { _ in String((0..<12).map { _ in pool.randomElement(using: &random)! }) }
+        var paths: [String] = []
+        for (index, name) in names.enumerated() {
+            let url = folder.appendingPathComponent("\(index)\(name)")
+            try (index.isMultiple(of: 2) ? png : Data(name.utf8)).write(to: url)
+            paths.append(url.path)
+        }
+        paths.append(folder.appendingPathComponent("missing \"\\\u{1}é.png").path)
+
+        let run = try Fixtures.run(Self.executable, ["info", "--json"] + paths)
+        #expect(run.status == 1)
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.count == paths.count && run.output.last == "\n")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for (index, (line, path)) in zip(lines, paths).enumerated() {
+            let report = try JSONDecoder().decode(InfoLine.self, from: Data(line.utf8))
+            #expect(report.file == path)
+            #expect(try encoder.encode(report) == Data(line.utf8), "\(line)")
+            if index < names.count && index.isMultiple(of: 2) {
+                #expect([report.width, report.height] == size && report.orientation == 1 && report.format == "png")
+                #expect(report.error == nil)
+            } else {
+                #expect(report.error?.contains(path) == (index == names.count) && report.width == nil)
+                #expect(report.error != nil && report.format == nil)
+            }
+        }
+    }
+
+    /// The members of an `info --json` line.
+    private struct InfoLine: Codable {
+        var file: String
+        var width: Int?
+        var height: Int?
+        var orientation: Int?
+        var format: String?
+        var error: String?
+    }
+
+    @Test func modelDescribesInstalledModels() throws {
+        let run = try Fixtures.run(Self.executable, ["model", "--json", "face_detection_short_range.tflite"])
+        #expect(run.status == 0, "\(run.errors)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        #expect(object["name"] as? String == "Short Range Face Detection")
+        let inputs = try #require(object["inputs"] as? [[String: Any]])
+        #expect(inputs.first?["shape"] as? [Int] == [1, 128, 128, 3])
+
+        // A model cut in half between two good ones: an error line for it, and the others described.
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = try Data(contentsOf: try Fixtures.model("face_detection_short_range.tflite"))
+        let half = folder.appendingPathComponent("half.tflite")
+        try whole.prefix(whole.count / 2).write(to: half)
+        let batch = try Fixtures.run(
+            Self.executable, ["model", "--json", "iris_landmark.tflite", half.path, "face_detection_short_range.tflite"])
+        #expect(batch.status == 1)
+        let lines = FacesCommandTests.lines(batch.output)
+        #expect(lines.map { $0["file"] as? String } == ["iris_landmark.tflite", half.path, "face_detection_short_range.tflite"])
+        #expect(lines[1]["error"] as? String != nil && lines[0]["inputs"] != nil && lines[2]["inputs"] != nil)
+    }
+}
+
+@Suite(.serialized) struct FacesCommandTests {
+    static let executable = Fixtures.executable
+
+    static func lines(_ output: String) -> [[String: Any]] { Fixtures.jsonLines(output) }
+
+    @Test func reportsFacesOfImagesAsJSONLines() throws {
+        let run = try Fixtures.run(Self.executable, ["faces", "--json", "--landmarks", try Fixtures.sample("zidane.jpg").path, try Fixtures.sample("dog.jpg").path])
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = Self.lines(run.output)
+        #expect(lines.count == 2)
+        let faces = try #require(lines[0]["faces"] as? [[String: Any]])
+        #expect(faces.count == 2 && lines[0]["width"] as? Int == 1280)
+        let box = try #require(faces[0]["boundingBox"] as? [String: Double])
+        #expect(Set(box.keys) == ["x", "y", "width", "height"])
+        let landmarks = try #require(faces[0]["landmarks"] as? [String: [String: Double]])
+        #expect(landmarks["leftEye"]?["x"] != nil)
+        #expect((lines[1]["faces"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func tracksFacesInVideosAndDrawsThem() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("moving.avi")
+        let writer = try VideoWriter(url: video, width: 640, height: 480, framesPerSecond: 25)
+        for frame in try MovingFaceVideo.frames().prefix(30) { try writer.append(frame) }
+        writer.close()
+        let annotated = folder.appendingPathComponent("annotated.avi")
+        let run = try Fixtures.run(Self.executable, ["faces", "--json", video.path, "--draw", annotated.path])
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = Self.lines(run.output)
+        #expect(lines.count == 30)
+        #expect(lines.map { $0["frame"] as? Int } == (0..<30).map { $0 })
+        #expect(lines[1]["timestampMs"] as? Int == 40)
+        let ids = Set(lines.compactMap { (($0["faces"] as? [[String: Any]])?.first?["trackingID"]) as? Int })
+        #expect(ids.count == 1)
+        #expect(Array(try VideoReader(url: annotated)).count == 30)
+
+        // The same video cut at half its length: the frames that are there, then an error line for the
+        // cut, exit status 1, and the next input still processed.
+        let whole = try Data(contentsOf: video)
+        let cut = folder.appendingPathComponent("cut.avi")
+        try whole.prefix(whole.count / 2).write(to: cut)
+        let partial = try Fixtures.run(Self.executable, ["faces", "--json", cut.path, try Fixtures.sample("zidane.jpg").path])
+        #expect(partial.status == 1)
+        let partialLines = Self.lines(partial.output)
+        let frames = partialLines.filter { $0["frame"] != nil }
+        #expect(frames.count > 5 && frames.count < 25, "\(frames.count) frames before the cut")
+        #expect(partialLines.contains { ($0["error"] as? String)?.contains("cut short") == true && $0["file"] as? String == cut.path })
+        #expect((partialLines.last?["faces"] as? [Any])?.count == 2, "zidane.jpg after the cut video")
+    }
+
+    @Test func drawsGlassesOnTheEyes() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("glasses.png")
+        let photo = try Fixtures.sample("astronaut.png")
+        let run = try Fixtures.run(Self.executable, ["faces", "--glasses", photo.path, "--draw", output.path])
+        #expect(run.status == 0, "\(run.errors)")
+        let drawn = try VisionImage(contentsOf: output).buffer
+        let original = try VisionImage(contentsOf: photo).buffer
+        // The bridge of the glasses crosses the nose, between the eyes.
+        let bridge = (195..<255).filter { Fixtures.pixel(drawn, $0, 112) != Fixtures.pixel(original, $0, 112) }
+        #expect(!bridge.isEmpty)
+        let refused = try Fixtures.run(Self.executable, ["faces", "--glasses", photo.path])
+        #expect(refused.status != 0)
+    }
+}
+
+@Suite(.serialized) struct ObjectCommandTests {
+    static let executable = Fixtures.executable
+
+    @Test func detectsObjectsInImagesAndTracksThemInVideos() throws {
+        let run = try Fixtures.run(Self.executable, ["objects", "--json", "--multiple", "--classify", try Fixtures.sample("bus.jpg").path])
+        #expect(run.status == 0, "\(run.errors)")
+        let line = try #require(FacesCommandTests.lines(run.output).first)
+        let objects = try #require(line["objects"] as? [[String: Any]])
+        // Several objects, at most ML Kit's 5: YOLOv4-tiny (the default) finds the bus and 3 of its 4 people.
+        #expect((4...5).contains(objects.count))
+        let labels = objects.compactMap { ($0["labels"] as? [[String: Any]])?.last?["text"] as? String }
+        #expect(labels.contains("bus") && labels.contains("person"))
+        #expect(objects.allSatisfy { $0["trackingID"] == nil && $0["frame"] is [String: Double] })
+
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("objects.avi")
+        let writer = try VideoWriter(url: video, width: 640, height: 480, framesPerSecond: 25)
+        for frame in try MovingObjectsVideo.frames().prefix(12) { try writer.append(frame) }
+        writer.close()
+        let stream = try Fixtures.run(Self.executable, ["objects", "--json", "--multiple", video.path, "--draw", folder.appendingPathComponent("out.avi").path])
+        #expect(stream.status == 0, "\(stream.errors)")
+        let frames = FacesCommandTests.lines(stream.output)
+        #expect(frames.count == 12 && frames.last?["frame"] as? Int == 11)
+        let ids = frames.map { Set((($0["objects"] as? [[String: Any]]) ?? []).compactMap { $0["trackingID"] as? Int }) }
+        #expect(ids.first == ids.last && ids.first?.count ?? 0 >= 2)
+    }
+
+    @Test func tracksSeedBoxesAndReportsWhenTheyAreLost() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("person.avi")
+        let (frames, truth) = try SeededTrackingVideo.frames()
+        let writer = try VideoWriter(url: video, width: 640, height: 480, framesPerSecond: 25)
+        for frame in frames { try writer.append(frame) }
+        writer.close()
+        let seed = truth[0]
+        let run = try Fixtures.run(Self.executable, [
+            "track", "--json", video.path, "--box", "\(Int(seed.minX)),\(Int(seed.minY)),\(Int(seed.width)),\(Int(seed.height))", "--level", "fast",
+        ])
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = FacesCommandTests.lines(run.output)
+        #expect(lines.count == frames.count)
+        let tracks = lines.compactMap { ($0["tracks"] as? [[String: Any]])?.first }
+        #expect(tracks.prefix(30).allSatisfy { $0["lost"] as? Bool == false && $0["id"] as? Int == 1 })
+        #expect(tracks.last?["lost"] as? Bool == true)
+        // Exactly four finite numbers, the size positive: each of these is refused before any frame is read.
+        for box in ["1,2,3", "1,x,2,3,4", "nan,1,2,3", "1,inf,2,3", "1,2,-3,4", "1,2,3,", ",1,2,3"] {
+            let invalid = try Fixtures.run(Self.executable, ["track", video.path, "--box", box])
+            #expect(invalid.status == 64, "--box \(box): \(invalid.errors)")
+            #expect(invalid.output.isEmpty && invalid.errors.contains("--box"), "--box \(box)")
+        }
+    }
+}

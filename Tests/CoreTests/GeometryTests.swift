@@ -1,0 +1,65 @@
+import Foundation
+import SwiftVisionTestSupport
+import Testing
+
+@testable import SwiftVision
+@testable import SwiftVisionCore
+@testable import SwiftVisionRuntime
+@testable import SwiftVisionTasks
+
+@Suite struct GeometryTests {
+    let size = CGSize(width: 800, height: 600)
+
+    @Test func convertsBetweenTheThreeCoordinateSpaces() {
+        let pixels = CGRect(x: 80, y: 60, width: 160, height: 120)
+        let topLeft = pixels.converted(from: .pixels, to: .normalizedTopLeft, imageSize: size)
+        #expect(topLeft.equalTo(CGRect(x: 0.1, y: 0.1, width: 0.2, height: 0.2), within: 1e-12))
+        let lowerLeft = pixels.converted(from: .pixels, to: .normalizedLowerLeft, imageSize: size)
+        #expect(abs(lowerLeft.minY - 0.7) < 1e-12 && abs(lowerLeft.height - 0.2) < 1e-12)
+        // Vision's projections scale and never flip (Apple's VNImageRectForNormalizedRect: "projects a rectangle
+        // from normalized coordinates into image coordinates"; both are lower-left in Vision).
+        let lowerLeftPixels = CGRect(x: 80, y: 420, width: 160, height: 120)
+        #expect(imageRect(forNormalizedRect: lowerLeft, width: 800, height: 600).equalTo(lowerLeftPixels, within: 1e-9))
+        #expect(normalizedRect(forImageRect: lowerLeftPixels, width: 800, height: 600).equalTo(lowerLeft, within: 1e-12))
+        #expect(imageRect(forNormalizedRect: CGRect(x: 0.25, y: 0.5, width: 0.5, height: 0.25), width: 800, height: 600)
+            == CGRect(x: 200, y: 300, width: 400, height: 150))
+        #expect(imagePoint(forNormalizedPoint: CGPoint(x: 0.25, y: 0.75), width: 800, height: 600) == CGPoint(x: 200, y: 450))
+        for space in [CoordinateSpace.pixels, .normalizedTopLeft, .normalizedLowerLeft] {
+            let there = pixels.converted(from: .pixels, to: space, imageSize: size)
+            #expect(there.converted(from: space, to: .pixels, imageSize: size).equalTo(pixels, within: 1e-9))
+        }
+        let point = CGPoint(x: 200, y: 150).converted(from: .pixels, to: .normalizedLowerLeft, imageSize: size)
+        #expect(point == CGPoint(x: 0.25, y: 0.75))
+    }
+
+    @Test func aspectFitPlacesTheImageInTheView() {
+        let fit = AspectFit(imageSize: size, viewSize: CGSize(width: 400, height: 400))
+        #expect(fit.scale == 0.5)
+        #expect(fit.imageFrame == CGRect(x: 0, y: 50, width: 400, height: 300))
+        // Vision's full-image rectangle covers exactly the image frame.
+        #expect(fit.viewRect(for: CGRect(x: 0, y: 0, width: 1, height: 1)) == fit.imageFrame)
+        // Vision's lower-left corner is the frame's bottom left in view points.
+        #expect(fit.viewPoint(for: CGPoint(x: 0, y: 0)) == CGPoint(x: 0, y: 350))
+        #expect(fit.viewPoint(for: CGPoint(x: 400, y: 300), in: .pixels) == CGPoint(x: 200, y: 200))
+    }
+
+    @Test func mirrorsForFrontCameras() {
+        let rect = CGRect(x: 10, y: 20, width: 30, height: 40)
+        #expect(rect.mirroredHorizontally(inWidth: 100) == CGRect(x: 60, y: 20, width: 30, height: 40))
+        #expect(rect.mirroredHorizontally(inWidth: 100).mirroredHorizontally(inWidth: 100) == rect)
+        #expect(CGPoint(x: 10, y: 5).mirroredHorizontally(inWidth: 100) == CGPoint(x: 90, y: 5))
+    }
+
+    @Test func quadrilateralsConvertAndBound() {
+        let shape = Quadrilateral(
+            topLeft: CGPoint(x: 100, y: 50), topRight: CGPoint(x: 700, y: 80), bottomRight: CGPoint(x: 650, y: 550),
+            bottomLeft: CGPoint(x: 120, y: 500))
+        #expect(shape.boundingBox == CGRect(x: 100, y: 50, width: 600, height: 500))
+        let vision = shape.converted(from: .pixels, to: .normalizedLowerLeft, imageSize: size)
+        #expect(vision.topLeft.y > vision.bottomLeft.y)
+        #expect(vision.converted(from: .normalizedLowerLeft, to: .pixels, imageSize: size).corners.enumerated().allSatisfy {
+            abs($0.element.x - shape.corners[$0.offset].x) < 1e-9 && abs($0.element.y - shape.corners[$0.offset].y) < 1e-9
+        })
+        #expect(Quadrilateral(rect: CGRect(x: 0, y: 0, width: 2, height: 1)).bottomRight == CGPoint(x: 2, y: 1))
+    }
+}

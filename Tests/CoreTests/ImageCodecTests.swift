@@ -1,0 +1,113 @@
+import Foundation
+import SwiftVisionTestSupport
+import Testing
+
+@testable import SwiftVisionCore
+
+/// JPEG, PNG and WebP are decoded by libjpeg-turbo, libpng and libwebp directly (the shim's codecs.cpp),
+/// everything else and all video by OpenCV in libSwiftVisionMedia.so, loaded on first use; pixels are processed
+/// by OpenCV's core and imgproc in libSwiftVisionImaging.so, also loaded on first use.
+@Suite struct ImageCodecTests {
+    static let executable = Fixtures.executable
+
+    /// The truth is OpenCV's own `cv2.imread` (the pip wheel, with its own builds of the three libraries) on
+    /// the same files: the samples, and variants in the layouts the formats allow (progressive, 4:4:4, gray
+    /// and CMYK JPEG; palette, transparency, 1-, 8- and 16-bit gray, 16-bit colour and alpha PNG; lossless,
+    /// lossy and alpha WebP; a JPEG damaged in the middle), each JPEG also at the decoder's 1/2, 1/4 and
+    /// 1/8 sizes.
+    @Test func decodesEveryLayoutToOpenCVsPixels() throws {
+        struct Decoded: Decodable {
+            let file: String
+            let reduction: Int
+            let width: Int
+            let height: Int
+            let pixels: String
+        }
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let listing = try JSONDecoder().decode(
+            [Decoded].self,
+            from: try Fixtures.referenceOutput("decode_reference.py", [Fixtures.cache.samples.path, folder.path]))
+        #expect(listing.count == 44)
+        for entry in listing {
+            let data = try Data(contentsOf: folder.appendingPathComponent(entry.file))
+            let header = try ImageHeader(data: data)
+            // The decoder shrinks by the largest of 8, 4 and 2 that still covers the minimum size.
+            let minimum = CGSize(width: header.width / entry.reduction, height: header.height / entry.reduction)
+            let image = try VisionImage(data: data, options: ImageDecodingOptions(minimumSize: entry.reduction > 1 ? minimum : nil))
+            #expect((image.width, image.height) == (entry.width, entry.height), "\(entry.file) at 1/\(entry.reduction)")
+            let expected = [UInt8](try Data(contentsOf: folder.appendingPathComponent(entry.pixels)))
+            let decoded = try Fixtures.packed(image.buffer)
+            let differing = zip(decoded, expected).filter { $0 != $1 }.count
+            #expect(decoded.count == expected.count && differing == 0, "\(entry.file) at 1/\(entry.reduction): \(differing) bytes differ")
+        }
+    }
+
+    /// The command-line tool maps no OpenCV library, codec, video or FFmpeg library, nor Debian's zxing-cpp, at
+    /// start: OpenCV's core and imgproc come with libSwiftVisionImaging.so, zxing-cpp 1.4 with
+    /// libSwiftVisionBarcodes.so, each loaded on first use.
+    @Test func theToolLinksNoOpenCV() throws {
+        let mapped = try Fixtures.mappedLibraries(of: Self.executable)
+        #expect(mapped.contains("libjpeg"), "\(mapped)")
+        for library in ["libopencv_core", "libopencv_imgproc", "libopencv_imgcodecs", "libopencv_videoio", "libopencv_tracking",
+                        "libavcodec", "libgdal", "libgstreamer", "libgfortran", "libX11", "libZXing"] {
+            #expect(!mapped.contains(library), "\(library) is linked")
+        }
+    }
+
+    /// Without libSwiftVisionImaging.so, `info` still reads the photos' headers (bus.jpg is 810×1080, zidane.jpg
+    /// 1280×720, as their publishers give them), while a command that processes pixels gets a clear error line
+    /// naming the library, and no crash.
+    @Test func headersNeedNoImagingLibrary() throws {
+        let missing = ["SWIFTVISION_IMAGING_LIBRARY": "/nonexistent/libSwiftVisionImaging.so"]
+        let photos = [try Fixtures.sample("bus.jpg").path, try Fixtures.sample("zidane.jpg").path]
+        let info = try Fixtures.run(Self.executable, ["info", "--json"] + photos, environment: missing, timeout: 60)
+        #expect(info.status == 0, "\(info.errors)")
+        let sizes = try info.output.split(separator: "\n").map {
+            let line = try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            return [line["width"] as? Int, line["height"] as? Int]
+        }
+        #expect(sizes == [[810, 1080], [1280, 720]], "\(info.output)")
+        let faces = try Fixtures.run(Self.executable, ["faces", "--json"] + photos, environment: missing, timeout: 60)
+        #expect(faces.status == 1, "\(faces.errors)")
+        let lines = try faces.output.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        try #require(lines.count == 2, "\(faces.output)")
+        for line in lines {
+            let error = try #require(line["error"] as? String, "\(line)")
+            #expect(error.contains("libSwiftVisionImaging.so") && error.contains("SWIFTVISION_IMAGING_LIBRARY"), "\(error)")
+        }
+    }
+
+    /// Without libSwiftVisionMedia.so, photos in the three formats are still analysed, and a video, a BMP and
+    /// a tracker each get a clear error line naming the library, while the batch goes on.
+    @Test func photosNeedNoMediaLibrary() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = try Fixtures.image("zidane.jpg")
+        let bmp = folder.appendingPathComponent("zidane.bmp"), video = folder.appendingPathComponent("zidane.mp4")
+        try photo.encoded(fileExtension: ".bmp", quality: 0).write(to: bmp)
+        let writer = try VideoWriter(url: video, width: photo.width, height: photo.height, framesPerSecond: 10)
+        for _ in 0..<3 { try writer.append(photo) }
+        writer.close()
+        let missing = ["SWIFTVISION_MEDIA_LIBRARY": folder.appendingPathComponent("absent/libSwiftVisionMedia.so").path]
+        let run = try Fixtures.run(
+            Self.executable, ["faces", "--json", try Fixtures.sample("zidane.jpg").path, bmp.path, video.path,
+                              try Fixtures.sample("chelsea.png").path], environment: missing, timeout: 120)
+        #expect(run.status == 1, "\(run.errors)")
+        let lines = try run.output.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        try #require(lines.count == 4, "\(run.output)")
+        #expect((lines[0]["faces"] as? [Any])?.count == 2, "\(lines[0])")
+        for line in lines[1...2] {
+            #expect((line["error"] as? String)?.contains("libSwiftVisionMedia.so") == true, "\(line)")
+        }
+        #expect(lines[3]["error"] == nil && (lines[3]["faces"] as? [Any])?.isEmpty == true, "\(lines[3])")
+        let track = try Fixtures.run(Self.executable, ["track", "--json", "--box", "500,200,200,200", video.path],
+                                     environment: missing, timeout: 120)
+        #expect(track.status != 0 && (track.output + track.errors).contains("libSwiftVisionMedia.so"), "\(track.output) \(track.errors)")
+        #expect(track.status < 128, "the tool crashed: \(track.status)")
+    }
+}
