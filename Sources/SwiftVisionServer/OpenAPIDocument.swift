@@ -28,7 +28,8 @@ enum OpenAPIDocument {
                 "post": [
                     "operationId": "run_\(name)", "summary": entry.descriptor.summary,
                     "parameters": parameters(defaults: defaults, task: name), "requestBody": imageBody(files: 1),
-                    "responses": responses(ok: "the task's JSON output, as `swiftvision` prints with --json", schema: ["type": "object"]),
+                    "responses": stagedResponses(
+                        responses(ok: "the task's JSON output, as `swiftvision` prints with --json", schema: ["type": "object"])),
                 ]
             ]
         }
@@ -433,6 +434,26 @@ enum OpenAPIDocument {
     static func responses(ok: String, schema: [String: Any], errors: [Int]? = nil) -> [String: Any] {
         var responses: [String: Any] = ["200": jsonResponse(ok, schema)]
         for (status, meaning) in workErrors where errors?.contains(status) ?? true { responses[String(status)] = errorResponse(meaning) }
+        return responses
+    }
+
+    /// `responses` with the headers a task's answers carry: `Server-Timing` on 200 (where the request's
+    /// time went: queue, decode, inference, encode, in milliseconds) and `Retry-After` on 503.
+    static func stagedResponses(_ responses: [String: Any]) -> [String: Any] {
+        var responses = responses
+        let timing: [String: Any] = [
+            "description": "queue, decode, inference and encode, in milliseconds: `queue;dur=0.1, decode;dur=1.9, …`",
+            "schema": ["type": "string"],
+        ]
+        let retry: [String: Any] = ["description": "seconds to wait before trying again", "schema": ["type": "integer"]]
+        if var ok = responses["200"] as? [String: Any] {
+            ok["headers"] = ["Server-Timing": timing]
+            responses["200"] = ok
+        }
+        if var busy = responses["503"] as? [String: Any] {
+            busy["headers"] = ["Retry-After": retry]
+            responses["503"] = busy
+        }
         return responses
     }
 
