@@ -4,7 +4,7 @@ call at a time, so that the bench can alternate its runs with ours (timing.serve
 MediaPipe publishes no face_landmarker.task with the models SwiftVision runs (its own bundle holds a newer,
 478-point mesh). A .task is a zip of two models; this peer writes one from the wheel's files, the ones SwiftVision
 runs: face_detector.tflite is the short-range BlazeFace with image-input metadata
-(Tests/Reference/mediapipe_face_model.py), face_landmarks_detector.tflite the 468-point face_landmark.tflite with
+(Tests/Python/Reference/mediapipe_face_model.py), face_landmarks_detector.tflite the 468-point face_landmark.tflite with
 image-input metadata (normalisation to [0, 1]). The Tasks graph always reads 478 points (the mesh with irises) from
 the landmarks tensor, so the last convolution gets 10 more points: copies of the nose tip's filters, so that the
 points fall inside the face and leave the next frame's crop (from the points' box) as the 468 place it. Its 1404
@@ -38,7 +38,7 @@ from mediapipe.tasks.python import BaseOptions, vision
 
 from timing import read_rgb_frames, serve, timed_ms
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Reference"))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Python", "Reference"))
 from mediapipe_face_model import short_range_detector  # noqa: E402
 
 MESH_POINTS = 468
