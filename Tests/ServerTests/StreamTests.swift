@@ -72,13 +72,16 @@ import Testing
             let timestamps = results.compactMap { $0["timestampMs"] as? Int }
             #expect(timestamps == timestamps.sorted() && Set(timestamps).count == timestamps.count)
             // Each face keeps its tracking ID from the result it is first found in to the last: the detector
-            // runs every few frames, so the smaller face may join a little later, but no ID changes hands.
+            // runs every few frames, so the smaller face may join later, and on a loaded machine, where most
+            // frames are dropped, not at all: on these 40 crops on their own `swiftvision faces` finds it in
+            // 14 (frames 11–15, 19–20, 33–39), so which frames the detector sees decides. No ID changes hands.
             let ids = results.map { result in
                 (result["faces"] as? [[String: Any]] ?? []).compactMap { $0["trackingID"] as? Int }
             }
             #expect(ids.allSatisfy { !$0.isEmpty && Set($0).count == $0.count })
-            #expect(Set(ids.joined()).count == 2, "two faces, two IDs: \(ids)")
-            #expect(ids.last?.count == 2)
+            let faces = Set(ids.joined())
+            #expect((1...2).contains(faces.count), "one or two faces, as many IDs: \(ids)")
+            #expect(ids.last?.count == faces.count, "nobody leaves: \(ids)")
             for id in Set(ids.joined()) {
                 let seen = ids.map { $0.contains(id) }
                 let first = seen.firstIndex(of: true) ?? 0
@@ -86,8 +89,8 @@ import Testing
             }
             // Each face appears once, in the result it is first found in, with its ID; nobody leaves.
             let events = results.flatMap { $0["events"] as? [[String: Any]] ?? [] }
-            #expect(events.map { $0["type"] as? String } == ["face.appeared", "face.appeared"], "\(events)")
-            #expect(Set(events.compactMap { $0["trackingID"] as? Int }) == Set(ids.joined()))
+            #expect(events.map { $0["type"] as? String } == Array(repeating: "face.appeared", count: faces.count), "\(events)")
+            #expect(Set(events.compactMap { $0["trackingID"] as? Int }) == faces)
         }
     }
 
