@@ -69,7 +69,7 @@ def test_the_skeletons_are_mediapipes(tasks):
 
 def test_hands_on_an_opened_file(browser, server, workdir):
     # bus.jpg's 280×280 window from (0, 420): the man's two hands, both found by MediaPipe Python
-    # (HandPhotos.twoHands in Tests/SwiftVisionTests/HandTests.swift).
+    # (HandPhotos.twoHands in Tests/TaskTests/HandTests.swift).
     import cv2
 
     path = workdir / "hands.png"
