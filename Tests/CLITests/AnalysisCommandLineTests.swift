@@ -10,10 +10,6 @@ import Testing
 @Suite struct AnalysisCommandLineTests {
     static let executable = Fixtures.executable
 
-    static func lines(_ output: String) -> [[String: Any]] {
-        output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
-    }
-
     @Test func rectanglesPrintsCornersDrawsAndCorrects() throws {
         let scene = try VisionFixtures.scene("page-on-bus.jpg", in: VisionFixtures.rectangles, file: \.file)
         let folder = try Fixtures.temporaryDirectory()
@@ -26,7 +22,7 @@ import Testing
             Self.executable,
             ["rectangles", "--json", "--max", "2", "--draw", drawn.path, "--correct", corrected.path, scene.file, broken.path])
         #expect(run.status == 1)
-        let lines = Self.lines(run.output)
+        let lines = Fixtures.jsonLines(run.output)
         try #require(lines.count == 2)
         #expect(lines[0]["file"] as? String == scene.file)
         let rectangles = try #require(lines[0]["rectangles"] as? [[String: Any]])
@@ -53,7 +49,7 @@ import Testing
         let scene = try VisionFixtures.scene("several-on-bus.jpg", in: VisionFixtures.barcodes, file: \.file)
         let run = try Fixtures.run(Self.executable, ["barcodes", "--json", "--formats", "QRCode,EAN13", scene.file])
         #expect(run.status == 0, "\(run.errors)")
-        let codes = try #require(Self.lines(run.output).first?["barcodes"] as? [[String: Any]])
+        let codes = try #require(Fixtures.jsonLines(run.output).first?["barcodes"] as? [[String: Any]])
         #expect(Set(codes.compactMap { $0["format"] as? String }) == ["QRCode", "EAN13"])
         #expect(codes.contains { $0["text"] as? String == "4006381333931" })
         #expect(codes.allSatisfy { ($0["corners"] as? [[String: Double]])?.count == 4 })
@@ -65,7 +61,7 @@ import Testing
         let scene = try VisionFixtures.scene("paragraph.png", in: VisionFixtures.text, file: \.file)
         let run = try Fixtures.run(Self.executable, ["text", "--json", "--lang", "eng", scene.file])
         #expect(run.status == 0, "\(run.errors)")
-        let report = try #require(Self.lines(run.output).first)
+        let report = try #require(Fixtures.jsonLines(run.output).first)
         #expect((report["text"] as? String)?.hasPrefix("The quick brown fox jumps over the lazy dog\n") == true)
         let blocks = try #require(report["blocks"] as? [[String: Any]])
         let lines = blocks.flatMap { ($0["lines"] as? [[String: Any]]) ?? [] }

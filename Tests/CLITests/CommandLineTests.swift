@@ -154,7 +154,7 @@ import Testing
         let batch = try Fixtures.run(
             Self.executable, ["model", "--json", "iris_landmark.tflite", half.path, "face_detection_short_range.tflite"])
         #expect(batch.status == 1)
-        let lines = FacesCommandTests.lines(batch.output)
+        let lines = Fixtures.jsonLines(batch.output)
         #expect(lines.map { $0["file"] as? String } == ["iris_landmark.tflite", half.path, "face_detection_short_range.tflite"])
         #expect(lines[1]["error"] as? String != nil && lines[0]["inputs"] != nil && lines[2]["inputs"] != nil)
     }
@@ -163,12 +163,10 @@ import Testing
 @Suite(.serialized) struct FacesCommandTests {
     static let executable = Fixtures.executable
 
-    static func lines(_ output: String) -> [[String: Any]] { Fixtures.jsonLines(output) }
-
     @Test func reportsFacesOfImagesAsJSONLines() throws {
         let run = try Fixtures.run(Self.executable, ["faces", "--json", "--landmarks", try Fixtures.sample("zidane.jpg").path, try Fixtures.sample("dog.jpg").path])
         #expect(run.status == 0, "\(run.errors)")
-        let lines = Self.lines(run.output)
+        let lines = Fixtures.jsonLines(run.output)
         #expect(lines.count == 2)
         let faces = try #require(lines[0]["faces"] as? [[String: Any]])
         #expect(faces.count == 2 && lines[0]["width"] as? Int == 1280)
@@ -189,7 +187,7 @@ import Testing
         let annotated = folder.appendingPathComponent("annotated.avi")
         let run = try Fixtures.run(Self.executable, ["faces", "--json", video.path, "--draw", annotated.path])
         #expect(run.status == 0, "\(run.errors)")
-        let lines = Self.lines(run.output)
+        let lines = Fixtures.jsonLines(run.output)
         #expect(lines.count == 30)
         #expect(lines.map { $0["frame"] as? Int } == (0..<30).map { $0 })
         #expect(lines[1]["timestampMs"] as? Int == 40)
@@ -204,7 +202,7 @@ import Testing
         try whole.prefix(whole.count / 2).write(to: cut)
         let partial = try Fixtures.run(Self.executable, ["faces", "--json", cut.path, try Fixtures.sample("zidane.jpg").path])
         #expect(partial.status == 1)
-        let partialLines = Self.lines(partial.output)
+        let partialLines = Fixtures.jsonLines(partial.output)
         let frames = partialLines.filter { $0["frame"] != nil }
         #expect(frames.count > 5 && frames.count < 25, "\(frames.count) frames before the cut")
         #expect(partialLines.contains { ($0["error"] as? String)?.contains("cut short") == true && $0["file"] as? String == cut.path })
@@ -234,7 +232,7 @@ import Testing
     @Test func detectsObjectsInImagesAndTracksThemInVideos() throws {
         let run = try Fixtures.run(Self.executable, ["objects", "--json", "--multiple", "--classify", try Fixtures.sample("bus.jpg").path])
         #expect(run.status == 0, "\(run.errors)")
-        let line = try #require(FacesCommandTests.lines(run.output).first)
+        let line = try #require(Fixtures.jsonLines(run.output).first)
         let objects = try #require(line["objects"] as? [[String: Any]])
         // Several objects, at most ML Kit's 5: YOLOv4-tiny (the default) finds the bus and 3 of its 4 people.
         #expect((4...5).contains(objects.count))
@@ -250,7 +248,7 @@ import Testing
         writer.close()
         let stream = try Fixtures.run(Self.executable, ["objects", "--json", "--multiple", video.path, "--draw", folder.appendingPathComponent("out.avi").path])
         #expect(stream.status == 0, "\(stream.errors)")
-        let frames = FacesCommandTests.lines(stream.output)
+        let frames = Fixtures.jsonLines(stream.output)
         #expect(frames.count == 12 && frames.last?["frame"] as? Int == 11)
         let ids = frames.map { Set((($0["objects"] as? [[String: Any]]) ?? []).compactMap { $0["trackingID"] as? Int }) }
         #expect(ids.first == ids.last && ids.first?.count ?? 0 >= 2)
@@ -269,7 +267,7 @@ import Testing
             "track", "--json", video.path, "--box", "\(Int(seed.minX)),\(Int(seed.minY)),\(Int(seed.width)),\(Int(seed.height))", "--level", "fast",
         ])
         #expect(run.status == 0, "\(run.errors)")
-        let lines = FacesCommandTests.lines(run.output)
+        let lines = Fixtures.jsonLines(run.output)
         #expect(lines.count == frames.count)
         let tracks = lines.compactMap { ($0["tracks"] as? [[String: Any]])?.first }
         #expect(tracks.prefix(30).allSatisfy { $0["lost"] as? Bool == false && $0["id"] as? Int == 1 })

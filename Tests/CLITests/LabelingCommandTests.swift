@@ -10,10 +10,6 @@ import Testing
 @Suite struct LabelingCommandTests {
     static let executable = Fixtures.executable
 
-    static func lines(_ output: String) -> [[String: Any]] {
-        FacesCommandTests.lines(output)
-    }
-
     @Test func labelPrintsLabelsAndReportsBadFiles() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -22,7 +18,7 @@ import Testing
         let coffee = try Fixtures.sample("coffee.png").path
         let run = try Fixtures.run(Self.executable, ["labels", "--json", coffee, broken.path])
         #expect(run.status == 1)
-        let lines = Self.lines(run.output)
+        let lines = Fixtures.jsonLines(run.output)
         #expect(lines.count == 2)
         let labels = try #require(lines.first?["labels"] as? [[String: Any]])
         #expect(lines[0]["file"] as? String == coffee && labels.count == 1)
@@ -31,7 +27,7 @@ import Testing
         #expect(lines[1]["file"] as? String == broken.path && lines[1]["error"] is String)
 
         let cat = try Fixtures.run(Self.executable, ["labels", "--json", "--threshold", "0", "--max", "3", try Fixtures.sample("chelsea.png").path])
-        let texts = (Self.lines(cat.output).first?["labels"] as? [[String: Any]])?.compactMap { $0["text"] as? String }
+        let texts = (Fixtures.jsonLines(cat.output).first?["labels"] as? [[String: Any]])?.compactMap { $0["text"] as? String }
         #expect(Set(texts ?? []) == ["tiger cat", "Egyptian cat", "tabby"])
     }
 
@@ -43,12 +39,12 @@ import Testing
         let model = try LabelingFixtures.tinyModel("colour_classifier.tflite").path
         let run = try Fixtures.run(Self.executable, ["labels", "--json", "--model", model, red.path])
         #expect(run.status == 0, "\(run.errors)")
-        let labels = Self.lines(run.output).first?["labels"] as? [[String: Any]]
+        let labels = Fixtures.jsonLines(run.output).first?["labels"] as? [[String: Any]]
         #expect(labels?.count == 1 && labels?.first?["index"] as? Int == 0 && labels?.first?["text"] as? String == "")
         let detector = try Fixtures.model("face_detection_short_range.tflite").path
         let refused = try Fixtures.run(Self.executable, ["labels", "--json", "--model", detector, red.path])
         #expect(refused.status == 1)
-        let line = Self.lines(refused.output).first
+        let line = Fixtures.jsonLines(refused.output).first
         #expect(line?["file"] as? String == detector)
         #expect((line?["error"] as? String)?.contains("not an image classifier") == true)
     }
@@ -61,26 +57,26 @@ import Testing
         try LabelingFixtures.recompressed(try Fixtures.image("coffee.png"), scale: 0.5, quality: 60).write(to: copy)
         let embed = try Fixtures.run(Self.executable, ["embeddings", "--json", coffee.path, copy.path])
         #expect(embed.status == 0, "\(embed.errors)")
-        let vectors = Self.lines(embed.output).compactMap { $0["embedding"] as? [Double] }
+        let vectors = Fixtures.jsonLines(embed.output).compactMap { $0["embedding"] as? [Double] }
         #expect(vectors.count == 2 && vectors.allSatisfy { $0.count == 1280 })
         // --quantize: MediaPipe's scalar quantization of the unit-length embedding, round(128 × value)
         // clamped to −128…127 (its ImageEmbedderOptions documentation).
         let unit = try Fixtures.run(Self.executable, ["embeddings", "--json", "--l2-normalize", coffee.path])
         let quantized = try Fixtures.run(Self.executable, ["embeddings", "--json", "--l2-normalize", "--quantize", coffee.path])
         #expect(quantized.status == 0, "\(quantized.errors)")
-        let floats = try #require(Self.lines(unit.output).first?["embedding"] as? [Double])
-        let bytes = try #require(Self.lines(quantized.output).first?["quantizedEmbedding"] as? [Int])
+        let floats = try #require(Fixtures.jsonLines(unit.output).first?["embedding"] as? [Double])
+        let bytes = try #require(Fixtures.jsonLines(quantized.output).first?["quantizedEmbedding"] as? [Int])
         #expect(bytes.count == 1280 && bytes.allSatisfy { (-128...127).contains($0) })
         #expect(zip(floats, bytes).allSatisfy { abs(Double($1) - min(127, max(-128, ($0 * 128).rounded()))) <= 1 })
 
         let same = try Fixtures.run(Self.executable, ["similar", "--json", coffee.path, copy.path])
         let other = try Fixtures.run(Self.executable, ["similar", "--json", coffee.path, try Fixtures.sample("chelsea.png").path])
-        let (a, b) = (try #require(Self.lines(same.output).first), try #require(Self.lines(other.output).first))
+        let (a, b) = (try #require(Fixtures.jsonLines(same.output).first), try #require(Fixtures.jsonLines(other.output).first))
         #expect(a["file"] as? String == coffee.path && a["other"] as? String == copy.path)
         #expect((a["cosineSimilarity"] as? Double ?? 0) > (b["cosineSimilarity"] as? Double ?? 1))
         #expect((a["featurePrintDistance"] as? Double ?? 2) < (b["featurePrintDistance"] as? Double ?? 0))
         let missing = try Fixtures.run(Self.executable, ["similar", "--json", coffee.path, "/nonexistent.png"])
-        #expect(missing.status == 1 && Self.lines(missing.output).first?["file"] as? String == "/nonexistent.png")
+        #expect(missing.status == 1 && Fixtures.jsonLines(missing.output).first?["file"] as? String == "/nonexistent.png")
     }
 
     @Test func modelsDownloadListAndRemove() throws {
@@ -115,24 +111,24 @@ import Testing
         #expect(try !FileManager.default.contentsOfDirectory(atPath: twin.deletingLastPathComponent().path).contains { $0.hasSuffix(".partial") })
         #expect(try swiftvision(["models", "remove", "twin"]).status == 0)
         let cut = try swiftvision(["models", "download", "--json", "cut", server.url("/cut/model.tflite").absoluteString])
-        #expect(cut.status == 1 && (Self.lines(cut.output).first?["error"] as? String)?.contains("broke off") == true)
+        #expect(cut.status == 1 && (Fixtures.jsonLines(cut.output).first?["error"] as? String)?.contains("broke off") == true)
         let resumed = try swiftvision(["models", "download", "--json", "cut", server.url("/cut/model.tflite").absoluteString, "--sha256", checksum])
         #expect(resumed.status == 0, "\(resumed.errors)")
-        let download = try #require(Self.lines(resumed.output).first)
+        let download = try #require(Fixtures.jsonLines(resumed.output).first)
         let path = try #require(download["file"] as? String)
         #expect(download["name"] as? String == "cut" && download["sha256"] as? String == checksum)
         #expect(try AssetInstaller.sha256(of: URL(fileURLWithPath: path)) == checksum)
 
         let list = try swiftvision(["models", "list", "--json"])
-        let downloaded = Self.lines(list.output).filter { $0["source"] as? String == "downloaded" }
+        let downloaded = Fixtures.jsonLines(list.output).filter { $0["source"] as? String == "downloaded" }
         #expect(downloaded.count == 1 && downloaded.first?["url"] as? String == server.url("/cut/model.tflite").absoluteString)
         let labels = try swiftvision(["labels", "--json", "--model", path, try Fixtures.sample("coffee.png").path])
-        #expect((Self.lines(labels.output).first?["labels"] as? [[String: Any]])?.first?["text"] as? String == "espresso")
+        #expect((Fixtures.jsonLines(labels.output).first?["labels"] as? [[String: Any]])?.first?["text"] as? String == "espresso")
 
         #expect(try swiftvision(["models", "remove", "cut"]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(try swiftvision(["models", "remove", "cut"]).status != 0)
         let bad = try swiftvision(["models", "download", "--json", "bad", server.url("/corrupt/model.tflite").absoluteString, "--sha256", checksum])
-        #expect(bad.status == 1 && (Self.lines(bad.output).first?["error"] as? String)?.contains("SHA-256") == true)
+        #expect(bad.status == 1 && (Fixtures.jsonLines(bad.output).first?["error"] as? String)?.contains("SHA-256") == true)
     }
 }

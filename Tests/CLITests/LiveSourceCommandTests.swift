@@ -62,7 +62,7 @@ import Testing
         let run = try Self.runServing(video, ["faces", "--json"])
         let url = run.url
         #expect(run.status == 0, "\(run.output) \(run.errors)")
-        let lines = FacesCommandTests.lines(run.output)
+        let lines = Fixtures.jsonLines(run.output)
         #expect(lines.count == 30)
         #expect(lines.allSatisfy { $0["file"] as? String == url })
         let ids = lines.map { Set(($0["faces"] as? [[String: Any]] ?? []).compactMap { $0["trackingID"] as? Int }) }

@@ -274,10 +274,6 @@ enum SegmentationReference {
 @Suite(.serialized) struct SegmentCommandTests {
     static let executable = Fixtures.executable
 
-    static func lines(_ output: String) -> [[String: Any]] {
-        Fixtures.jsonLines(output)
-    }
-
     @Test func printsMasksAsJSONLinesAndGoesOnAfterABadFile() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -286,7 +282,7 @@ enum SegmentationReference {
         let run = try Fixtures.run(
             Self.executable, ["segment", "--json", try Fixtures.sample("zidane.jpg").path, broken.path, try Fixtures.sample("page.png").path])
         #expect(run.status == 1, "a bad file fails the command once the batch is done")
-        let lines = Self.lines(run.output)
+        let lines = Fixtures.jsonLines(run.output)
         #expect(lines.count == 3)
         #expect(lines[0]["file"] as? String == (try Fixtures.sample("zidane.jpg").path))
         #expect(lines[0]["width"] as? Int == 1280 && lines[0]["height"] as? Int == 720)
@@ -348,7 +344,7 @@ enum SegmentationReference {
         let drawn = folder.appendingPathComponent("drawn.mp4"), masks = folder.appendingPathComponent("mask.mp4")
         let run = try Fixtures.run(Self.executable, ["segment", "--json", video.path, "--draw", drawn.path, "--mask", masks.path])
         #expect(run.status == 0, "\(run.errors)")
-        let lines = Self.lines(run.output)
+        let lines = Fixtures.jsonLines(run.output)
         #expect(lines.count == 8)
         #expect(lines.map { $0["frame"] as? Int } == (0..<8).map { $0 })
         #expect(lines.allSatisfy { $0["width"] as? Int == 640 && $0["timestampMs"] != nil && $0["mask"] is String })
