@@ -33,13 +33,8 @@ enum MediaFiles {
     /// as given, to be read or reported as a failure.
     static func expandingFolders(_ inputs: [String]) -> [String] {
         inputs.flatMap { input -> [String] in
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: input, isDirectory: &isFolder), isFolder.boolValue,
-                  let walk = FileManager.default.enumerator(atPath: input) else { return [input] }
-            let known = CollectionIndexer.imageExtensions.union(videoExtensions)
-            let prefix = input.hasSuffix("/") ? input : input + "/"
-            let files = walk.compactMap { $0 as? String }.filter { known.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }
-            return files.isEmpty ? [input] : files.sorted().map { prefix + $0 }
+            guard let files = CollectionIndexer.files(in: input, videoExtensions: videoExtensions), !files.isEmpty else { return [input] }
+            return files
         }
     }
 

@@ -46,15 +46,19 @@ public struct CollectionIndexer: Sendable {
     /// The files to index for `paths`: a file as given, a folder's photos and videos (by extension, at any
     /// depth, in path order); a path that does not exist is kept, to be reported as a failure.
     public func sources(for paths: [String]) -> [String] {
-        paths.flatMap { path -> [String] in
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return [path] }
-            let known = Self.imageExtensions.union(videoExtensions)
-            let files = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
-                .filter { known.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }.sorted()
-            let folder = path.hasSuffix("/") ? path : path + "/"
-            return files.map { folder + $0 }
-        }
+        paths.flatMap { path in Self.files(in: path, videoExtensions: videoExtensions) ?? [path] }
+    }
+
+    /// The photos and videos (by extension, any case) in the folder `path` and its subfolders, in path
+    /// order; nil when `path` is not a folder.
+    public static func files(in path: String, videoExtensions: Set<String>) -> [String]? {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return nil }
+        let known = imageExtensions.union(videoExtensions)
+        let files = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+            .filter { known.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }.sorted()
+        let folder = path.hasSuffix("/") ? path : path + "/"
+        return files.map { folder + $0 }
     }
 
     /// Indexes every one of `sources`, calling `report` with each picture's outcome and the run's counts so
