@@ -24,7 +24,7 @@ struct ModelsCommand: ParsableCommand {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int
         return Report(
             file: url.path, name: name, source: remote == nil ? "installed" : "downloaded",
-            url: remote?.url.absoluteString, sha256: remote?.sha256, bytes: bytes)
+            url: remote?.url?.absoluteString, sha256: remote?.sha256, bytes: bytes)
     }
 
     struct List: ParsableCommand {
@@ -60,8 +60,8 @@ struct ModelsCommand: ParsableCommand {
         @Argument(help: "The model's name (letters, digits, '.', '_', '-').")
         var name: String
 
-        @Argument(help: "The http(s) URL of the .tflite file.")
-        var url: String
+        @Argument(help: "The http(s) URL of the .tflite file; without it, the model host's model of that name ($SWIFTVISION_MODEL_HOST, token in $SWIFTVISION_MODEL_TOKEN).")
+        var url: String?
 
         @Option(help: "The expected SHA-256 of the file; the model is refused when it differs.")
         var sha256: String?
@@ -70,8 +70,11 @@ struct ModelsCommand: ParsableCommand {
         var json = false
 
         func run() throws {
-            guard let source = URL(string: url), ["http", "https"].contains(source.scheme?.lowercased() ?? "") else {
-                throw ValidationError("\(url) is not an http(s) URL")
+            let source = try url.map { url in
+                guard let source = URL(string: url), ["http", "https"].contains(source.scheme?.lowercased() ?? "") else {
+                    throw ValidationError("\(url) is not an http(s) URL")
+                }
+                return source
             }
             let model = RemoteModel(name: name, url: source, sha256: sha256)
             let manager = ModelManager.modelManager()

@@ -155,7 +155,7 @@ import Testing
     @Test func httpErrorsAndBadNamesAreReported() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let missing = remote("/missing.tflite")
-        await #expect(throws: ModelManagerError.httpStatus(404, url: missing.url)) { try await download(missing) }
+        await #expect(throws: ModelManagerError.httpStatus(404, url: server.url("/missing.tflite"))) { try await download(missing) }
         let badName = RemoteModel(name: "../escape", url: server.url("/model.tflite"))
         await #expect(throws: ModelManagerError.invalidName("../escape")) { try await download(badName) }
         #expect(!manager.isModelDownloaded(badName))

@@ -33,6 +33,15 @@ public struct ModelManager: Sendable, Hashable {
         ModelManager(directory: SwiftVisionCache.current.models.appendingPathComponent("downloaded", isDirectory: true))
     }
 
+    /// The model host that models without an address are downloaded from: the one set here, else the one
+    /// `SWIFTVISION_MODEL_HOST` and `SWIFTVISION_MODEL_TOKEN` name. Read when each download starts.
+    public static var modelHost: ModelHost? {
+        get { configuredHost.withLock { $0 } ?? ModelHost(environment: ProcessInfo.processInfo.environment) }
+        set { configuredHost.withLock { $0 = newValue } }
+    }
+
+    private static let configuredHost = Mutex<ModelHost?>(nil)
+
     /// Whether `model` is downloaded and ready to use.
     public func isModelDownloaded(_ model: RemoteModel) -> Bool {
         downloadedModel(for: model) != nil
@@ -140,7 +149,8 @@ public struct ModelManager: Sendable, Hashable {
         onProgress: @escaping @Sendable (ModelDownloadProgress) -> Void
     ) async throws {
         guard model.hasValidName else { throw ModelManagerError.invalidName(model.name) }
-        guard ResumableTransfer.isAllowed(model.url) else { throw ModelManagerError.insecureURL(model.url) }
+        let (source, token) = try address(of: model)
+        guard ResumableTransfer.isAllowed(source) else { throw ModelManagerError.insecureURL(source) }
         let manager = FileManager.default
         do {
             try manager.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -158,7 +168,7 @@ public struct ModelManager: Sendable, Hashable {
         defer { flock(lock, LOCK_UN) }
         let partial = partialFile(model.name)
         func transfer(unlessMatching installed: ModelValidators?) async throws -> ResumableTransfer.Outcome {
-            try await ResumableTransfer(source: model.url, partial: partial, limits: limits, onProgress: onProgress)
+            try await ResumableTransfer(source: source, token: token, partial: partial, limits: limits, onProgress: onProgress)
                 .run(conditions: conditions, unlessMatching: installed)
         }
         var outcome = try await transfer(unlessMatching: installedValidators(of: model))
@@ -174,10 +184,10 @@ public struct ModelManager: Sendable, Hashable {
             // The model was deleted while the server was asked: download it whole.
             outcome = try await transfer(unlessMatching: nil)
         }
-        guard case .downloaded(let validators) = outcome else {
+        guard case .downloaded(let validators, let served) = outcome else {
             throw ModelManagerError.transferFailed(reason: "the server answered 304 to a request that was not conditional")
         }
-        try check(partial, of: model)
+        try check(partial, of: model, served: served)
         do {
             // The record loses its validators before the file is replaced and gets the new ones after:
             // a download stopped in between finds no validators and transfers the file again, rather
@@ -192,6 +202,13 @@ public struct ModelManager: Sendable, Hashable {
         } catch {
             throw ModelManagerError.transferFailed(reason: "cannot store the model: \(error.localizedDescription)")
         }
+    }
+
+    /// Where `model` is downloaded from, and the token to send there: its address, or the model host's.
+    private func address(of model: RemoteModel) throws -> (url: URL, token: String?) {
+        if let url = model.url { return (url, nil) }
+        guard let host = Self.modelHost else { throw ModelManagerError.noModelHost(name: model.name) }
+        return (host.modelURL(named: model.name), host.token)
     }
 
     /// The validators of `model`'s file in place, when it is there and its record is of the same
@@ -211,11 +228,15 @@ public struct ModelManager: Sendable, Hashable {
         try JSONEncoder().encode(record).write(to: recordFile(record.model.name), options: .atomic)
     }
 
-    /// Throws unless `file` has the model's checksum and loads as a TFLite model.
-    private func check(_ file: URL, of model: RemoteModel) throws {
-        if let expected = model.sha256 {
+    /// Throws unless `file` has the model's checksum and the one its server sent (`served`), and loads as
+    /// a TFLite model.
+    private func check(_ file: URL, of model: RemoteModel, served: String?) throws {
+        let expected = [model.sha256, served].compactMap { $0 }
+        if !expected.isEmpty {
             let actual = try AssetInstaller.sha256(of: file)
-            guard actual == expected else { throw ModelManagerError.checksumMismatch(expected: expected, actual: actual) }
+            if let wrong = expected.first(where: { $0 != actual }) {
+                throw ModelManagerError.checksumMismatch(expected: wrong, actual: actual)
+            }
         }
         // Loading checks the file's identifier and structure (ModelFileCheck) before LiteRT reads it.
         do {

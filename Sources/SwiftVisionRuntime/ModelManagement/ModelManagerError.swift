@@ -22,6 +22,8 @@ public enum ModelManagerError: Error, Equatable, Sendable, CustomStringConvertib
     case invalidModel(reason: String)
     /// The model's address, or one it redirects to, is neither `https` nor `http` on this machine.
     case insecureURL(URL)
+    /// A model without an address is downloaded while no model host is set (``ModelManager/modelHost``).
+    case noModelHost(name: String)
 
     /// A one-line explanation of the error, with what to do about it where that helps.
     public var description: String {
@@ -30,6 +32,9 @@ public enum ModelManagerError: Error, Equatable, Sendable, CustomStringConvertib
         case .notDownloaded(let name):
             "the remote model \(name) is not downloaded; download it with ModelManager or `swiftvision models download`"
         case .invalidName(let name): "invalid model name \"\(name)\": use letters, digits, '.', '_' and '-'"
+        case .httpStatus(401, let url):
+            "the server answered HTTP status 401 for \(url.absoluteString): a model host needs its token "
+                + "(SWIFTVISION_MODEL_TOKEN or ModelManager.modelHost)"
         case .httpStatus(let status, let url):
             "the server answered HTTP status \(status) for \(url.absoluteString)"
         case .transferFailed(let reason): "the download broke off: \(reason); download again to resume"
@@ -43,6 +48,9 @@ public enum ModelManagerError: Error, Equatable, Sendable, CustomStringConvertib
         case .invalidModel(let reason): "the downloaded file is not a usable model (\(reason)); it was discarded"
         case .insecureURL(let url):
             "models are downloaded over https (or http from this machine only), not from \(url.absoluteString)"
+        case .noModelHost(let name):
+            "the model \(name) comes from a model host, and none is set: set SWIFTVISION_MODEL_HOST "
+                + "(and SWIFTVISION_MODEL_TOKEN), or ModelManager.modelHost"
         }
     }
 

@@ -6,7 +6,8 @@ import SwiftVisionCore
 /// the same URL asks only for the rest (`Range` with `If-Range`). A server that ignores the range,
 /// or whose file changed, sends the whole file again and the partial file starts over. Given the
 /// validators of a file already in place, the request is conditional, and a `304 Not Modified`
-/// ends the transfer without a byte. Redirects are followed only to addresses models may come from.
+/// ends the transfer without a byte. Redirects are followed only to addresses models may come from, and
+/// a token goes only to the source's own origin.
 final class ResumableTransfer: @unchecked Sendable {
     /// What is known about a partial file, stored beside it.
     private struct PartialState: Codable {
@@ -18,11 +19,13 @@ final class ResumableTransfer: @unchecked Sendable {
     enum Outcome: Equatable {
         /// The server's file is the one in place (`304 Not Modified`); nothing was transferred.
         case notModified
-        /// `partial` holds the whole file, which has these validators (nil when the server sent none).
-        case downloaded(ModelValidators?)
+        /// `partial` holds the whole file, which has these validators (nil when the server sent none) and,
+        /// by the server's ``ModelHost/checksumHeader``, this SHA-256 (nil when it sent none).
+        case downloaded(ModelValidators?, checksum: String?)
     }
 
     private let source: URL
+    private let token: String?
     private let partial: URL
     private let limits: DownloadLimits
     private let onProgress: @Sendable (ModelDownloadProgress) -> Void
@@ -35,13 +38,17 @@ final class ResumableTransfer: @unchecked Sendable {
     private var isConditional = false
     private var notModified = false
     private var validators: ModelValidators?
+    private var checksum: String?
 
-    /// Downloads `source` into `partial` within `limits`, reporting progress through `onProgress`.
+    /// Downloads `source` into `partial` within `limits`, reporting progress through `onProgress`; sends
+    /// `token`, when given, as `Authorization: Bearer TOKEN` to the source's origin (not to other origins
+    /// it redirects to).
     init(
-        source: URL, partial: URL, limits: DownloadLimits,
+        source: URL, token: String? = nil, partial: URL, limits: DownloadLimits,
         onProgress: @escaping @Sendable (ModelDownloadProgress) -> Void
     ) {
         self.source = source
+        self.token = token
         self.partial = partial
         self.limits = limits
         self.onProgress = onProgress
@@ -89,8 +96,10 @@ final class ResumableTransfer: @unchecked Sendable {
                 try? file?.close()
                 file = nil
             }
+            var request = headers
+            if let token, Self.origin(of: current) == Self.origin(of: source) { request["Authorization"] = "Bearer " + token }
             do {
-                try CurlTransfer.get(current, headers: headers, limits: limits, onResponse: start(with:), onBody: write)
+                try CurlTransfer.get(current, headers: request, limits: limits, onResponse: start(with:), onBody: write)
             } catch let failure as CurlTransfer.Failure {
                 throw ModelManagerError.transferFailed(reason: "\(failure.message) after \(received) bytes")
             }
@@ -107,7 +116,12 @@ final class ResumableTransfer: @unchecked Sendable {
         if let expected, received != expected {
             throw ModelManagerError.transferFailed(reason: "the connection closed after \(received) of \(expected) bytes")
         }
-        return .downloaded(validators)
+        return .downloaded(validators, checksum: checksum)
+    }
+
+    /// The scheme, host and port of `url`, lower case.
+    private static func origin(of url: URL) -> String {
+        "\(url.scheme?.lowercased() ?? "")://\(url.host?.lowercased() ?? ""):\(url.port.map(String.init) ?? "")"
     }
 
     /// The size and validators of a partial file of this URL that can be resumed, else nil.
@@ -141,6 +155,7 @@ final class ResumableTransfer: @unchecked Sendable {
         let manager = FileManager.default
         let resumable = resumableBytes()
         let kept = resumable?.count ?? 0
+        checksum = http.value(forHTTPHeaderField: ModelHost.checksumHeader)?.lowercased()
         switch http.status {
         case 304 where isConditional:
             notModified = true
