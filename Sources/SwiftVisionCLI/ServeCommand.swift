@@ -13,6 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
             GET /v1/stream/{task} upgrades to a live-stream WebSocket; GET /v1/tasks lists tasks and options; \
             GET / is the web page; GET /healthz and GET /metrics (Prometheus) are for operations. With --sources, \
             POST /v1/sources runs files, RTSP streams and cameras and posts their events to webhooks (docs/sources.md). \
+            With --models, GET /v1/models/{name} hosts the folder's .tflite files for FirebaseModelSource(name:) \
+            on other machines (docs/porting.md). \
             SIGTERM or Ctrl-C stops it gracefully. Every limit and what to do before exposing the service: \
             docs/security.md.
             """)
@@ -87,6 +89,12 @@ struct ServeCommand: AsyncParsableCommand {
             """)
     var collections: String?
 
+    @Option(help: "Host this folder's .tflite files at GET /v1/models/{name} (the file name without .tflite), with their own token.")
+    var models: String?
+
+    @Option(help: "Read the token of /v1/models from this file (its first line); else $SWIFTVISION_MODEL_TOKEN.")
+    var modelsTokenFile: String?
+
     @OptionGroup var logging: LoggingOptions
 
     func validate() throws {
@@ -116,14 +124,16 @@ struct ServeCommand: AsyncParsableCommand {
     /// The token from --token, --token-file or $SWIFTVISION_TOKEN; an empty one is an error, not an open service.
     func resolvedToken() throws -> String? {
         if let token { return token }
-        if let tokenFile {
-            guard let text = try? String(contentsOfFile: tokenFile, encoding: .utf8) else {
-                throw ValidationError("cannot read the token file \(tokenFile)")
-            }
-            return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
-                .trimmingCharacters(in: .whitespaces)
-        }
+        if let tokenFile { return try Self.firstLine(of: tokenFile) }
         return ProcessInfo.processInfo.environment["SWIFTVISION_TOKEN"]
+    }
+
+    /// The first line of the token file `path`, without surrounding blanks.
+    static func firstLine(of path: String) throws -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ValidationError("cannot read the token file \(path)")
+        }
+        return String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "").trimmingCharacters(in: .whitespaces)
     }
 
     func run() async throws {
@@ -153,6 +163,14 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.sourceRoot = URL(fileURLWithPath: sourceRoot).standardizedFileURL.resolvingSymlinksInPath()
         }
         if let maxSources { configuration.maxSources = maxSources }
+        if let models {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: models, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("--models \(models) is not a folder")
+            }
+            configuration.models = URL(fileURLWithPath: models, isDirectory: true)
+            configuration.modelsToken = try modelsTokenFile.map(Self.firstLine(of:)) ?? ProcessInfo.processInfo.environment["SWIFTVISION_MODEL_TOKEN"]
+        }
         configuration.webhookHosts = allowWebhook
         configuration.cameraHosts = allowCameraHost
         if let problem = configuration.problem { throw ValidationError(problem) }

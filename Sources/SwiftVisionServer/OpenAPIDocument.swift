@@ -190,6 +190,7 @@ enum OpenAPIDocument {
             ]
         ]
         paths.merge(sourcePaths()) { $1 }
+        paths.merge(modelPaths()) { $1 }
         return [
             "openapi": "3.1.0",
             "info": [

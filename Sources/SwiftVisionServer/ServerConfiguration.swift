@@ -63,6 +63,12 @@ public struct ServerConfiguration: Sendable {
     /// Hosts (`host` or `host:port`, `*` for any) that `rtsp://` sources may be read from; none by default.
     public var cameraHosts: [String] = []
 
+    /// The folder whose `.tflite` files `/v1/models` hosts by name, for `FirebaseModelSource(name:)` on other
+    /// machines; nil: no models are hosted.
+    public var models: URL?
+    /// The token `/v1/models` needs (`Authorization: Bearer TOKEN`); required with ``models``.
+    public var modelsToken: String?
+
     /// The collections served at `/v1/collections`, opened on first use: the cache folder's SQLite file by
     /// default, or a PostgreSQL database that several replicas share.
     public var collections = CollectionStoreLocation(nil)
@@ -83,6 +89,12 @@ public struct ServerConfiguration: Sendable {
         if let token, token.isEmpty { return "the token is empty: give a non-empty token, or none" }
         if let token, token.contains(where: { $0.isWhitespace || $0.isNewline }) {
             return "the token contains white space"
+        }
+        if models != nil && modelsToken == nil {
+            return "hosting models needs their token: --models-token-file FILE or $SWIFTVISION_MODEL_TOKEN"
+        }
+        if let modelsToken, modelsToken.isEmpty || modelsToken.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            return "the models token is empty or contains white space"
         }
         if maxConcurrent < 1 { return "max-concurrent must be at least 1" }
         if queueLength < 0 { return "max-queue must be at least 0" }

@@ -85,6 +85,8 @@ public enum VisionService {
         }
 
         DeepStackRoutes.add(to: router, catalog: catalog, limiter: limiter, configuration: configuration)
+        // The model host has a token of its own, so it is not behind the service's.
+        ModelRoutes.add(to: router, configuration: configuration)
 
         let protected = router.group()
         if let token = configuration.token { protected.add(middleware: TokenMiddleware(token: token)) }

@@ -22,7 +22,7 @@ FIXED = {"/healthz", "/metrics", "/v1/tasks", "/v1/similarity", "/v1/stream/{tas
          "/v1/collections/{collection}/items", "/v1/collections/{collection}/items/{id}",
          "/v1/collections/{collection}/items/{id}/thumbnail",
          "/v1/collections/{collection}/search", "/v1/collections/{collection}/duplicates",
-         "/v1/sources", "/v1/sources/{id}", "/v1/sources/{id}/events"}
+         "/v1/sources", "/v1/sources/{id}", "/v1/sources/{id}/events", "/v1/models", "/v1/models/{name}"}
 
 
 @pytest.fixture(scope="module")

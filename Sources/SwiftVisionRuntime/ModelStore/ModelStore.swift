@@ -129,12 +129,12 @@ public final class ModelStore: Sendable {
 
 /// What identifies the contents of a file without reading it: its path, device, inode, size and
 /// modification time.
-struct FileIdentity: Hashable, Sendable {
-    let path: String
-    let device: UInt64
-    let inode: UInt64
-    let size: Int
-    let modified: Int
+package struct FileIdentity: Hashable, Sendable {
+    package let path: String
+    package let device: UInt64
+    package let inode: UInt64
+    package let size: Int
+    package let modified: Int
 
     /// The identity of the file at `url` now.
     init(_ url: URL) throws {
@@ -147,7 +147,7 @@ struct FileIdentity: Hashable, Sendable {
     }
 
     /// The identity of the file open as `descriptor`, read from `url`; throws unless it is a regular file.
-    init(descriptor: Int32, url: URL) throws {
+    package init(descriptor: Int32, url: URL) throws {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             throw LiteRTError.incompatibleModel("\(url.lastPathComponent) cannot be read: \(String(cString: strerror(errno)))")
