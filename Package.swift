@@ -41,10 +41,11 @@ let portedModules: [PortedModule] = [
     PortedModule(name: "Vision"),
     PortedModule(name: "MediaPipeTasksVision"),
 ]
-/// Code in the shape of the iOS guides, compiled against the ported modules alone.
+/// Code in the shape of the iOS guides, compiled against the ported modules alone (and the shared fixtures).
 let portTests: [Target] = [
     .testTarget(
-        name: "PortsTests", dependencies: ["MLKit", "MediaPipeTasksVision", "Vision", "SwiftVisionCore", "SwiftVisionRuntime"]
+        name: "PortsTests",
+        dependencies: ["MLKit", "MediaPipeTasksVision", "Vision", "SwiftVisionCore", "SwiftVisionRuntime", "SwiftVisionTestSupport"]
     )
 ]
 // Programs written as the iOS guides' apps are, with only the image lines changed; make test runs them.
