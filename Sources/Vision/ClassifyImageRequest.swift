@@ -11,6 +11,8 @@ public struct ClassifyImageRequest: VisionRequest {
     /// Called with the request's results or error each time a handler performs it (Vision's
     /// `completionHandler`); nil for none.
     public var completionHandler: CompletionHandler?
+    /// What the request produces.
+    public typealias Result = [ClassificationObservation]
 
     /// A request that runs `model`, or the model zoo's ImageNet classifier when nil.
     public init(model: LocalModel? = nil) {

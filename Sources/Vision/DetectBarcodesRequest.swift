@@ -12,6 +12,8 @@ public struct DetectBarcodesRequest: VisionRequest {
     /// Called with the request's results or error each time a handler performs it (Vision's
     /// `completionHandler`); nil for none.
     public var completionHandler: CompletionHandler?
+    /// What the request produces.
+    public typealias Result = [BarcodeObservation]
 
     /// A request for every format over the whole image.
     public init() {}

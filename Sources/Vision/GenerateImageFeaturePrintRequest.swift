@@ -12,6 +12,8 @@ public struct GenerateImageFeaturePrintRequest: VisionRequest {
     /// Called with the request's results or error each time a handler performs it (Vision's
     /// `completionHandler`); nil for none.
     public var completionHandler: CompletionHandler?
+    /// What the request produces.
+    public typealias Result = FeaturePrintObservation
 
     /// A request that scales the image to fill the model's input (`.scaleFill`).
     public init() {}

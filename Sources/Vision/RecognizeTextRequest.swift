@@ -19,6 +19,8 @@ public struct RecognizeTextRequest: VisionRequest {
     /// Called with the request's results or error each time a handler performs it (Vision's
     /// `completionHandler`); nil for none.
     public var completionHandler: CompletionHandler?
+    /// What the request produces.
+    public typealias Result = [RecognizedTextObservation]
 
     /// A request for accurate recognition of US English over the whole image.
     public init() {}

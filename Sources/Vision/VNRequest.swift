@@ -32,17 +32,27 @@ open class VNRequest {
         []
     }
 
-    /// Performs the request, sets ``results`` and calls the completion handler; returns the error.
-    func perform(on image: Result<VisionImage, any Error>, sequence: SequenceRequestHandler?) -> (any Error)? {
+    /// Performs the request, sets ``results`` and calls the completion handler; returns the error, as
+    /// Vision's `NSError` (``VNErrorDomain``), which the completion handler gets too.
+    func perform(on image: Result<VisionImage, any Error>, sequence: SequenceRequestHandler?) -> NSError? {
         do {
             results = try observations(in: image.get(), sequence: sequence)
             completionHandler?(self, nil)
             return nil
         } catch {
+            let error = NSError.vision(error)
             results = nil
             completionHandler?(self, error)
             return error
         }
+    }
+
+    /// The results of the Swift-style `request` on `image`: in a sequence, its next frame, so that the
+    /// request's state (tracks, crops, mask smoothing) carries from frame to frame.
+    func results<Request: SequenceVisionRequest>(
+        of request: Request, on image: VisionImage, sequence: SequenceRequestHandler?
+    ) throws -> Request.Result {
+        try sequence.map { try $0.perform(request, on: image) } ?? request.perform(on: image)
     }
 }
 
@@ -84,8 +94,7 @@ public final class VNDetectRectanglesRequest: VNImageBasedRequest {
 /// ``VNSequenceRequestHandler`` faces are tracked from frame to frame.
 public final class VNDetectFaceRectanglesRequest: VNImageBasedRequest {
     override func observations(in image: VisionImage, sequence: SequenceRequestHandler?) throws -> [VNObservation] {
-        let request = DetectFaceRectanglesRequest()
-        return try (sequence.map { try $0.perform(request, on: image) } ?? request.perform(on: image)).map(VNFaceObservation.init)
+        try results(of: DetectFaceRectanglesRequest(), on: image, sequence: sequence).map(VNFaceObservation.init)
     }
 }
 
@@ -93,8 +102,7 @@ public final class VNDetectFaceRectanglesRequest: VNImageBasedRequest {
 /// ``VNFaceObservation``s with ``VNFaceObservation/landmarks``.
 public final class VNDetectFaceLandmarksRequest: VNImageBasedRequest {
     override func observations(in image: VisionImage, sequence: SequenceRequestHandler?) throws -> [VNObservation] {
-        let request = DetectFaceLandmarksRequest()
-        return try (sequence.map { try $0.perform(request, on: image) } ?? request.perform(on: image)).map(VNFaceObservation.init)
+        try results(of: DetectFaceLandmarksRequest(), on: image, sequence: sequence).map(VNFaceObservation.init)
     }
 }
 
@@ -119,8 +127,7 @@ open class VNTrackingRequest: VNImageBasedRequest {
         var request = TrackObjectRequest(detectedObjectObservation: inputObservation.seed)
         request.trackingLevel = trackingLevel
         request.isLastFrame = isLastFrame
-        let tracked = try sequence.map { try $0.perform(request, on: image) } ?? request.perform(on: image)
-        return [observation(tracked)]
+        return [observation(try results(of: request, on: image, sequence: sequence))]
     }
 
     /// The tracker's result as this request reports it.

@@ -14,7 +14,8 @@ public struct VNImageOption: Hashable, Sendable, RawRepresentable {
 }
 
 /// Performs `VN…` requests on one image, as Vision's `VNImageRequestHandler`. An image that cannot be
-/// read is reported by ``perform(_:)``, to each request's completion handler and as the thrown error.
+/// read is reported by ``perform(_:)``, to each request's completion handler and as the thrown error, an
+/// `NSError` in ``VNErrorDomain`` (``VNErrorCode``).
 public final class VNImageRequestHandler {
     private let image: Result<VisionImage, any Error>
 
