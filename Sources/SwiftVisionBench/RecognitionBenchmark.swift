@@ -1,5 +1,4 @@
 import Foundation
-import MLKit
 import SwiftVision
 
 /// The recognition section of `make bench`: barcode reading next to zxing-cpp's Python binding (kept
@@ -36,8 +35,8 @@ enum RecognitionBenchmark {
                 as: TextPeer.self)
         }
         let peer = try runPeer()
-        let fast = TextRecognizer.textRecognizer(options: TextEngineOptions(recognitionLevel: .fast))
-        let accurate = TextRecognizer.textRecognizer(options: TextEngineOptions())
+        let fast = try TextEngine.shared(TextEngineOptions(recognitionLevel: .fast))
+        let accurate = try TextEngine.shared(TextEngineOptions())
         let text = try textImages.map { path in
             let image = try VisionImage(contentsOfFile: path)
             return try [fast, accurate].map { recognizer in try TextReading(recognizer: recognizer, image: image) }
@@ -46,7 +45,7 @@ enum RecognitionBenchmark {
         let (zxing, barcodes, cpu) = try CPUAffinity.onOneCPU { cpu in
             let barcodePeer = try PeerSession(python: python, script: "recognition_peer.py", arguments: ["--serve-barcodes"])
             let zxing = try barcodePeer.line(as: BarcodePeerGreeting.self)
-            let scanner = BarcodeScanner.barcodeScanner()
+            let scanner = BarcodeEngine()
             return (zxing, try barcodeImages.map { try BarcodeReads(of: $0, scanner: scanner, peer: barcodePeer) }, cpu)
         }
 
@@ -83,9 +82,9 @@ enum RecognitionBenchmark {
         var words: [String]
         var time: Timing
 
-        init(recognizer: TextRecognizer, image: VisionImage) throws {
-            words = try recognizer.results(in: image.mlKitImage).blocks.flatMap(\.lines).flatMap(\.elements).map(\.text)
-            time = try timeMilliseconds(iterations: textIterations) { _ = try recognizer.results(in: image.mlKitImage) }
+        init(recognizer: TextEngine, image: VisionImage) throws {
+            words = try recognizer.results(in: image).blocks.flatMap(\.lines).flatMap(\.elements).map(\.text)
+            time = try timeMilliseconds(iterations: textIterations) { _ = try recognizer.results(in: image) }
         }
 
         /// The share of `other` words (counted with repeats) that these words hold too, as a percentage.
@@ -107,11 +106,11 @@ enum RecognitionBenchmark {
         var time: Timing
         var peerTime: Timing
 
-        init(of path: String, scanner: BarcodeScanner, peer: PeerSession) throws {
+        init(of path: String, scanner: BarcodeEngine, peer: PeerSession) throws {
             let image = try VisionImage(contentsOfFile: path)
             var found = 0
             let turns = try peer.turns(iterations: barcodeIterations, request: "read \(path)", as: PeerCount.self) {
-                found = try scanner.results(in: image.mlKitImage).count
+                found = try scanner.results(in: image).count
             }
             (self.found, peerFound, time, peerTime) = (found, turns.answer.count, turns.time, turns.peerTime)
         }

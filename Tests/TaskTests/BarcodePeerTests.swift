@@ -2,7 +2,6 @@ import Foundation
 import SwiftVisionTestSupport
 import Testing
 
-@testable import MLKit
 @testable import SwiftVision
 @testable import SwiftVisionRuntime
 @testable import SwiftVisionTasks
@@ -29,7 +28,7 @@ import Testing
         let peer = try Self.peerReads(scenes.map(\.file))
         var (ours, theirs, truths) = (0, 0, 0)
         for scene in scenes {
-            let found = try BarcodeScanner.barcodeScanner().results(in: VisionImage(contentsOfFile: scene.file).mlKitImage)
+            let found = try BarcodeEngine().results(in: VisionImage(contentsOfFile: scene.file))
             let name = URL(fileURLWithPath: scene.file).lastPathComponent
             if scene.barcodes.isEmpty {
                 #expect(found.isEmpty, "\(name): read \(found.map(\.rawValue)) on a photo without codes")
@@ -58,7 +57,7 @@ import Testing
         let scene = try VisionFixtures.scene("books-ean13.jpg", in: VisionFixtures.barcodes, file: \.file)
         let truth = scene.barcodes.map(\.text).sorted()
         try #require(truth.count >= 4 && Set(truth).count == truth.count)
-        let found = try BarcodeScanner.barcodeScanner().results(in: VisionImage(contentsOfFile: scene.file).mlKitImage)
+        let found = try BarcodeEngine().results(in: VisionImage(contentsOfFile: scene.file))
         #expect(found.map(\.rawValue).sorted() == truth, "read \(found.map(\.rawValue))")
         #expect(found.allSatisfy { $0.format == .ean13 })
         let peer = try Self.peerReads([scene.file])[scene.file, default: []].map(\.text)

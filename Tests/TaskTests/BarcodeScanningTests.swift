@@ -2,7 +2,6 @@ import Foundation
 import SwiftVisionTestSupport
 import Testing
 
-@testable import MLKit
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime
@@ -22,7 +21,7 @@ import Testing
     @Test(arguments: sceneNames)
     func readsEveryCodeInTheScene(name: String) throws {
         let scene = try VisionFixtures.scene(name, in: VisionFixtures.barcodes, file: \.file)
-        let found = try BarcodeScanner.barcodeScanner().results(in: VisionImage(contentsOfFile: scene.file).mlKitImage)
+        let found = try BarcodeEngine().results(in: VisionImage(contentsOfFile: scene.file))
         for code in scene.barcodes {
             let format = try #require(BarcodeFormat(name: code.format))
             let read = found.first { $0.format == format && $0.rawValue == code.text }
@@ -46,7 +45,7 @@ import Testing
 
     /// The pyzbar wheel's test images with the values and positions its tests list.
     @Test func readsThePyzbarTestImages() throws {
-        let pairs = try BarcodeScanner.barcodeScanner().results(in: Fixtures.image("pyzbar-code128.png").mlKitImage).map { ($0.rawValue, $0.frame) }
+        let pairs = try BarcodeEngine().results(in: Fixtures.image("pyzbar-code128.png")).map { ($0.rawValue, $0.frame) }
         let expected: [(String, CGRect)] = [
             ("Foramenifera", CGRect(x: 37, y: 550, width: 324, height: 76)),
             ("Rana temporaria", CGRect(x: 4, y: 0, width: 390, height: 76)),
@@ -58,33 +57,33 @@ import Testing
                 #expect(abs(Double(a - b)) <= 6, "\(text): \(frame) against \(rect)")
             }
         }
-        let null = try #require(try BarcodeScanner.barcodeScanner().results(in: Fixtures.image("pyzbar-code128_null_character.png").mlKitImage).first)
+        let null = try #require(try BarcodeEngine().results(in: Fixtures.image("pyzbar-code128_null_character.png")).first)
         #expect(null.rawData == Data("Hello\u{0}Goodbye".utf8) && null.rawValue == "Hello\u{0}Goodbye")
 
-        let qr = try #require(try BarcodeScanner.barcodeScanner().results(in: Fixtures.image("pyzbar-qrcode.png").mlKitImage).first)
+        let qr = try #require(try BarcodeEngine().results(in: Fixtures.image("pyzbar-qrcode.png")).first)
         #expect(qr.format == .qrCode && qr.rawValue == "Thalassiodracon")
         // zbar's rectangle; zxing-cpp 3 puts the far corner 2 px further out on both axes than 1.4 did.
         #expect(qr.corners.largestCornerDistance(toAnyOrderOf: Quadrilateral(rect: CGRect(x: 27, y: 27, width: 145, height: 145))) <= 3)
 
         // Two copies of one code, one turned 45° and one by about a quarter turn.
-        let rotated = try BarcodeScanner.barcodeScanner().results(in: Fixtures.image("pyzbar-qrcode_rotated.png").mlKitImage)
+        let rotated = try BarcodeEngine().results(in: Fixtures.image("pyzbar-qrcode_rotated.png"))
         let polygons = [[[173.0, 113], [276, 215], [378, 113], [276, 10]], [[32, 352], [177, 366], [190, 222], [46, 208]]]
         #expect(rotated.count == 2 && rotated.allSatisfy { $0.rawValue == "Thalassiodracon" })
         for polygon in polygons {
             let truth = Quadrilateral(polygon)
             #expect(rotated.contains { $0.corners.largestCornerDistance(toAnyOrderOf: truth) <= 4 }, "\(polygon)")
         }
-        #expect(try BarcodeScanner.barcodeScanner().results(in: Fixtures.image("pyzbar-empty.png").mlKitImage).isEmpty)
+        #expect(try BarcodeEngine().results(in: Fixtures.image("pyzbar-empty.png")).isEmpty)
     }
 
     @Test func formatsOptionLimitsWhatIsRead() throws {
         let scene = try VisionFixtures.scene("several-on-bus.jpg", in: VisionFixtures.barcodes, file: \.file)
         let image = try VisionImage(contentsOfFile: scene.file)
-        let qr = try BarcodeScanner.barcodeScanner(options: BarcodeEngineOptions(formats: .qrCode)).results(in: image.mlKitImage)
+        let qr = try BarcodeEngine(options: BarcodeEngineOptions(formats: .qrCode)).results(in: image)
         #expect(qr.map(\.format) == [.qrCode])
-        let linear = try BarcodeScanner.barcodeScanner(options: BarcodeEngineOptions(formats: .linear)).results(in: image.mlKitImage)
+        let linear = try BarcodeEngine(options: BarcodeEngineOptions(formats: .linear)).results(in: image)
         #expect(Set(linear.map(\.format)) == [.ean13, .ean8, .code39])
-        let two = try BarcodeScanner.barcodeScanner(options: BarcodeEngineOptions(maximumCount: 2)).results(in: image.mlKitImage)
+        let two = try BarcodeEngine(options: BarcodeEngineOptions(maximumCount: 2)).results(in: image)
         #expect(two.count == 2)
     }
 
@@ -93,20 +92,18 @@ import Testing
         for (name, text) in [("tilted-ean13.jpg", "4006381333931"), ("inverted-on-dog.png", "DataMatrix 2024-06-07")] {
             let scene = try VisionFixtures.scene(name, in: VisionFixtures.barcodes, file: \.file)
             let image = try VisionImage(contentsOfFile: scene.file)
-            #expect(try BarcodeScanner.barcodeScanner(options: .fast).results(in: image.mlKitImage).allSatisfy { $0.rawValue != text }, "\(name)")
-            #expect(try BarcodeScanner.barcodeScanner().results(in: image.mlKitImage).contains { $0.rawValue == text }, "\(name)")
+            #expect(try BarcodeEngine(options: .fast).results(in: image).allSatisfy { $0.rawValue != text }, "\(name)")
+            #expect(try BarcodeEngine().results(in: image).contains { $0.rawValue == text }, "\(name)")
         }
     }
 
     @Test func badInputGivesNoCodesOrClearErrors() async throws {
         let tiny = try VisionImage(pixels: Data([0]), width: 1, height: 1, format: .gray)
-        #expect(try BarcodeScanner.barcodeScanner().results(in: tiny.mlKitImage).isEmpty)
+        #expect(try BarcodeEngine().results(in: tiny).isEmpty)
         let flat = try VisionImage(pixels: Data(repeating: 200, count: 300 * 200 * 3), width: 300, height: 200, format: .rgb)
-        #expect(try await BarcodeScanner.barcodeScanner().process(flat.mlKitImage).isEmpty)
+        #expect(try BarcodeEngine().results(in: flat).isEmpty)
         #expect(throws: VisionTaskError.self) {
-            try unwrappingMLKitError {
-                try BarcodeScanner.barcodeScanner(options: BarcodeEngineOptions(maximumCount: -1)).results(in: flat.mlKitImage)
-            }
+            try BarcodeEngine(options: BarcodeEngineOptions(maximumCount: -1)).results(in: flat)
         }
         #expect(BarcodeFormat(name: "qrcode") == .qrCode && BarcodeFormat(name: "linear") == .linear)
         #expect(BarcodeFormat(name: "Telepen") == nil)

@@ -33,7 +33,7 @@ import Testing
         #expect(needed.contains { $0.hasPrefix("libc.so") }, "readelf listed \(needed)")
         #expect(!needed.contains(where: Self.isTesseractOrLeptonica), "\(needed)")
 
-        let text = try TextRecognitionTests.accurate.get().results(in: try Fixtures.image("page.png").mlKitImage)
+        let text = try TextRecognitionTests.accurate.get().results(in: try Fixtures.image("page.png"))
         #expect(TextRecognitionTests.recall(of: Fixtures.pageWords, in: text) >= 0.9, "read \(text.text)")
         // /proc files report no size: read them to their end.
         let maps = try #require(FileHandle(forReadingAtPath: "/proc/self/maps")).readDataToEndOfFile()

@@ -2,7 +2,6 @@ import Foundation
 import SwiftVisionTestSupport
 import Testing
 
-@testable import MLKit
 @testable import SwiftVision
 @testable import SwiftVisionCore
 @testable import SwiftVisionRuntime
@@ -10,7 +9,7 @@ import Testing
 
 @Suite struct TextRecognitionTests {
     /// The words of scikit-image's page.png as a person reads them (the code line left out).
-    static let accurate = Result { try TextRecognizer.textRecognizer(options: TextEngineOptions()) }
+    static let accurate = Result { try TextEngine.shared(TextEngineOptions()) }
 
     /// The share of `expected` words found among the recognised ones (each recognised word counts once).
     static func recall(of expected: [String], in text: RecognizedText) -> Double {
@@ -31,7 +30,7 @@ import Testing
     @Test(arguments: scenes)
     func readsRenderedWords(name: String, minimumRecall: Double) throws {
         let scene = try VisionFixtures.scene(name, in: VisionFixtures.text, file: \.file)
-        let text = try Self.accurate.get().results(in: VisionImage(contentsOfFile: scene.file).mlKitImage)
+        let text = try Self.accurate.get().results(in: VisionImage(contentsOfFile: scene.file))
         let recall = Self.recall(of: scene.words.map(\.text), in: text)
         #expect(recall >= minimumRecall, "\(name): read \(text.text)")
     }
@@ -41,7 +40,7 @@ import Testing
     /// it as with Tesseract building the table (the support library out of reach), at both levels: on page.png,
     /// on the rendered scenes, and on the paragraph turned a quarter (whose orientation the legacy engine finds).
     @Test func theAmbiguityTableChangesNoWord() throws {
-        _ = try Self.accurate.get().results(in: try Fixtures.image("page.png").mlKitImage)
+        _ = try Self.accurate.get().results(in: try Fixtures.image("page.png"))
         let support = Fixtures.packageRoot.appendingPathComponent(".build/debug/" + TesseractLibrary.supportFileName).path
         let loaded = try #require(dlopen(support, RTLD_NOW | RTLD_NOLOAD), "\(support) is not loaded")
         defer { dlclose(loaded) }
@@ -68,14 +67,14 @@ import Testing
     func readsTurnedPages(turn: ImageOrientation) throws {
         let scene = try VisionFixtures.scene("paragraph.png", in: VisionFixtures.text, file: \.file)
         let turned = try VisionImage(buffer: VisionImage(contentsOfFile: scene.file).buffer, orientation: turn).upright()
-        let text = try Self.accurate.get().results(in: VisionImage(buffer: turned.buffer).mlKitImage)
+        let text = try Self.accurate.get().results(in: VisionImage(buffer: turned.buffer))
         let recall = Self.recall(of: scene.words.map(\.text), in: text)
         #expect(recall >= 0.9, "\(turn): read \(text.text)")
     }
 
     @Test func wordBoxesMatchWhereTheWordsWereDrawn() throws {
         let scene = try VisionFixtures.scene("paragraph.png", in: VisionFixtures.text, file: \.file)
-        let text = try Self.accurate.get().results(in: VisionImage(contentsOfFile: scene.file).mlKitImage)
+        let text = try Self.accurate.get().results(in: VisionImage(contentsOfFile: scene.file))
         let words = text.blocks.flatMap(\.lines).flatMap(\.elements)
         var matched = 0
         for word in scene.words {
@@ -95,31 +94,30 @@ import Testing
 
     @Test func readsTheScannedPageUnderUnevenLight() throws {
         let page = try Fixtures.image("page.png")
-        let accurate = try Self.accurate.get().results(in: page.mlKitImage)
+        let accurate = try Self.accurate.get().results(in: page)
         #expect(Self.recall(of: Fixtures.pageWords, in: accurate) >= 0.9, "\(accurate.text)")
         // One plain pass over the unevenly lit scan reads much less.
-        let fast = try TextRecognizer.textRecognizer(options: TextEngineOptions(recognitionLevel: .fast)).results(in: page.mlKitImage)
+        let fast = try TextEngine.shared(TextEngineOptions(recognitionLevel: .fast)).results(in: page)
         #expect(Self.recall(of: Fixtures.pageWords, in: fast) < Self.recall(of: Fixtures.pageWords, in: accurate))
     }
 
     @Test func optionsShapeTheResult() throws {
         let scene = try VisionFixtures.scene("paragraph.png", in: VisionFixtures.text, file: \.file)
         let image = try VisionImage(contentsOfFile: scene.file)
-        let literal = try TextRecognizer.textRecognizer(options: TextEngineOptions(usesLanguageCorrection: false)).results(in: image.mlKitImage)
+        let literal = try TextEngine.shared(TextEngineOptions(usesLanguageCorrection: false)).results(in: image)
         #expect(Self.recall(of: scene.words.map(\.text), in: literal) >= 0.9)
         // Lines are about 8 % of this image's height: a 20 % minimum leaves none.
-        let tall = try TextRecognizer.textRecognizer(options: TextEngineOptions(minimumTextHeight: 0.2)).results(in: image.mlKitImage)
+        let tall = try TextEngine.shared(TextEngineOptions(minimumTextHeight: 0.2)).results(in: image)
         #expect(tall.blocks.isEmpty)
-        let tagged = try TextRecognizer.textRecognizer(options: TextEngineOptions(languages: ["en-US"]))
+        let tagged = try TextEngine.shared(TextEngineOptions(languages: ["en-US"]))
         #expect(tagged.languages == ["eng"])
-        #expect(TextRecognizer.supportedLanguages().contains("eng"))
+        #expect(TextEngine.supportedLanguages().contains("eng"))
     }
 
     @Test func badInputGivesEmptyTextOrClearErrors() async throws {
-        // ML Kit's factory does not throw: the recogniser reports its options' error at each call.
-        let page = try Fixtures.image("page.png").mlKitImage
+        let page = try Fixtures.image("page.png")
         func read(_ options: TextEngineOptions) throws -> RecognizedText {
-            try unwrappingMLKitError { try TextRecognizer.textRecognizer(options: options).results(in: page) }
+            try TextEngine.shared(options).results(in: page)
         }
         #expect(throws: VisionTaskError.self) { try read(TextEngineOptions(languages: ["tlh"])) }
         #expect(throws: VisionTaskError.self) { try read(TextEngineOptions(languages: [])) }
@@ -138,19 +136,19 @@ import Testing
         }
         let recognizer = try Self.accurate.get()
         let tiny = try VisionImage(pixels: Data([0]), width: 1, height: 1, format: .gray)
-        #expect(try recognizer.results(in: tiny.mlKitImage).blocks.isEmpty)
+        #expect(try recognizer.results(in: tiny).blocks.isEmpty)
         let blank = try VisionImage(pixels: Data(repeating: 255, count: 400 * 300), width: 400, height: 300, format: .gray)
-        #expect(try await recognizer.process(blank.mlKitImage).text.isEmpty)
+        #expect(try recognizer.results(in: blank).text.isEmpty)
     }
 
     /// One recogniser serves concurrent callers in turn, with the same results as one at a time.
     @Test func concurrentCallsGiveTheSameText() async throws {
         let scene = try VisionFixtures.scene("small-print.png", in: VisionFixtures.text, file: \.file)
         let image = try VisionImage(contentsOfFile: scene.file)
-        let recognizer = try TextRecognizer.textRecognizer(options: TextEngineOptions(recognitionLevel: .fast))
-        let alone = try recognizer.results(in: image.mlKitImage).text
+        let recognizer = try TextEngine.shared(TextEngineOptions(recognitionLevel: .fast))
+        let alone = try recognizer.results(in: image).text
         let texts = try await withThrowingTaskGroup(of: String.self) { group in
-            for _ in 0..<3 { group.addTask { try await recognizer.process(image.mlKitImage).text } }
+            for _ in 0..<3 { group.addTask { try recognizer.results(in: image).text } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(texts == [alone, alone, alone])
