@@ -6,6 +6,16 @@ import SwiftVisionTasks
 /// (the model zoo's ImageNet classifier); its results are ``VNClassificationObservation``s, every class
 /// with its confidence, most confident first.
 public final class VNClassifyImageRequest: VNImageBasedRequest {
+    /// The classes the classifier tells apart (ImageNet's 1000), as Vision's `supportedIdentifiers()`; a
+    /// classifier that cannot be loaded throws, as an `NSError` in ``VNErrorDomain``.
+    public func supportedIdentifiers() throws -> [String] {
+        do {
+            return try LabelsTask(options: LabelsTask.Options()).classNames ?? []
+        } catch {
+            throw NSError.vision(error)
+        }
+    }
+
     override func observations(in image: VisionImage, sequence: SequenceRequestHandler?) throws -> [VNObservation] {
         try ClassifyImageRequest().perform(on: image).map(VNClassificationObservation.init)
     }

@@ -176,6 +176,8 @@ import Vision
         let coffee = try Fixtures.sample("coffee.png")
         let classes: [VNClassificationObservation] = try Self.perform({ VNClassifyImageRequest(completionHandler: $0) }, on: coffee)
         #expect(classes.first?.identifier == "espresso")
+        let identifiers = try VNClassifyImageRequest().supportedIdentifiers()
+        #expect(identifiers.count == 1000 && identifiers.contains("espresso") && classes.count == identifiers.count)
         #expect(zip(classes, classes.dropFirst()).allSatisfy { $0.confidence >= $1.confidence })
 
         // The middle of coffee.png, scaled down: the same picture, to be nearer coffee.png than a cat is.
