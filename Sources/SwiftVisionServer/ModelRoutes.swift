@@ -34,7 +34,13 @@ enum ModelRoutes {
             return folder
         }
         router.get("v1/models") { request, _ in
-            let entries = try folder(for: request).list()
+            let models = try folder(for: request)
+            let entries: [ModelFolder.Entry]
+            do {
+                entries = try models.list()
+            } catch {
+                throw APIError(.serviceUnavailable, "models_unavailable", "the models folder cannot be read")
+            }
             let body = try JSONEncoder.sorted.encode(["models": entries])
             return Response(
                 status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-cache"],
@@ -178,6 +184,7 @@ extension OpenAPIDocument {
             "400": errorResponse("a path with control characters, or a name no model can have"),
             "401": errorResponse("missing or wrong models token"),
             "403": errorResponse("no models hosted (--models)"),
+            "503": errorResponse("the models folder or file cannot be read"),
         ]
         let checksum: [String: Any] = [
             "ETag": ["description": "the file's SHA-256, quoted: a strong validator", "schema": ["type": "string"]],
