@@ -8,21 +8,38 @@ import SwiftVisionRuntime
 /// Several maps are searched because no single one separates every object from its background:
 /// strong and faint Canny edges; the image cut at several gray levels, which parts a bright page
 /// from the clutter its edges touch; and an adaptive threshold, which follows uneven light.
+///
+/// The straight pieces of the faint edges' outlines are also the segments that ``SegmentChainSearch``
+/// chains into candidates for the sides no closed outline follows (``segments(minimumLength:)``).
 struct QuadrilateralSearch {
-    /// The gray image searched.
-    let image: PixelBuffer
     /// Outlines whose bounding box has a shorter side below this many pixels are skipped.
     let minimumSide: Double
     /// Gray levels at which the image is cut.
     static let levels = stride(from: 48.0, through: 208, by: 40)
+    /// How far, in pixels, a segment taken from an edge's outline may stray from the edge.
+    static let segmentTolerance = 1.5
+    /// At most this many of the longest pieces are returned by ``segments(minimumLength:)``: chaining
+    /// joins pieces pairwise, and a busy photo has thousands (2,159 on the bus at 1 megapixel), most
+    /// of them short texture.
+    static let segmentLimit = 300
+    /// The searched gray image, blurred.
+    private let smooth: PixelBuffer
+    /// Faint Canny edges of `smooth`, one pixel wide.
+    private let faintEdges: PixelBuffer
+
+    /// A search of the gray image `image` for outlines whose shorter side spans at least `minimumSide` pixels.
+    init(image: PixelBuffer, minimumSide: Double) throws {
+        self.minimumSide = minimumSide
+        smooth = try image.blurred(sigma: 1)
+        faintEdges = try smooth.cannyEdges(low: 12, high: 36)
+    }
 
     /// Distinct candidates, corners ordered from the top left clockwise.
     func candidates() throws -> [Quadrilateral] {
-        let smooth = try image.blurred(sigma: 1)
-        let block = max(15, min(image.width, image.height) / 12)
+        let block = max(15, min(smooth.width, smooth.height) / 12)
         var maps = [
             try smooth.cannyEdges(low: 40, high: 120).morphology(.dilate, size: 3),
-            try smooth.cannyEdges(low: 12, high: 36).morphology(.dilate, size: 3),
+            try faintEdges.morphology(.dilate, size: 3),
             try smooth.adaptiveThreshold(blockSize: block, offset: 6, inverted: true),
         ]
         for level in Self.levels { maps.append(try smooth.thresholded(at: level)) }
@@ -33,6 +50,35 @@ struct QuadrilateralSearch {
             }
         }
         return found.shapes
+    }
+
+    /// The longest straight pieces, at least `minimumLength` pixels long and at most ``segmentLimit``
+    /// of them, of the faint edges: each edge's outline simplified to within ``segmentTolerance``
+    /// pixels, each piece once (a thin edge's outline runs along it and back).
+    func segments(minimumLength: Double) throws -> [LineSegment] {
+        var segments: [LineSegment] = []
+        for contour in try faintEdges.contours() {
+            let bounds = contour.bounds
+            guard contour.points.count >= 2, Double(max(bounds.width, bounds.height)) >= minimumLength else { continue }
+            let corners = try contour.simplified(epsilon: Self.segmentTolerance).points.map { SIMD2<Double>($0) }
+            var pieces: [LineSegment] = []
+            for index in corners.indices {
+                let piece = LineSegment(start: corners[index], end: corners[(index + 1) % corners.count])
+                guard piece.length >= minimumLength,
+                    !pieces.contains(where: { Self.isReverse($0, of: piece) })
+                else { continue }
+                pieces.append(piece)
+            }
+            segments += pieces
+        }
+        return Array(segments.sorted { $0.length > $1.length }.prefix(Self.segmentLimit))
+    }
+
+    /// Whether `a` runs along `b` the other way, its ends within ``segmentTolerance`` × 2 pixels of `b`'s.
+    private static func isReverse(_ a: LineSegment, of b: LineSegment) -> Bool {
+        let tolerance = 2 * segmentTolerance
+        let d1 = a.start - b.end, d2 = a.end - b.start
+        return (d1 * d1).sum() <= tolerance * tolerance && (d2 * d2).sum() <= tolerance * tolerance
     }
 
     /// Whether the outline's bounding box is at least `minimumSide` in both directions.
