@@ -3,19 +3,38 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import NIOCore
+import Synchronization
 
 /// The request context of the service: Hummingbird's WebSocket-capable context, plus the connection, so
 /// that a request's work is cancelled when its client leaves.
+///
+/// An upgrade route stores the stream's handler, with a copy of this context, in the context's
+/// ``webSocket`` reference, which that copy holds in turn: a cycle that kept every stream's connection
+/// (its receive buffers, about 40 KiB a stream) alive after it closed. The reference lives in a
+/// ``WebSocketSlot`` that the stream empties once it has started (``releaseWebSocketHandler()``).
 struct ServiceRequestContext: RequestContext, WebSocketRequestContext {
     var coreContext: CoreRequestContextStorage
-    let webSocket: WebSocketHandlerReference<Self>
+    /// Where the upgrade route leaves the stream's handler.
+    private let slot = WebSocketSlot()
     /// The connection the request came on.
     let channel: any Channel
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
-        webSocket = .init()
         channel = source.channel
+    }
+
+    var webSocket: WebSocketHandlerReference<Self> { slot.reference.withLock { $0 } }
+
+    /// Forgets the stream's handler, which Hummingbird has taken by the time the stream starts, so that
+    /// the handler and this context no longer hold each other.
+    func releaseWebSocketHandler() {
+        slot.reference.withLock { $0 = WebSocketHandlerReference() }
+    }
+
+    /// The handler reference of one request, shared by the copies of its context.
+    private final class WebSocketSlot: Sendable {
+        let reference = Mutex(WebSocketHandlerReference<ServiceRequestContext>())
     }
 }
 

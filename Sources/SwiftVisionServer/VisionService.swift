@@ -143,6 +143,7 @@ public enum VisionService {
             }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
+            context.requestContext.releaseWebSocketHandler()
             guard streams.enter() else { return }
             defer { streams.leave() }
             let session = StreamSession(
