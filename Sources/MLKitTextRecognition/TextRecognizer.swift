@@ -14,7 +14,7 @@ public final class TextRecognizer: Sendable {
 
     private init(options: TextRecognizerOptions, callbackQueue: DispatchQueue) {
         detector = Detector(stream: false, callbackQueue: callbackQueue) {
-            try TextTask(options: TextTask.Options(options))
+            try TextTask(options: options.taskOptions)
         }
     }
 
@@ -34,16 +34,16 @@ public final class TextRecognizer: Sendable {
 
     /// The text in `image`, with boxes in its upright pixels.
     public func results(in image: VisionImage) throws -> Text {
-        try detector.output(for: image)
+        Text(try detector.output(for: image))
     }
 
     /// The text in `image`, handed to `completion` on the callback queue, as ML Kit's `process(_:completion:)`.
     public func process(_ image: VisionImage, completion: @escaping @Sendable (Text?, (any Error)?) -> Void) {
-        detector.process(image, results: { $0 }, completion: completion)
+        detector.process(image, results: Text.init, completion: completion)
     }
 
     /// The text in `image`, computed off the caller's task.
     public func process(_ image: VisionImage) async throws -> Text {
-        try await detector.output(processing: image)
+        Text(try await detector.output(processing: image))
     }
 }

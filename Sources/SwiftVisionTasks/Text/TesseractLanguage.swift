@@ -3,7 +3,7 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// Tesseract's language data: where it is installed and how languages are named.
-enum TesseractLanguage {
+package enum TesseractLanguage {
     /// Folders where distributions install `.traineddata` files, searched in order after `$TESSDATA_PREFIX`.
     static let systemDirectories = [
         "/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata", "/usr/share/tessdata",
@@ -11,7 +11,7 @@ enum TesseractLanguage {
     ]
 
     /// BCP 47 language subtags (and script variants) with the names of Tesseract's data for them.
-    static let bcp47: [String: String] = [
+    package static let bcp47: [String: String] = [
         "en": "eng", "de": "deu", "fr": "fra", "es": "spa", "it": "ita", "pt": "por", "nl": "nld", "sv": "swe",
         "da": "dan", "nb": "nor", "no": "nor", "fi": "fin", "pl": "pol", "cs": "ces", "sk": "slk", "hu": "hun",
         "ro": "ron", "tr": "tur", "el": "ell", "ru": "rus", "uk": "ukr", "bg": "bul", "ar": "ara", "he": "heb",
