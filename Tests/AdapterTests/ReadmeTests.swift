@@ -102,7 +102,7 @@ enum ReadmeExamples {
     static func readmeRectanglesBarcodesText(image: VisionImage) throws {
         let pages = try RectangleDetector(options: .init(maximumObservations: 0)).results(in: image)  // corners in pixels
         let scan = try image.perspectiveCorrected(pages[0].corners)          // what a document scanner does next
-        let codes = try BarcodeScanner.barcodeScanner().results(in: image.mlKitImage)    // ML Kit style: format, rawValue, rawData, corners
+        let codes = try BarcodeScanner.barcodeScanner().results(in: image.mlKitImage)    // ML Kit style: valueType, displayValue, wifi, url…
         let text = try TextRecognizer.textRecognizer(options: TextRecognizerOptions()).results(in: image.mlKitImage)  // blocks → lines → elements
 
         var request = DetectRectanglesRequest()                               // Vision style, Vision's options and defaults
