@@ -65,23 +65,21 @@ enum CollectionRoutes {
                 }
                 let admission = try limiter.admit(within: configuration.requestTimeout, from: context.channel)
                 let file = try await VisionService.upload(request, images: 1, configuration: configuration)[0]
-                let answer = try await admission.run(closing: context.channel) {
-                    let image = try file.decode()
-                    let analysis = try ItemAnalyzer(tasks: tasks).analysis(of: image)
-                    let record = ItemRecord(
-                        contentHash: CollectionIndexer.contentHash(of: file.data), source: source, timestampMs: nil, image: image,
-                        analysis: analysis)
+                let contentHash = CollectionIndexer.contentHash(of: file.data)
+                let (answer, timings) = try await admission.staged(decoding: [file], closing: context.channel) { images -> (Bool, CollectionItem?) in
+                    let analysis = try ItemAnalyzer(tasks: tasks).analysis(of: images[0])
+                    let record = ItemRecord(contentHash: contentHash, source: source, timestampMs: nil, image: images[0], analysis: analysis)
                     let (id, added): (Int64, Bool) =
                         switch try store.opened().add(record, to: name) {
                         case .added(let id): (id, true)
                         case .alreadyIndexed(let id): (id, false)
                         }
                     ServerMetrics.recordCollectionItem(added: added)
-                    let item = try store.opened().item(id: id, in: name)
-                    return try JSONSerialization.data(
-                        withJSONObject: ["added": added, "item": try jsonObject(item)], options: [.sortedKeys])
+                    return (added, try store.opened().item(id: id, in: name))
+                } encode: { (added: Bool, item: CollectionItem?) in
+                    try JSONSerialization.data(withJSONObject: ["added": added, "item": try jsonObject(item)], options: [.sortedKeys])
                 }
-                var response = VisionService.json(answer)
+                var response = VisionService.json(answer).timed(timings, task: "collections")
                 response.status = .created
                 return response
             }
@@ -147,24 +145,26 @@ enum CollectionRoutes {
                     case let other?: throw APIError.badOption("approximate takes true or false, not \(other.prefix(32))")
                     }
                 }
-                let (chosen, image) = (query, file)
-                let hits = try await admission.run(closing: context.channel) { () throws -> Data in
+                let chosen = query
+                let (hits, timings) = try await admission.staged(decoding: file.map { [$0] } ?? [], closing: context.channel) { images -> [SearchHit] in
                     var query = chosen
-                    if let image {
-                        query.vector = try ItemAnalyzer(tasks: [.embeddings]).embedding(of: try image.decode())
+                    if let image = images.first {
+                        query.vector = try ItemAnalyzer(tasks: [.embeddings]).embedding(of: image)
                     }
                     let started = ContinuousClock.now
                     let found = try store.opened().search(query, in: name)
                     ServerMetrics.recordCollectionSearch(
                         approximate: query.approximate, ranked: query.vector != nil, duration: ContinuousClock.now - started)
-                    return try JSONSerialization.data(
+                    return found
+                } encode: { (found: [SearchHit]) in
+                    try JSONSerialization.data(
                         withJSONObject: ["hits": try found.map { hit -> [String: Any] in
                             var object: [String: Any] = ["item": try jsonObject(hit.item)]
                             if let score = hit.score { object["score"] = Double(score) }
                             return object
                         }], options: [.sortedKeys])
                 }
-                return VisionService.json(hits)
+                return VisionService.json(hits).timed(timings, task: "collections")
             }
         }
         group.get("v1/collections/:collection/duplicates") { request, context in

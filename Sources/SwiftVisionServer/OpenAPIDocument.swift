@@ -37,12 +37,12 @@ enum OpenAPIDocument {
             "post": [
                 "operationId": "similarity", "summary": "Cosine similarity and feature-print distance of two images",
                 "requestBody": imageBody(files: 2),
-                "responses": responses(
+                "responses": stagedResponses(responses(
                     ok: "the similarity",
                     schema: [
                         "type": "object", "required": ["cosineSimilarity", "featurePrintDistance"],
                         "properties": ["cosineSimilarity": ["type": "number"], "featurePrintDistance": ["type": "number"]],
-                    ]),
+                    ])),
             ]
         ]
         for (path, summary) in [
@@ -91,8 +91,8 @@ enum OpenAPIDocument {
                     ],
                 ],
                 "requestBody": imageBody(files: 1),
-                "responses": responses(ok: "the item (201 when added)", schema: ["type": "object"])
-                    .merging(["201": jsonResponse("the item, added", ["type": "object", "required": ["added", "item"]])]) { $1 },
+                "responses": stagedResponses(responses(ok: "the item (201 when added)", schema: ["type": "object"])
+                    .merging(["201": jsonResponse("the item, added", ["type": "object", "required": ["added", "item"]])]) { $1 }),
             ]
         ]
         let item: [String: Any] = ["name": "id", "in": "path", "required": true, "schema": ["type": "integer"]]
@@ -143,7 +143,7 @@ enum OpenAPIDocument {
                     ["name": "approximate", "in": "query", "required": false, "schema": ["type": "boolean"]],
                 ],
                 "requestBody": searchBody,
-                "responses": responses(ok: "the hits", schema: ["type": "object", "required": ["hits"]]),
+                "responses": stagedResponses(responses(ok: "the hits", schema: ["type": "object", "required": ["hits"]])),
             ]
         ]
         paths["/v1/collections/{collection}/duplicates"] = [
@@ -438,8 +438,8 @@ enum OpenAPIDocument {
         return responses
     }
 
-    /// `responses` with the headers a task's answers carry: `Server-Timing` on 200 (where the request's
-    /// time went: queue, decode, inference, encode, in milliseconds) and `Retry-After` on 503.
+    /// `responses` with the headers an image route's answers carry: `Server-Timing` on 200 and 201 (where
+    /// the request's time went: queue, decode, inference, encode, in milliseconds) and `Retry-After` on 503.
     static func stagedResponses(_ responses: [String: Any]) -> [String: Any] {
         var responses = responses
         let timing: [String: Any] = [
@@ -447,9 +447,10 @@ enum OpenAPIDocument {
             "schema": ["type": "string"],
         ]
         let retry: [String: Any] = ["description": "seconds to wait before trying again", "schema": ["type": "integer"]]
-        if var ok = responses["200"] as? [String: Any] {
+        for status in ["200", "201"] {
+            guard var ok = responses[status] as? [String: Any] else { continue }
             ok["headers"] = ["Server-Timing": timing]
-            responses["200"] = ok
+            responses[status] = ok
         }
         if var busy = responses["503"] as? [String: Any] {
             busy["headers"] = ["Retry-After": retry]

@@ -104,19 +104,20 @@ public enum VisionService {
             await instrumented(task: "similarity") {
                 let admission = try limiter.admit(within: configuration.requestTimeout, from: context.channel)
                 let files = try await upload(request, images: 2, configuration: configuration)
-                let answer = try await admission.run(closing: context.channel) {
+                let (answer, timings) = try await admission.staged(decoding: files, closing: context.channel) { images -> Double in
                     var options = EmbeddingsTask.Options()
                     options.threads = configuration.threads
                     let task = try EmbeddingsTask(options: options)
-                    let first = try task.output(for: try files[0].decode()).embeddings[0]
+                    let first = try task.output(for: images[0]).embeddings[0]
                     try CancellationToken.checkpoint()
-                    let second = try task.output(for: try files[1].decode()).embeddings[0]
-                    let cosine = try first.cosineSimilarity(to: second)
-                    return try JSONSerialization.data(
+                    let second = try task.output(for: images[1]).embeddings[0]
+                    return try first.cosineSimilarity(to: second)
+                } encode: { (cosine: Double) in
+                    try JSONSerialization.data(
                         withJSONObject: ["cosineSimilarity": cosine, "featurePrintDistance": (max(0, 2 - 2 * cosine)).squareRoot()],
                         options: [.sortedKeys])
                 }
-                return json(answer)
+                return json(answer).timed(timings, task: "similarity")
             }
         }
         protected.post("v1/:task") { request, context in
@@ -126,10 +127,7 @@ public enum VisionService {
                 let task = try await catalog.task(named: name, query: queryItems(request))
                 let files = try await upload(request, images: 1, configuration: configuration)
                 let (answer, timings) = try await admission.answer(task, for: files[0], closing: context.channel)
-                ServerMetrics.record(task: task.name, stages: timings)
-                var response = json(answer)
-                response.headers[HTTPField.Name("Server-Timing")!] = timings.headerValue
-                return response
+                return json(answer).timed(timings, task: task.name)
             }
         }
         protected.ws("v1/stream/:task") { request, context in
