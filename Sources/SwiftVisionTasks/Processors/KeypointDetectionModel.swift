@@ -74,10 +74,11 @@ struct KeypointDetectionModel: Sendable {
 
     /// Detections in the whole image sampled as MediaPipe's `ImageToTensorCalculator` does with
     /// `keep_aspect_ratio`: one bilinear warp of the square around the image (padding outside) into the
-    /// input, as in MediaPipe's graphs; scores near the threshold depend on the sampling.
-    func detectAsMediaPipe(in image: VisionImage) throws -> [Detection] {
+    /// input, as in MediaPipe's graphs; scores near the threshold depend on the sampling. Only detections
+    /// scoring at least `minimumScore` (``minimumScore`` unless given) are decoded.
+    func detectAsMediaPipe(in image: VisionImage, minimumScore: Float? = nil) throws -> [Detection] {
         var square: RotatedRect?
-        return try detect(minimumScore: minimumScore) { inputs in
+        return try detect(minimumScore: minimumScore ?? self.minimumScore) { inputs in
             square = try image.writeAsMediaPipe(into: inputs[0], format: format)
         } imagePoint: { square!.point(atNormalized: $0.x, $0.y) }
     }
