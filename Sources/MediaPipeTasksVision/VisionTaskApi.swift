@@ -34,6 +34,21 @@ final class VisionTaskApi<Job: VisionTask, TaskResult: Sendable>: Sendable {
         self.result = result
     }
 
+    /// The delivery that calls `delegate` (a class's live-stream delegate, held weakly) with the class made
+    /// after it, `owner`, through `call`; nil without a delegate. The delegate bridge of every class.
+    static func delivery<Owner: AnyObject, Delegate>(
+        to delegate: Delegate?, of owner: WeakReference<Owner>,
+        _ call: @escaping @Sendable (Delegate, Owner, TaskResult?, Int, (any Error)?) -> Void
+    ) -> Delivery? {
+        guard let delegate else { return nil }
+        let held = WeakReference<AnyObject>()
+        held.object = delegate as AnyObject
+        return { result, timestamp, error in
+            guard let delegate = held.object as? Delegate, let owner = owner.object else { return }
+            call(delegate, owner, result, timestamp, error)
+        }
+    }
+
     /// The task the runner runs.
     var task: Job { runner.task }
 

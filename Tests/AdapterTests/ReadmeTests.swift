@@ -7,10 +7,14 @@ import Testing
 import Vision
 
 /// The README's blocks mix the three styles in one file, where ML Kit and MediaPipe both name an
-/// `ObjectDetector` (as on iOS, where such a file says which it means): here they are ML Kit's.
+/// `ObjectDetector` and a `FaceDetector` (as on iOS, where such a file says which it means): here they are ML Kit's.
 typealias ObjectDetector = MLKitObjectDetection.ObjectDetector
 /// ML Kit's options, as ``ObjectDetector``.
 typealias ObjectDetectorOptions = MLKitObjectDetection.ObjectDetectorOptions
+/// ML Kit's face detector, as ``ObjectDetector``.
+typealias FaceDetector = MLKitFaceDetection.FaceDetector
+/// ML Kit's options, as ``ObjectDetector``.
+typealias FaceDetectorOptions = MLKitFaceDetection.FaceDetectorOptions
 
 /// The README's Swift examples, verbatim, so that the compiler checks them; the test below checks that
 /// the README still shows exactly these lines.

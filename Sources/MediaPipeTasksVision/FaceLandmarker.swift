@@ -1,0 +1,158 @@
+import Foundation
+import SwiftVisionCore
+import SwiftVisionRuntime
+import SwiftVisionTasks
+
+/// Options of ``FaceLandmarker``, as MediaPipe's `FaceLandmarkerOptions`: a class, set on a `let`. The models
+/// are the installed short-range BlazeFace and 468-point face mesh (`face_detection_short_range.tflite`,
+/// `face_landmark.tflite`); `baseOptions.modelAssetPath` may name a copy of `face_landmark.tflite`.
+/// MediaPipe's own `face_landmarker.task` holds a newer 478-point mesh and the blendshape model, which
+/// are not installed: such a path, and asking for blendshapes or transformation matrixes, are refused
+/// when the landmarker is made.
+public final class FaceLandmarkerOptions: TaskOptions, @unchecked Sendable {
+    /// Most faces to find.
+    public var numFaces = 1
+    /// Lowest detector score that starts a face, 0–1.
+    public var minFaceDetectionConfidence: Float = 0.5
+    /// Lowest face presence of the mesh that keeps a face, 0–1; the faces task keeps faces from 0.5, the
+    /// only value accepted.
+    public var minFacePresenceConfidence: Float = 0.5
+    /// Lowest face presence that keeps a face tracked from the previous frame, 0–1; as
+    /// ``minFacePresenceConfidence``, 0.5 only.
+    public var minTrackingConfidence: Float = 0.5
+    /// Whether to return each face's blendshape scores; refused (the blendshape model is not installed).
+    public var outputFaceBlendshapes = false
+    /// Whether to return each face's transformation matrix; refused (MediaPipe's face geometry is not ported).
+    public var outputFacialTransformationMatrixes = false
+    /// Receives the results of ``FaceLandmarker/detectAsync(image:timestampInMilliseconds:)``, in order, in
+    /// `.liveStream` mode; held weakly.
+    public weak var faceLandmarkerLiveStreamDelegate: (any FaceLandmarkerLiveStreamDelegate)?
+
+    /// The presence the face engine keeps faces from.
+    static let presence: Float = 0.5
+
+    /// MediaPipe's defaults: one face, image mode, every threshold 0.5, no blendshapes or matrixes.
+    public override init() {}
+
+    /// The faces task's options for these, once the model and the options the task cannot serve are checked:
+    /// the short-range detector on the whole image, then the mesh; in a stream the mesh follows each face.
+    func taskOptions() throws -> FacesTask.Options {
+        try InstalledModel.check(baseOptions.modelAssetPath, installed: "face_landmark.tflite", task: "FaceLandmarker")
+        guard !outputFaceBlendshapes else {
+            throw VisionTaskError.invalidOption("outputFaceBlendshapes: MediaPipe's face_blendshapes.tflite is not installed")
+        }
+        guard !outputFacialTransformationMatrixes else {
+            throw VisionTaskError.invalidOption("outputFacialTransformationMatrixes: MediaPipe's face geometry is not available here")
+        }
+        for (name, value) in [("minFacePresenceConfidence", minFacePresenceConfidence), ("minTrackingConfidence", minTrackingConfidence)]
+        where value != Self.presence {
+            throw VisionTaskError.invalidOption("\(name): the face mesh keeps faces from a presence of \(Self.presence) only, not \(value)")
+        }
+        var options = FacesTask.Options()
+        options.fast = true
+        options.mesh = true
+        options.contours = false
+        options.minFaceSize = 0
+        options.maxFaces = numFaces
+        options.threshold = minFaceDetectionConfidence
+        options.threads = threadCount
+        return options
+    }
+}
+
+/// Receives live-stream results of a ``FaceLandmarker``, as MediaPipe's `FaceLandmarkerLiveStreamDelegate`.
+/// Called on the landmarker's own queue, one frame at a time, in timestamp order.
+public protocol FaceLandmarkerLiveStreamDelegate: NSObjectProtocol, Sendable {
+    /// The result of the frame sent with `timestampInMilliseconds`, or the error that stopped it.
+    func faceLandmarker(
+        _ faceLandmarker: FaceLandmarker, didFinishDetection result: FaceLandmarkerResult?, timestampInMilliseconds: Int,
+        error: (any Error)?)
+}
+
+/// Finds faces and their 468 mesh landmarks (MediaPipe's `FaceLandmarker`) in single images, video frames
+/// or a live stream: the faces task in its fast mode with the mesh (detections below its sure score are
+/// kept only where the mesh and a second look confirm a face); in video and live streams each face's mesh
+/// places its next crop. Safe to share between threads.
+public final class FaceLandmarker: Sendable {
+    /// The options the landmarker was made with.
+    public let options: FaceLandmarkerOptions
+    private let api: VisionTaskApi<FacesTask, FaceLandmarkerResult>
+
+    /// Loads the models; fails for options the faces task cannot serve (see ``FaceLandmarkerOptions``).
+    public init(options: FaceLandmarkerOptions = FaceLandmarkerOptions()) throws {
+        self.options = options
+        let reference = WeakReference<FaceLandmarker>()
+        let deliver = VisionTaskApi<FacesTask, FaceLandmarkerResult>.delivery(
+            to: options.faceLandmarkerLiveStreamDelegate, of: reference
+        ) { $0.faceLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) }
+        let taskOptions = try options.taskOptions()
+        api = try VisionTaskApi(
+            task: { try FacesTask(options: taskOptions) }, runningMode: options.runningMode, result: FaceLandmarkerResult.init,
+            deliver: deliver)
+        reference.object = self
+    }
+
+    /// A landmarker in image mode for the model at `modelPath`.
+    public convenience init(modelPath: String) throws {
+        let options = FaceLandmarkerOptions()
+        options.baseOptions.modelAssetPath = modelPath
+        try self.init(options: options)
+    }
+
+    /// The faces of one image, in `.image` mode.
+    public func detect(image: VisionImage) throws -> FaceLandmarkerResult {
+        try api.run(image)
+    }
+
+    /// The faces of the next frame of a video, in `.video` mode; timestamps must increase.
+    public func detect(videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> FaceLandmarkerResult {
+        try api.run(videoFrame: image, timestampInMilliseconds: timestamp)
+    }
+
+    /// Sends the next frame of a live stream, in `.liveStream` mode, and returns at once; timestamps must
+    /// increase. Results go to the delegate, in order; one frame is processed at a time and the newest
+    /// frame that arrives meanwhile goes next (older waiting ones are dropped).
+    public func detectAsync(image: VisionImage, timestampInMilliseconds timestamp: Int) throws {
+        try api.send(image, timestampInMilliseconds: timestamp)
+    }
+
+    /// Ends the landmarker; later calls fail with ``VisionTaskError/closed``.
+    public func close() {
+        api.close()
+    }
+}
+
+/// What ``FaceLandmarker`` found in one image, as MediaPipe's `FaceLandmarkerResult`: one entry per face.
+public struct FaceLandmarkerResult: Sendable {
+    /// Each face's 468 mesh landmarks, normalised to 0…1 of the upright image's width and height (`z` on
+    /// the scale of `x`, smaller nearer).
+    public let faceLandmarks: [[NormalizedLandmark]]
+    /// Each face's blendshape scores; always empty, as ``FaceLandmarkerOptions/outputFaceBlendshapes`` is refused.
+    public let faceBlendshapes: [Classifications]
+    /// Each face's transformation matrix; always empty, as
+    /// ``FaceLandmarkerOptions/outputFacialTransformationMatrixes`` is refused.
+    public let facialTransformationMatrixes: [TransformMatrix]
+    /// The timestamp given with the frame; 0 for single images.
+    public let timestampInMilliseconds: Int
+
+    init(_ output: FacesTask.Output, timestamp: Int) {
+        let (width, height) = (Double(output.width), Double(output.height))
+        // A sure face the mesh does not fit keeps no mesh in the faces task; MediaPipe drops it.
+        faceLandmarks = output.faces.compactMap(\.mesh).map { mesh in
+            mesh.map { NormalizedLandmark(x: $0.x / width, y: $0.y / height, z: $0.z / width, visibility: nil, presence: nil) }
+        }
+        faceBlendshapes = []
+        facialTransformationMatrixes = []
+        timestampInMilliseconds = timestamp
+    }
+}
+
+/// A row-major matrix, as MediaPipe's `TransformMatrix`.
+public struct TransformMatrix: Sendable, Hashable {
+    /// The values, row after row.
+    public let data: [Float]
+    /// Rows.
+    public let rows: Int
+    /// Columns.
+    public let columns: Int
+}
