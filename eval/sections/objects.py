@@ -38,6 +38,8 @@ PROMINENT = 0.05  # a box covering at least this share of the image is a promine
 DEFAULT_THRESHOLD = 0.25  # the CLI's and the model's default
 LOW_THRESHOLD = 0.01  # for mAP: the precision-recall curve down to low scores
 CAP = 5  # objects reported with --multiple (ML Kit's limit)
+COLLECTION_CAP = 10  # objects a collection indexes per picture (ItemAnalyzer.objectOptions)
+LABEL_CONFIDENCE = 0.5  # from which the collections' label filters count a class (CollectionQuery.labelConfidence)
 QUICK = 12  # images of the quick slice: the first by image id
 MODEL = "yolov4_tiny_coco.tflite"  # the CLI's default detector (ObjectDetectionModel.defaultModelName)
 
@@ -169,6 +171,20 @@ def class_recall(images, boxes, detections, category_ids, category):
     return found / total, total
 
 
+def band_precision(images, boxes, detections, category_ids, low, high):
+    """Right (same class, IoU ≥ 0.5, matched as for AP) / counted detections scored in [low, high); a
+    detection ignored in a crowd region is not counted."""
+    right = counted = 0
+    for image, found in zip(images, detections):
+        truth = boxes[image["id"]]
+        for category in {category_ids[o["class"]] for o in found}:
+            outcome, _ = match(truth, [o for o in found if category_ids[o["class"]] == category], category)
+            kept = [m for score, m in outcome if low <= score < high and m is not None]
+            right += sum(kept)
+            counted += len(kept)
+    return (right / counted if counted else 0.0), counted, right
+
+
 def prominent(image, truth):
     area = image["width"] * image["height"]
     return [t for t in truth if not t["crowd"] and (t["box"][2] - t["box"][0]) * (t["box"][3] - t["box"][1]) >= PROMINENT * area]
@@ -279,6 +295,17 @@ def run(context):
     mine, counted = single_hits(images, boxes, ours_single)
     rows.append({"metric": "single object (no --multiple) is prominent", "ours": mine,
                  "peer": single_hits(images, boxes, peer_single)[0], "peer_name": name, "items": counted})
+    # Is a class scored below the collections' label confidence worth counting? Precision by score band.
+    for low, high, label in ((DEFAULT_THRESHOLD, LABEL_CONFIDENCE, f"{DEFAULT_THRESHOLD}–{LABEL_CONFIDENCE}"),
+                             (LABEL_CONFIDENCE, 2.0, f"≥ {LABEL_CONFIDENCE}")):
+        mine, counted, _ = band_precision(images, boxes, ours_default, category_ids, low, high)
+        theirs = band_precision(images, boxes, peer_default, category_ids, low, high)[0]
+        rows.append({"metric": f"precision, score {label}, ≤5", "ours": mine, "peer": theirs, "peer_name": name,
+                     "items": counted})
+        indexed = [capped(f, DEFAULT_THRESHOLD, cap=COLLECTION_CAP) for f in peer_all]
+        theirs, counted, _ = band_precision(images, boxes, indexed, category_ids, low, high)
+        rows.append({"metric": f"precision, score {label}, ≤{COLLECTION_CAP} (collections)", "ours": "n/a (CLI caps at 5)",
+                     "peer": theirs, "peer_name": f"{name}, ≤{COLLECTION_CAP}", "items": counted})
     if not context.quick:
         rows.append({"metric": "CPU ms per image, 1 core", "ours": cli_ms_per_image(context.binary, paths),
                      "peer": statistics.median(peer_ms), "peer_name": name + " (median)", "items": n})
