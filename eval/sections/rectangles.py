@@ -2,9 +2,10 @@
 
 A published set of photos of documents or cards with their corners marked (SmartDoc 2015 challenge 1,
 MIDV-500) would give ours (`swiftvision rectangles --json`) and the OpenCV peer
-(Tests/Python/Reference/rectangles_reference.py) each a mean corner error. None is carried by a registry package
-or kept in a public repository whose files we can commit: SmartDoc's frames and ground truth are release
-downloads, MIDV-500 is on an FTP server, and CI has no network. eval/README.md says what was looked at.
+(Tests/Python/Reference/rectangles_reference.py) each a mean corner error. None is carried by a registry package:
+SmartDoc's frames and ground truth are release downloads, MIDV-500 is on an FTP server, and CI has no network;
+the one public repository found to commit SmartDoc frames with their corners (amtam0/DeePaperScan) is too large
+to fetch here. eval/README.md says what was looked at.
 The section skips until such a selection is committed under eval/data/rectangles/ with a truth.json
 ({"IMAGE": [[x, y] × 4 from the top left, clockwise]}).
 """
