@@ -105,3 +105,18 @@ def test_tracking_quick_slice(tmp_path):
     for level, peer in (("accurate", "CSRT"), ("fast", "KCF")):
         lost = rows[f"wrongly lost, {level} vs {peer}: mean"]
         assert lost["ours"] <= 0.02, lost
+
+
+def test_labels_quick_slice(tmp_path):
+    # ImageNet's samples of its 12 cat classes, each named by its class. Set on 2026-11-27: the top class is
+    # the photo's in 9 of 12, as MediaPipe's ImageClassifier on the same model; general labels from
+    # confidence 0.5 are right 38 of 39 times (WordNet's hypernyms of the class), those below 0.25 1 of 4.
+    rows = {r["metric"]: r for r in quick_rows("labels", tmp_path)}
+    top = rows["top-1 class is the photo's"]
+    assert top["items"] == 12 and top["ours"] == top["peer"] and top["ours"] >= 0.66, top
+    for band in ("0.05–0.25", "0.25–0.5", "≥ 0.5"):
+        for kind in ("ImageNet class", "general label"):
+            row = rows[f"precision, {kind}, confidence {band}"]
+            assert abs(row["ours"] - row["peer"]) <= 0.01, row
+    general = rows["precision, general label, confidence ≥ 0.5"]
+    assert general["items"] >= 30 and general["ours"] >= 0.95, general
