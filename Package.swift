@@ -220,7 +220,9 @@ let package = Package(
                 .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"], .when(platforms: [.linux]))
             ]
         ),
-        .executableTarget(name: "SwiftVisionBench", dependencies: ["SwiftVision", "SwiftVisionCollections"] + portedUmbrellas),
+        .executableTarget(
+            name: "SwiftVisionBench",
+            dependencies: ["SwiftVision", "SwiftVisionCollections", .product(name: "Hummingbird", package: "hummingbird")] + portedUmbrellas),
         // Test inputs shared by every test target: fixtures, the reference scripts' runner, bad inputs.
         .target(
             name: "SwiftVisionTestSupport",

@@ -72,7 +72,8 @@ enum HTTPLoad {
         return stages
     }
 
-    private static func connect(port: Int) -> Int32 {
+    /// A TCP connection to 127.0.0.1:`port` with Nagle's delay off, or -1.
+    static func connect(port: Int) -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { return -1 }
         var address = sockaddr_in()

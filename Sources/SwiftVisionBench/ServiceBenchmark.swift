@@ -65,6 +65,7 @@ enum ServiceBenchmark {
                     seconds: 3, requests: connections == 1 ? 150 : .max)
                 printStages(answers, connections: connections, libraryP50: libraryP50, busy: HostLoad.shared.rowEnded())
             }
+            try printEcho(task: name, body: body, port: server.port + 1)
         }
 
         HostLoad.shared.beginTable()
@@ -103,6 +104,92 @@ enum ServiceBenchmark {
         HostLoad.shared.endTable()
     }
 
+    /// The tasks streamed, each sending one photo as every frame.
+    static let streamedTasks: [(task: String, photo: String)] = [("faces", "zidane.jpg"), ("labels", "zidane.jpg")]
+    static let streamCounts = [1, 4, 16]
+    /// A camera's frame rate, the rate of the paced rows.
+    static let cameraRate = 30.0
+
+    /// The live stream, `GET /v1/stream/{task}`: results per second per stream and in total with 1, 4 and
+    /// 16 streams, each sending as the page does, at a camera's rate and as fast as it may, against the
+    /// limit that the library sets in the same run.
+    static func runStreams(cache: SwiftVisionCache) throws {
+        let cores = HostLoad.shared.cores
+        print("\nservice streams — GET /v1/stream/{task}, \(SwiftVisionBench.threads) inference thread a frame, --max-concurrent \(cores), --max-streams 16")
+        print("each stream sends the photo's JPEG as every frame, as the page does: at most \(StreamLoad.maxAhead) frames beyond the one the server")
+        print("works on; \"camera\": \(Int(cameraRate)) frames/s, a frame that comes while the stream is that far ahead is skipped by the client;")
+        print("\"unpaced\": the next frame as soon as the stream may send it. The server keeps one frame in flight and the newest waiting")
+        print("per stream, and drops (and counts) the older waiting ones: no stream queues more than one frame.")
+        print("limit: min(streams, \(cores) cores) ÷ the library's per-frame time (decode + the task with the stream's state, same bytes,")
+        print("median of 60), and for camera rows no more than the frames offered; latency: from a frame sent to its result read")
+        let server = try Server.start(threads: SwiftVisionBench.threads, maxConcurrent: cores)
+        defer { server.stop() }
+        for (name, photo) in streamedTasks {
+            try printStreamTable(task: name, body: try Data(contentsOf: cache.sample(named: photo)), photo: photo, port: server.port)
+        }
+        HostLoad.shared.endTable()
+    }
+
+    /// The stream rows of one task: camera-paced and unpaced, at each stream count.
+    private static func printStreamTable(task name: String, body: Data, photo: String, port: Int) throws {
+        let cores = HostLoad.shared.cores
+        let library = try libraryFrame(task: name, body: body)
+        let frameP50 = library.percentile(0.5)
+        HostLoad.shared.beginTable()
+        print(String(
+            format: "\n%@ (%@): library %.2f ms a frame p50, %.2f ms p99 → %.1f frames/s a core", name, photo, frameP50,
+            library.percentile(0.99), 1000 / frameP50))
+        let path = "/v1/stream/\(name)"
+        // Warm the server's task and models before the rows.
+        _ = StreamLoad.run(port: port, path: path, frame: body, streams: 1, framesPerSecond: nil, seconds: 1)
+        _ = HostLoad.shared.rowEnded()
+        print("streams  mode      sent/s  results/s  per stream (min–max)  limit/s  × limit  dropped  skipped  refused  p50 ms  p99 ms  p99/p50")
+        for rate in [cameraRate, nil] {
+            for streams in streamCounts {
+                let outcome = StreamLoad.run(
+                    port: port, path: path, frame: body, streams: streams, framesPerSecond: rate, seconds: Double(rowSeconds))
+                let seconds = Swift.max(outcome.seconds, 1e-9)
+                let results = Double(outcome.results.reduce(0, +)) / seconds
+                var limit = Double(Swift.min(streams, cores)) * 1000 / frameP50
+                if let rate { limit = Swift.min(limit, rate * Double(streams)) }
+                let p50 = outcome.latencies.percentile(0.5), p99 = outcome.latencies.percentile(0.99)
+                let busy = HostLoad.shared.rowEnded()
+                let perStream = outcome.results.map { Double($0) / seconds }
+                print(String(
+                    format: "%7d  %-8@  %6.1f  %9.1f  %8.1f (%.1f–%.1f)  %7.1f  ", streams, rate == nil ? "unpaced" : "camera",
+                    Double(outcome.sent) / seconds, results, results / Double(streams), perStream.min() ?? 0, perStream.max() ?? 0, limit)
+                    + (busy ? "   busy" : String(format: "%7.2f", results / limit))
+                    + String(
+                        format: "  %7d  %7d  %7d  %6.2f  %6.2f  %7.2f", outcome.dropped, outcome.skipped, outcome.refused, p50, p99,
+                        p99 / Swift.max(p50, 1e-9))
+                    + (outcome.failed > 0 ? "  (\(outcome.failed) streams refused)" : ""))
+            }
+        }
+    }
+
+    /// The floor under the service's HTTP overhead: a bare Hummingbird route that collects `body` and
+    /// answers the task's JSON for it, timed by the bench's own client at 1 connection.
+    static func printEcho(task name: String, body: Data, port: Int) throws {
+        guard let entry = TaskRegistry.standard.entry(named: name) else { preconditionFailure("\(name) is not a registered task") }
+        let echo = try HummingbirdEcho(port: port, answer: try answer(entry.type, defaults: entry.defaultOptions, body: body))
+        defer { echo.stop() }
+        _ = HTTPLoad.run(port: port, path: "/echo", body: body, contentType: "image/jpeg", connections: 1, seconds: 1, requests: 20)
+        _ = HostLoad.shared.rowEnded()
+        let total = HTTPLoad.run(port: port, path: "/echo", body: body, contentType: "image/jpeg", connections: 1, seconds: 3, requests: 300)
+            .filter { $0.status == 200 }.map(\.milliseconds)
+        print(String(
+            format: "bare Hummingbird echo (same body, the same answer bytes), 1 connection: %d × 200; ms p50 / p99: %.3f / %.3f",
+            total.count, total.percentile(0.5), total.percentile(0.99)) + (HostLoad.shared.rowEnded() ? " busy" : ""))
+    }
+
+    /// The task's JSON answer for `body`, as the service encodes it.
+    private static func answer<Job: VisionTask>(_ type: Job.Type, defaults: Data, body: Data) throws -> Data {
+        let task: Job = try servedTask(defaults: defaults)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(try task.output(for: try VisionImage(data: body)))
+    }
+
     /// The library's time for one call of `task` on `body` (decode, then the task), in milliseconds.
     static func libraryCall(task name: String, body: Data) throws -> [Double] {
         guard let entry = TaskRegistry.standard.entry(named: name) else { preconditionFailure("\(name) is not a registered task") }
@@ -110,11 +197,28 @@ enum ServiceBenchmark {
     }
 
     private static func libraryCall<Job: VisionTask>(_ type: Job.Type, defaults: Data, body: Data) throws -> [Double] {
-        // As the server sets them: the defaults with its thread count (tasks without `threads` ignore it).
+        let task: Job = try servedTask(defaults: defaults)
+        return try latencies(count: 60) { _ = try task.output(for: try VisionImage(data: body)) }
+    }
+
+    /// The library's time for one frame of a stream of `body` (decode, then the task with the stream's
+    /// state carried from frame to frame), in milliseconds.
+    static func libraryFrame(task name: String, body: Data) throws -> [Double] {
+        guard let entry = TaskRegistry.standard.entry(named: name) else { preconditionFailure("\(name) is not a registered task") }
+        return try libraryFrame(entry.type, defaults: entry.defaultOptions, body: body)
+    }
+
+    private static func libraryFrame<Job: VisionTask>(_ type: Job.Type, defaults: Data, body: Data) throws -> [Double] {
+        let task: Job = try servedTask(defaults: defaults)
+        var state = try task.makeStreamState()
+        return try latencies(count: 60) { _ = try task.output(forFrame: try VisionImage(data: body), state: &state) }
+    }
+
+    /// The task as the server makes it: the defaults with its thread count (tasks without `threads` ignore it).
+    private static func servedTask<Job: VisionTask>(defaults: Data) throws -> Job {
         var object = try JSONSerialization.jsonObject(with: defaults) as? [String: Any] ?? [:]
         object["threads"] = SwiftVisionBench.threads
-        let task = try Job(options: try JSONDecoder().decode(Job.Options.self, from: try JSONSerialization.data(withJSONObject: object)))
-        return try latencies(count: 60) { _ = try task.output(for: try VisionImage(data: body)) }
+        return try Job(options: try JSONDecoder().decode(Job.Options.self, from: try JSONSerialization.data(withJSONObject: object)))
     }
 
     /// One row of where the 200s' time went: the client's latency and each Server-Timing stage, p50 and p99.
