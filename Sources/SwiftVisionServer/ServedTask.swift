@@ -92,16 +92,31 @@ final class TaskCatalog: Sendable {
     /// made once is found in a dictionary.
     private let setup = DispatchQueue(label: "SwiftVision.Server.setup", qos: .userInitiated)
 
+    /// The tasks served for a task name and query as sent (no overrides), so that a request asking
+    /// again for one already made neither decodes its options nor leaves its thread.
+    private let byQuery = Mutex<[String: any ServedTask]>([:])
+
     /// The task `name` with options from `query` and `overrides`, made off the cooperative threads.
     func task(named name: String, query: [(String, String)], overrides: [String: JSONValue] = [:]) async throws -> any ServedTask {
         guard let entry = registry.entry(named: name) else { throw APIError.unknownTask(name) }
-        return try await withCheckedThrowingContinuation { continuation in
+        // Each part with its length first, so that no two queries make one key.
+        let asSent = overrides.isEmpty
+            ? ([name] + query.filter { $0.0 != "token" }.flatMap { [$0.0, $0.1] }).map { "\($0.utf8.count):\($0)" }.joined() : nil
+        if let asSent, let found = byQuery.withLock({ $0[asSent] }) { return found }
+        let task = try await withCheckedThrowingContinuation { continuation in
             setup.async { [self] in
                 continuation.resume(with: Result {
                     try served(entry.type, defaults: entry.defaultOptions, query: query, overrides: overrides)
                 })
             }
         }
+        if let asSent {
+            byQuery.withLock { byQuery in
+                if byQuery.count >= capacity { byQuery.removeAll() }
+                byQuery[asSent] = task
+            }
+        }
+        return task
     }
 
     private func served<Job: VisionTask>(
