@@ -58,12 +58,8 @@ public final class HandLandmarker: Sendable {
     public init(options: HandLandmarkerOptions = HandLandmarkerOptions()) throws {
         self.options = options
         let reference = WeakReference<HandLandmarker>()
-        var deliver: VisionTaskApi<HandsTask, HandLandmarkerResult>.Delivery?
-        if let delegate = options.handLandmarkerLiveStreamDelegate {
-            deliver = { [weak delegate] result, timestamp, error in
-                guard let delegate, let owner = reference.object else { return }
-                delegate.handLandmarker(owner, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
-            }
+        let deliver = VisionTaskApi<HandsTask, HandLandmarkerResult>.delivery(to: options.handLandmarkerLiveStreamDelegate, of: reference) {
+            $0.handLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4)
         }
         api = try VisionTaskApi(
             task: { try HandsTask(options: options.taskOptions) }, runningMode: options.runningMode, result: HandLandmarkerResult.init, deliver: deliver)

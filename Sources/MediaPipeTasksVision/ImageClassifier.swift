@@ -48,12 +48,8 @@ public final class ImageClassifier: Sendable {
     public init(options: ImageClassifierOptions = ImageClassifierOptions()) throws {
         self.options = options
         let reference = WeakReference<ImageClassifier>()
-        var deliver: VisionTaskApi<LabelsTask, ImageClassifierResult>.Delivery?
-        if let delegate = options.imageClassifierLiveStreamDelegate {
-            deliver = { [weak delegate] result, timestamp, error in
-                guard let delegate, let owner = reference.object else { return }
-                delegate.imageClassifier(owner, didFinishClassification: result, timestampInMilliseconds: timestamp, error: error)
-            }
+        let deliver = VisionTaskApi<LabelsTask, ImageClassifierResult>.delivery(to: options.imageClassifierLiveStreamDelegate, of: reference) {
+            $0.imageClassifier($1, didFinishClassification: $2, timestampInMilliseconds: $3, error: $4)
         }
         api = try VisionTaskApi(
             task: { try LabelsTask(options: options.taskOptions) }, runningMode: options.runningMode,

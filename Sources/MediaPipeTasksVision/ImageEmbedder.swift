@@ -16,12 +16,8 @@ public final class ImageEmbedder: Sendable {
     public init(options: ImageEmbedderOptions = ImageEmbedderOptions()) throws {
         self.options = options
         let reference = WeakReference<ImageEmbedder>()
-        var deliver: VisionTaskApi<EmbeddingsTask, ImageEmbedderResult>.Delivery?
-        if let delegate = options.imageEmbedderLiveStreamDelegate {
-            deliver = { [weak delegate] result, timestamp, error in
-                guard let delegate, let owner = reference.object else { return }
-                delegate.imageEmbedder(owner, didFinishEmbedding: result, timestampInMilliseconds: timestamp, error: error)
-            }
+        let deliver = VisionTaskApi<EmbeddingsTask, ImageEmbedderResult>.delivery(to: options.imageEmbedderLiveStreamDelegate, of: reference) {
+            $0.imageEmbedder($1, didFinishEmbedding: $2, timestampInMilliseconds: $3, error: $4)
         }
         api = try VisionTaskApi(
             task: { try EmbeddingsTask(options: options.taskOptions) }, runningMode: options.runningMode, result: ImageEmbedderResult.init, deliver: deliver)

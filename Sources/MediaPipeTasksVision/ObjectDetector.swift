@@ -51,12 +51,8 @@ public final class ObjectDetector: Sendable {
         try options.validate()
         self.options = options
         let reference = WeakReference<ObjectDetector>()
-        var deliver: VisionTaskApi<ObjectsTask, ObjectDetectorResult>.Delivery?
-        if let delegate = options.objectDetectorLiveStreamDelegate {
-            deliver = { [weak delegate] result, timestamp, error in
-                guard let delegate, let owner = reference.object else { return }
-                delegate.objectDetector(owner, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
-            }
+        let deliver = VisionTaskApi<ObjectsTask, ObjectDetectorResult>.delivery(to: options.objectDetectorLiveStreamDelegate, of: reference) {
+            $0.objectDetector($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4)
         }
         let (allow, deny, most) = (Set(options.categoryAllowlist), Set(options.categoryDenylist), options.maxResults)
         api = try VisionTaskApi(

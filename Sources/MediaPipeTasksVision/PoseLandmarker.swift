@@ -61,12 +61,8 @@ public final class PoseLandmarker: Sendable {
     public init(options: PoseLandmarkerOptions = PoseLandmarkerOptions()) throws {
         self.options = options
         let reference = WeakReference<PoseLandmarker>()
-        var deliver: VisionTaskApi<PoseTask, PoseLandmarkerResult>.Delivery?
-        if let delegate = options.poseLandmarkerLiveStreamDelegate {
-            deliver = { [weak delegate] result, timestamp, error in
-                guard let delegate, let owner = reference.object else { return }
-                delegate.poseLandmarker(owner, didFinishDetection: result, timestampInMilliseconds: timestamp, error: error)
-            }
+        let deliver = VisionTaskApi<PoseTask, PoseLandmarkerResult>.delivery(to: options.poseLandmarkerLiveStreamDelegate, of: reference) {
+            $0.poseLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4)
         }
         api = try VisionTaskApi(
             task: { try PoseTask(options: options.taskOptions) }, runningMode: options.runningMode, result: PoseLandmarkerResult.init, deliver: deliver)
