@@ -17,7 +17,7 @@ public final class VNClassifyImageRequest: VNImageBasedRequest {
     }
 
     override func observations(in image: VisionImage, sequence: SequenceRequestHandler?) throws -> [VNObservation] {
-        try ClassifyImageRequest().perform(on: image).map(VNClassificationObservation.init)
+        try ClassifyImageRequest().perform(on: imageInRegionOfInterest(image)).map(VNClassificationObservation.init)
     }
 }
 

@@ -17,7 +17,7 @@ public final class VNDetectHumanBodyPoseRequest: VNImageBasedRequest {
     }
 
     override func observations(in image: VisionImage, sequence: SequenceRequestHandler?) throws -> [VNObservation] {
-        try results(of: DetectHumanBodyPoseRequest(), on: image, sequence: sequence).map(VNHumanBodyPoseObservation.init)
+        try results(of: DetectHumanBodyPoseRequest(), on: imageInRegionOfInterest(image), sequence: sequence).map(VNHumanBodyPoseObservation.init)
     }
 }
 

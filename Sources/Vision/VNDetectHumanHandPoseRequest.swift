@@ -36,7 +36,7 @@ public final class VNDetectHumanHandPoseRequest: VNImageBasedRequest {
         }
         var request = DetectHumanHandPoseRequest()
         request.maximumHandCount = maximumHandCount
-        return try results(of: request, on: image, sequence: sequence).map(VNHumanHandPoseObservation.init)
+        return try results(of: request, on: imageInRegionOfInterest(image), sequence: sequence).map(VNHumanHandPoseObservation.init)
     }
 }
 

@@ -25,7 +25,7 @@ public final class VNGenerateImageFeaturePrintRequest: VNImageBasedRequest {
     override func observations(in image: VisionImage, sequence: SequenceRequestHandler?) throws -> [VNObservation] {
         var request = GenerateImageFeaturePrintRequest()
         request.imageCropAndScaleOption = imageCropAndScaleOption
-        return [VNFeaturePrintObservation(try request.perform(on: image))]
+        return [VNFeaturePrintObservation(try request.perform(on: imageInRegionOfInterest(image)))]
     }
 }
 

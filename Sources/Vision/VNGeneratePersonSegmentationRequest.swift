@@ -35,7 +35,7 @@ public final class VNGeneratePersonSegmentationRequest: VNImageBasedRequest {
         }
         var request = GeneratePersonSegmentationRequest()
         request.qualityLevel = qualityLevel
-        return [VNPixelBufferObservation(try results(of: request, on: image, sequence: sequence))]
+        return [VNPixelBufferObservation(try results(of: request, on: imageInRegionOfInterest(image), sequence: sequence))]
     }
 }
 

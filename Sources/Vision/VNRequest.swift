@@ -60,6 +60,12 @@ open class VNRequest {
 open class VNImageBasedRequest: VNRequest {
     /// The part of the image to analyse, in 0–1 of the image, origin at the lower left; the whole image by default.
     public var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
+
+    /// The part of `image` inside ``regionOfInterest``, for the requests whose results are normalised to
+    /// the region, as Vision's are.
+    func imageInRegionOfInterest(_ image: VisionImage) throws -> VisionImage {
+        try image.region(ofInterest: regionOfInterest).image
+    }
 }
 
 /// Finds rectangles, as Vision's `VNDetectRectanglesRequest`; its results are ``VNRectangleObservation``s.

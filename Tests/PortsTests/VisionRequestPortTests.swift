@@ -121,32 +121,43 @@ import Vision
         struct Hand: Decodable { var handedness: String, landmarks: [Point] }
         struct Image: Decodable { var hands: [Hand] }
         struct Run: Decodable { var images: [Image] }
-        // Both of the man's hands on the right of bus.jpg, where MediaPipe Python finds them (HandTests).
+        // Both of the man's hands on the right of bus.jpg (810×1080), where MediaPipe Python finds them
+        // (HandTests), cut out as a file; and a part round them that is a region of interest of whole
+        // pixels in exact binary fractions, (0, 0.375, 0.5, 0.25) with the origin at the lower left.
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let photo = folder.appendingPathComponent("hands.png")
-        try Fixtures.image("bus.jpg").cropped(to: CGRect(x: 0, y: 420, width: 280, height: 280)).write(to: photo)
-        let reference = try JSONDecoder().decode(Run.self, from: Fixtures.referenceOutput("hand_reference.py", [photo.path]))
-        let truth = try #require(reference.images.first?.hands)
+        let regions = [CGRect(x: 0, y: 420, width: 280, height: 280), CGRect(x: 0, y: 405, width: 405, height: 270)]
+        let photos = try regions.enumerated().map { index, region in
+            let photo = folder.appendingPathComponent("hands\(index).png")
+            try Fixtures.image("bus.jpg").cropped(to: region).write(to: photo)
+            return photo
+        }
+        let reference = try JSONDecoder().decode(Run.self, from: Fixtures.referenceOutput("hand_reference.py", photos.map(\.path)))
 
         let request = VNDetectHumanHandPoseRequest()
         #expect(request.maximumHandCount == 2)
-        let hands: [VNHumanHandPoseObservation] = try Self.perform({ VNDetectHumanHandPoseRequest(completionHandler: $0) }, on: photo)
-        #expect(hands.count == truth.count && truth.count == 2)
-        let size = CGSize(width: 280, height: 280)
-        let wrists = try hands.map { Self.topLeftPixels(try $0.recognizedPoint(.wrist), size) }
-        for expected in truth {
-            // Our hand whose wrist is nearest the reference hand's.
-            let distances = wrists.map { hypot($0.x - expected.landmarks[0].x, $0.y - expected.landmarks[0].y) }
-            let hand = hands[try #require(distances.indices.min { distances[$0] < distances[$1] })]
-            // MediaPipe labels hands as seen in a mirror: its "Left" is the subject's right hand.
-            #expect(hand.chirality == (expected.handedness == "Left" ? .right : .left))
-            let box = expected.landmarks.map { CGPoint(x: $0.x, y: $0.y) }.boundingBox
-            for (name, point) in zip(try request.supportedJointNames(), expected.landmarks) {
-                let ours = Self.topLeftPixels(try hand.recognizedPoint(name), size)
-                #expect(hypot(ours.x - point.x, ours.y - point.y) < 0.02 * max(box.width, box.height), "\(name.rawValue)")
+        let hands: [VNHumanHandPoseObservation] = try Self.perform({ VNDetectHumanHandPoseRequest(completionHandler: $0) }, on: photos[0])
+        // As in Vision, the results of a region of interest are normalised to the region.
+        let inRegion = VNDetectHumanHandPoseRequest()
+        inRegion.regionOfInterest = CGRect(x: 0, y: 0.375, width: 0.5, height: 0.25)
+        try VNImageRequestHandler(url: Fixtures.sample("bus.jpg"), options: [:]).perform([inRegion])
+        let found = [hands, try #require(inRegion.results as? [VNHumanHandPoseObservation])]
+        for (hands, (truth, region)) in zip(found, zip(reference.images.map(\.hands), regions)) {
+            #expect(hands.count == truth.count && truth.count == 2)
+            let wrists = try hands.map { Self.topLeftPixels(try $0.recognizedPoint(.wrist), region.size) }
+            for expected in truth {
+                // Our hand whose wrist is nearest the reference hand's.
+                let distances = wrists.map { hypot($0.x - expected.landmarks[0].x, $0.y - expected.landmarks[0].y) }
+                let hand = hands[try #require(distances.indices.min { distances[$0] < distances[$1] })]
+                // MediaPipe labels hands as seen in a mirror: its "Left" is the subject's right hand.
+                #expect(hand.chirality == (expected.handedness == "Left" ? .right : .left))
+                let box = expected.landmarks.map { CGPoint(x: $0.x, y: $0.y) }.boundingBox
+                for (name, point) in zip(try request.supportedJointNames(), expected.landmarks) {
+                    let ours = Self.topLeftPixels(try hand.recognizedPoint(name), region.size)
+                    #expect(hypot(ours.x - point.x, ours.y - point.y) < 0.02 * max(box.width, box.height), "\(region): \(name.rawValue)")
+                }
+                #expect(try Set(hand.recognizedPoints(.indexFinger).keys) == [.indexMCP, .indexPIP, .indexDIP, .indexTip])
             }
-            #expect(try Set(hand.recognizedPoints(.indexFinger).keys) == [.indexMCP, .indexPIP, .indexDIP, .indexTip])
         }
     }
 
