@@ -122,8 +122,7 @@ import Vision
         struct Image: Decodable { var hands: [Hand] }
         struct Run: Decodable { var images: [Image] }
         // Both of the man's hands on the right of bus.jpg (810×1080), where MediaPipe Python finds them
-        // (HandTests), cut out as a file; and a part round them that is a region of interest of whole
-        // pixels in exact binary fractions, (0, 0.375, 0.5, 0.25) with the origin at the lower left.
+        // (HandTests), and a larger part round them, cut out as files.
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let regions = [CGRect(x: 0, y: 420, width: 280, height: 280), CGRect(x: 0, y: 405, width: 405, height: 270)]
@@ -137,12 +136,18 @@ import Vision
         let request = VNDetectHumanHandPoseRequest()
         #expect(request.maximumHandCount == 2)
         let hands: [VNHumanHandPoseObservation] = try Self.perform({ VNDetectHumanHandPoseRequest(completionHandler: $0) }, on: photos[0])
-        // As in Vision, the results of a region of interest are normalised to the region.
-        let inRegion = VNDetectHumanHandPoseRequest()
-        inRegion.regionOfInterest = CGRect(x: 0, y: 0.375, width: 0.5, height: 0.25)
-        try VNImageRequestHandler(url: Fixtures.sample("bus.jpg"), options: [:]).perform([inRegion])
-        let found = [hands, try #require(inRegion.results as? [VNHumanHandPoseObservation])]
-        for (hands, (truth, region)) in zip(found, zip(reference.images.map(\.hands), regions)) {
+        // The same parts as regions of interest of the whole photo, made from their pixels (lower-left
+        // origin), whose results are normalised to the region as in Vision: 380/1080 is no binary fraction,
+        // (0, 0.375, 0.5, 0.25) is.
+        var found = [hands]
+        for region in [CGRect(x: 0, y: 1080 - 700, width: 280, height: 280), CGRect(x: 0, y: 1080 - 675, width: 405, height: 270)] {
+            let inRegion = VNDetectHumanHandPoseRequest()
+            inRegion.regionOfInterest = VNNormalizedRectForImageRect(region, 810, 1080)
+            try VNImageRequestHandler(url: Fixtures.sample("bus.jpg"), options: [:]).perform([inRegion])
+            found.append(try #require(inRegion.results as? [VNHumanHandPoseObservation]))
+        }
+        let truths = [reference.images[0].hands] + reference.images.map(\.hands)
+        for (hands, (truth, region)) in zip(found, zip(truths, [regions[0]] + regions)) {
             #expect(hands.count == truth.count && truth.count == 2)
             let wrists = try hands.map { Self.topLeftPixels(try $0.recognizedPoint(.wrist), region.size) }
             for expected in truth {
