@@ -116,6 +116,24 @@ import Vision
         #expect(try body.recognizedPoints(.all).count == 19)
     }
 
+    @Test func followsABodyThroughASequence() throws {
+        // A camera panning over person.jpg: what it shows moves 4 pixels left and 2 up a frame.
+        let frames = try PortFixtures.pannedFrames(of: "person.jpg", count: 6)
+        let size = CGSize(width: frames[0].width, height: frames[0].height)
+        let sequence = VNSequenceRequestHandler()
+        let request = VNDetectHumanBodyPoseRequest()
+        var noses: [CGPoint] = []
+        for frame in frames {
+            try sequence.perform([request], on: frame)
+            let body = try #require((request.results as? [VNHumanBodyPoseObservation])?.first)
+            noses.append(Self.topLeftPixels(try body.recognizedPoint(.nose), size))
+        }
+        for (index, nose) in noses.enumerated() {
+            let expected = CGPoint(x: noses[0].x - CGFloat(4 * index), y: noses[0].y - CGFloat(2 * index))
+            #expect(hypot(nose.x - expected.x, nose.y - expected.y) < 3, "frame \(index): \(nose) against \(expected)")
+        }
+    }
+
     @Test func handJointsMatchMediaPipePython() throws {
         struct Point: Decodable { var x: Double, y: Double }
         struct Hand: Decodable { var handedness: String, landmarks: [Point] }
