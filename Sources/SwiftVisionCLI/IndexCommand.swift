@@ -120,7 +120,8 @@ extension IndexCommand {
             let database = try store.open()
             let analyzer: ItemAnalyzer
             do {
-                analyzer = try ItemAnalyzer(tasks: IndexedTask.list(tasks) ?? IndexedTask.defaults)
+                analyzer = try ItemAnalyzer(
+                    tasks: IndexedTask.list(tasks) ?? IndexedTask.defaults, threads: ItemAnalyzer.threads(forParallelItems: parallel))
             } catch {
                 try MediaFiles.reportFailure(of: "models", error: error, json: json)
                 throw ExitCode(1)
@@ -368,7 +369,8 @@ extension IndexCommand {
             let store = try SQLiteCollectionStore(url: folder.appendingPathComponent("bench.sqlite"))
             let parallel = ProcessInfo.processInfo.activeProcessorCount
             let indexer = CollectionIndexer(
-                store: store, collection: "bench", analyzer: try ItemAnalyzer(tasks: IndexedTask.defaults),
+                store: store, collection: "bench",
+                analyzer: try ItemAnalyzer(tasks: IndexedTask.defaults, threads: ItemAnalyzer.threads(forParallelItems: parallel)),
                 videoExtensions: [], parallelItems: parallel)
             let sources = indexer.sources(for: [photos])
             let started = ContinuousClock.now

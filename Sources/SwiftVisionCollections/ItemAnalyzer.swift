@@ -51,15 +51,29 @@ public struct ItemAnalyzer: Sendable {
         return options
     }
 
-    /// Loads the models of `tasks` from `store`.
-    public init(tasks: [IndexedTask], store: ModelStore = .shared) throws {
+    /// Loads the models of `tasks` from `store`, each inference on `threads` LiteRT threads (nil: the
+    /// tasks' default, up to 4 and at most the cores).
+    public init(tasks: [IndexedTask], threads: Int? = nil, store: ModelStore = .shared) throws {
         let chosen = Set(tasks)
-        labels = chosen.contains(.labels) ? try LabelsTask(options: Self.labelOptions, store: store) : nil
-        objects = chosen.contains(.objects) ? try ObjectsTask(options: Self.objectOptions, store: store) : nil
-        faces = chosen.contains(.faces) ? try FacesTask(options: FacesTask.defaultOptions, store: store) : nil
+        func with<Options>(_ options: Options, _ threadCount: WritableKeyPath<Options, Int?>) -> Options {
+            var options = options
+            options[keyPath: threadCount] = threads
+            return options
+        }
+        labels = chosen.contains(.labels) ? try LabelsTask(options: with(Self.labelOptions, \.threads), store: store) : nil
+        objects = chosen.contains(.objects) ? try ObjectsTask(options: with(Self.objectOptions, \.threads), store: store) : nil
+        faces = chosen.contains(.faces) ? try FacesTask(options: with(FacesTask.defaultOptions, \.threads), store: store) : nil
         text = chosen.contains(.text) ? try TextTask(options: TextTask.defaultOptions, store: store) : nil
         barcodes = chosen.contains(.barcodes) ? try BarcodesTask(options: BarcodesTask.defaultOptions, store: store) : nil
-        embeddings = chosen.contains(.embeddings) ? try EmbeddingsTask(options: Self.embeddingOptions, store: store) : nil
+        embeddings =
+            chosen.contains(.embeddings) ? try EmbeddingsTask(options: with(Self.embeddingOptions, \.threads), store: store) : nil
+    }
+
+    /// The LiteRT threads for each inference when `parallelItems` pictures are analysed at once: the
+    /// cores shared out among them, at least 1. More would oversubscribe the cores, as each picture's
+    /// inferences run beside the others'.
+    public static func threads(forParallelItems parallelItems: Int) -> Int {
+        max(1, ProcessInfo.processInfo.activeProcessorCount / max(1, parallelItems))
     }
 
     /// What the tasks find in `image`.
