@@ -114,10 +114,12 @@ final class StreamSession: Sendable {
                         let given = timestamp
                         try stream.frames.table.withLock { frames in
                             let used = try stream.live.send(timestampInMilliseconds: given) { [self] in
-                                // The frame's turn: it counts against the service's inferences until its result.
+                                // The frame's turn: decoded outside the service's inference slots, then it counts
+                                // against them until its result.
+                                let image = try VisionImage(data: bytes, options: options)
                                 limiter.takeFrameSlot()
                                 holdsSlot.store(true, ordering: .relaxed)
-                                return try VisionImage(data: bytes, options: options)
+                                return image
                             }
                             frames[used] = index
                         }
