@@ -6,6 +6,9 @@ import SwiftVisionTasks
 /// (the model zoo's ImageNet classifier); its results are ``VNClassificationObservation``s, every class
 /// with its confidence, most confident first.
 public final class VNClassifyImageRequest: VNImageBasedRequest {
+    /// Vision's revisions 1 to 2, all served by the one engine.
+    override public class var supportedRevisions: IndexSet { IndexSet(1...2) }
+
     /// The classes the classifier tells apart (ImageNet's 1000), as Vision's `supportedIdentifiers()`; a
     /// classifier that cannot be loaded throws, as an `NSError` in ``VNErrorDomain``.
     public func supportedIdentifiers() throws -> [String] {

@@ -73,6 +73,9 @@ public struct VNBarcodeSymbology: RawRepresentable, Hashable, Sendable {
 /// Reads barcodes, as Vision's `VNDetectBarcodesRequest`, with the engine of ``DetectBarcodesRequest``
 /// (zxing-cpp); its results are ``VNBarcodeObservation``s.
 public final class VNDetectBarcodesRequest: VNImageBasedRequest {
+    /// Vision's revisions 1 to 4, all served by the one engine.
+    override public class var supportedRevisions: IndexSet { IndexSet(1...4) }
+
     /// The symbologies to read; every supported one by default. One that cannot be read here fails the
     /// request with ``VNErrorCode/invalidOption``.
     public var symbologies: [VNBarcodeSymbology] = VNBarcodeSymbology.readable.map(\.symbology)

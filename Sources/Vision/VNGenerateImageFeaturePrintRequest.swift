@@ -19,6 +19,9 @@ public enum VNElementType: UInt, Sendable, CaseIterable {
 /// of ``GenerateImageFeaturePrintRequest`` (the model zoo's embedder, scaled to unit length); its result
 /// is one ``VNFeaturePrintObservation``.
 public final class VNGenerateImageFeaturePrintRequest: VNImageBasedRequest {
+    /// Vision's revisions 1 to 2, all served by the one engine.
+    override public class var supportedRevisions: IndexSet { IndexSet(1...2) }
+
     /// How the image meets the model's square input; `.scaleFill` by default, as in Vision.
     public var imageCropAndScaleOption: VNImageCropAndScaleOption = .scaleFill
 

@@ -9,6 +9,9 @@ public typealias VNRequestTextRecognitionLevel = TextRecognitionLevel
 /// Recognises text line by line, as Vision's `VNRecognizeTextRequest`, with the engine of
 /// ``RecognizeTextRequest`` (Tesseract); its results are ``VNRecognizedTextObservation``s, in reading order.
 public final class VNRecognizeTextRequest: VNImageBasedRequest {
+    /// Vision's revisions 1 to 3, all served by the one engine.
+    override public class var supportedRevisions: IndexSet { IndexSet(1...3) }
+
     /// How thoroughly text is recognised; `.accurate` by default, as in Vision.
     public var recognitionLevel: VNRequestTextRecognitionLevel = .accurate
     /// Languages as BCP 47 tags (`en-US`) or Tesseract names (`eng`), the main one first; `["en-US"]` by default.

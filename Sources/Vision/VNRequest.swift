@@ -21,6 +21,18 @@ open class VNRequest {
     public let completionHandler: VNRequestCompletionHandler?
     /// The observations of the last perform; nil before it, or when it failed.
     public internal(set) var results: [VNObservation]?
+    /// The version of Vision's algorithm the request asks for, as Vision's `revision`; the newest by
+    /// default. Every revision in ``supportedRevisions`` runs SwiftVision's one engine; another fails the
+    /// request with ``VNErrorCode/unsupportedRevision``.
+    public lazy var revision = type(of: self).defaultRevision
+
+    /// Vision's revisions of the request (its `…Revision1` constants and on), as Vision's
+    /// `supportedRevisions`: `[1]` unless a request has more.
+    open class var supportedRevisions: IndexSet { [1] }
+    /// The revision a new request asks for: the newest.
+    open class var defaultRevision: Int { supportedRevisions.last ?? 1 }
+    /// The newest revision.
+    open class var currentRevision: Int { supportedRevisions.last ?? 1 }
 
     /// A request that calls `completionHandler` each time it has been performed.
     public init(completionHandler: VNRequestCompletionHandler? = nil) {
@@ -36,6 +48,9 @@ open class VNRequest {
     /// Vision's `NSError` (``VNErrorDomain``), which the completion handler gets too.
     func perform(on image: Result<VisionImage, any Error>, sequence: SequenceRequestHandler?) -> NSError? {
         do {
+            guard type(of: self).supportedRevisions.contains(revision) else {
+                throw NSError.vision(.unsupportedRevision, "revision \(revision) of \(type(of: self)) is not supported")
+            }
             results = try observations(in: image.get(), sequence: sequence)
             completionHandler?(self, nil)
             return nil
@@ -99,6 +114,9 @@ public final class VNDetectRectanglesRequest: VNImageBasedRequest {
 /// Finds faces, as Vision's `VNDetectFaceRectanglesRequest`; its results are ``VNFaceObservation``s. In a
 /// ``VNSequenceRequestHandler`` faces are tracked from frame to frame.
 public final class VNDetectFaceRectanglesRequest: VNImageBasedRequest {
+    /// Vision's revisions 1 to 3, all served by the one engine.
+    override public class var supportedRevisions: IndexSet { IndexSet(1...3) }
+
     override func observations(in image: VisionImage, sequence: SequenceRequestHandler?) throws -> [VNObservation] {
         try results(of: DetectFaceRectanglesRequest(), on: image, sequence: sequence).map(VNFaceObservation.init)
     }
@@ -107,6 +125,9 @@ public final class VNDetectFaceRectanglesRequest: VNImageBasedRequest {
 /// Finds faces with their landmarks, as Vision's `VNDetectFaceLandmarksRequest`; its results are
 /// ``VNFaceObservation``s with ``VNFaceObservation/landmarks``.
 public final class VNDetectFaceLandmarksRequest: VNImageBasedRequest {
+    /// Vision's revisions 1 to 3, all served by the one engine.
+    override public class var supportedRevisions: IndexSet { IndexSet(1...3) }
+
     override func observations(in image: VisionImage, sequence: SequenceRequestHandler?) throws -> [VNObservation] {
         try results(of: DetectFaceLandmarksRequest(), on: image, sequence: sequence).map(VNFaceObservation.init)
     }
@@ -144,6 +165,9 @@ open class VNTrackingRequest: VNImageBasedRequest {
 
 /// Follows an object, as Vision's `VNTrackObjectRequest`; its result is a ``VNDetectedObjectObservation``.
 public final class VNTrackObjectRequest: VNTrackingRequest {
+    /// Vision's revisions 1 to 2, all served by the one engine.
+    override public class var supportedRevisions: IndexSet { IndexSet(1...2) }
+
     /// A request to follow `detectedObjectObservation` (a seed box, a rectangle or a face).
     public init(detectedObjectObservation: VNDetectedObjectObservation, completionHandler: VNRequestCompletionHandler? = nil) {
         super.init(inputObservation: detectedObjectObservation, completionHandler: completionHandler)

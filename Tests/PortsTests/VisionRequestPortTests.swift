@@ -79,6 +79,7 @@ import Vision
         #expect(try text.boundingBox(for: text.string.startIndex..<text.string.endIndex)?.boundingBox == line.boundingBox)
         let request = VNRecognizeTextRequest()
         #expect(request.recognitionLevel == .accurate && request.usesLanguageCorrection && request.minimumTextHeight == 1 / 32)
+        #expect(request.revision == VNRecognizeTextRequestRevision3 && VNRecognizeTextRequest.supportedRevisions == IndexSet(1...3))
         #expect(try !request.supportedRecognitionLanguages().isEmpty)
     }
 
@@ -254,11 +255,13 @@ import Vision
         hands.maximumHandCount = 0
         let pixels = VNGeneratePersonSegmentationRequest()
         pixels.outputPixelFormat = 0x4247_5241
-        for request in [unsupported, hands, pixels] as [VNRequest] {
+        let future = VNDetectBarcodesRequest()
+        future.revision = VNDetectBarcodesRequestRevision4 + 1
+        for (request, code) in [(unsupported, .invalidOption), (hands, .invalidOption), (pixels, .invalidOption), (future, .unsupportedRevision)] as [(VNRequest, VNErrorCode)] {
             let thrown = #expect(throws: NSError.self) {
                 try VNImageRequestHandler(url: Fixtures.sample("coffee.png"), options: [:]).perform([request])
             }
-            #expect(thrown?.domain == VNErrorDomain && thrown?.code == VNErrorCode.invalidOption.rawValue)
+            #expect(thrown?.domain == VNErrorDomain && thrown?.code == code.rawValue)
         }
     }
 }
