@@ -65,8 +65,9 @@ enum ServiceBenchmark {
                     seconds: 3, requests: connections == 1 ? 150 : .max)
                 printStages(answers, connections: connections, libraryP50: libraryP50, busy: HostLoad.shared.rowEnded())
             }
-            try printEcho(task: name, body: body, port: server.port + 1)
         }
+
+        try printFloor(body: try Data(contentsOf: cache.sample(named: tasks[0].photo)), task: tasks[0].task, servicePort: server.port)
 
         HostLoad.shared.beginTable()
         print("\nload run — \(loadRequests) POST /v1/labels with \(loadPhoto), 32 connections, --max-concurrent \(cores)")
@@ -167,19 +168,36 @@ enum ServiceBenchmark {
         }
     }
 
-    /// The floor under the service's HTTP overhead: a bare Hummingbird route that collects `body` and
-    /// answers the task's JSON for it, timed by the bench's own client at 1 connection.
-    static func printEcho(task name: String, body: Data, port: Int) throws {
+    /// The floor under the service's HTTP overhead, at 1 connection with the bench's own client: a bare
+    /// Hummingbird route that collects `body` and answers `task`'s JSON for it, and the service answering
+    /// a request whose work is next to nothing (barcodes on a 16×16 JPEG), with its Server-Timing stages.
+    static func printFloor(body: Data, task name: String, servicePort: Int) throws {
         guard let entry = TaskRegistry.standard.entry(named: name) else { preconditionFailure("\(name) is not a registered task") }
-        let echo = try HummingbirdEcho(port: port, answer: try answer(entry.type, defaults: entry.defaultOptions, body: body))
+        let echo = try HummingbirdEcho(port: servicePort + 1, answer: try answer(entry.type, defaults: entry.defaultOptions, body: body))
         defer { echo.stop() }
-        _ = HTTPLoad.run(port: port, path: "/echo", body: body, contentType: "image/jpeg", connections: 1, seconds: 1, requests: 20)
-        _ = HostLoad.shared.rowEnded()
-        let total = HTTPLoad.run(port: port, path: "/echo", body: body, contentType: "image/jpeg", connections: 1, seconds: 3, requests: 300)
-            .filter { $0.status == 200 }.map(\.milliseconds)
-        print(String(
-            format: "bare Hummingbird echo (same body, the same answer bytes), 1 connection: %d × 200; ms p50 / p99: %.3f / %.3f",
-            total.count, total.percentile(0.5), total.percentile(0.99)) + (HostLoad.shared.rowEnded() ? " busy" : ""))
+        let tiny = try VisionImage(data: body).cropped(to: CGRect(x: 0, y: 0, width: 16, height: 16)).encoded(as: .jpeg(quality: 90))
+        HostLoad.shared.beginTable()
+        print("\nthe floor, 1 connection, the bench's own client, ms p50 / p99")
+        for (label, port, path, sent) in [
+            ("bare Hummingbird echo of the \(name) request (\(body.count) bytes in, the same answer bytes out)", echo.port, "/echo", body),
+            ("bare Hummingbird echo of a 16×16 JPEG (\(tiny.count) bytes in, the same answer bytes out)", echo.port, "/echo", tiny),
+            ("the service, POST /v1/barcodes with that 16×16 JPEG", servicePort, "/v1/barcodes", tiny),
+        ] {
+            _ = HTTPLoad.run(port: port, path: path, body: sent, contentType: "image/jpeg", connections: 1, seconds: 1, requests: 50)
+            _ = HostLoad.shared.rowEnded()
+            let served = HTTPLoad.run(port: port, path: path, body: sent, contentType: "image/jpeg", connections: 1, seconds: 3, requests: 1000)
+                .filter { $0.status == 200 }
+            let total = served.map(\.milliseconds)
+            var line = "\(label): \(served.count) × 200, total " + String(format: "%.3f / %.3f", total.percentile(0.5), total.percentile(0.99))
+            if port == servicePort {
+                let stages = served.map { $0.stages.values.reduce(0, +) }
+                let queue = served.compactMap { $0.stages["queue"] }
+                line += String(
+                    format: ", Server-Timing stages together %.3f (queue: the hop to an inference thread %.3f), the rest %.3f",
+                    stages.percentile(0.5), queue.percentile(0.5), zip(total, stages).map { $0 - $1 }.percentile(0.5))
+            }
+            print(line + (HostLoad.shared.rowEnded() ? "  busy" : ""))
+        }
     }
 
     /// The task's JSON answer for `body`, as the service encodes it.
