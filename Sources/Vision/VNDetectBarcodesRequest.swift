@@ -93,8 +93,7 @@ public final class VNDetectBarcodesRequest: VNImageBasedRequest {
             }
             formats.formUnion(readable.format)
         }
-        request.regionOfInterest = regionOfInterest
-        return try request.perform(on: image).compactMap { barcode in
+        return try request.perform(on: imageInRegionOfInterest(image)).compactMap { barcode in
             VNBarcodeObservation(barcode, symbology: symbology(of: barcode.barcode))
         }
     }
@@ -107,7 +106,7 @@ public final class VNDetectBarcodesRequest: VNImageBasedRequest {
             return symbologies.contains(.i2of5) ? .i2of5 : nil
         }
         if barcode.format == .upcA { return .ean13 }
-        return VNBarcodeSymbology.readable.first { $0.format == barcode.format }?.symbology
+        return VNBarcodeSymbology.readable.first { $0.format.contains(barcode.format) }?.symbology
     }
 }
 

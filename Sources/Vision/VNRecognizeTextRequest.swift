@@ -32,8 +32,7 @@ public final class VNRecognizeTextRequest: VNImageBasedRequest {
         request.recognitionLanguages = recognitionLanguages
         request.usesLanguageCorrection = usesLanguageCorrection
         request.minimumTextHeight = minimumTextHeight
-        request.regionOfInterest = regionOfInterest
-        return try request.perform(on: image).map(VNRecognizedTextObservation.init)
+        return try request.perform(on: imageInRegionOfInterest(image)).map(VNRecognizedTextObservation.init)
     }
 }
 

@@ -76,8 +76,9 @@ open class VNImageBasedRequest: VNRequest {
     /// The part of the image to analyse, in 0–1 of the image, origin at the lower left; the whole image by default.
     public var regionOfInterest = CGRect(x: 0, y: 0, width: 1, height: 1)
 
-    /// The part of `image` inside ``regionOfInterest``, for the requests whose results are normalised to
-    /// the region, as Vision's are.
+    /// The part of `image` inside ``regionOfInterest``: every request analyses only it, and its results
+    /// are normalised to it, as Vision's are (``VNImageRectForNormalizedRectUsingRegionOfInterest(_:_:_:_:)``
+    /// takes them back to the image).
     func imageInRegionOfInterest(_ image: VisionImage) throws -> VisionImage {
         try image.region(ofInterest: regionOfInterest).image
     }
@@ -106,8 +107,7 @@ public final class VNDetectRectanglesRequest: VNImageBasedRequest {
         request.minimumSize = minimumSize
         request.minimumConfidence = minimumConfidence
         request.maximumObservations = maximumObservations
-        request.regionOfInterest = regionOfInterest
-        return try request.perform(on: image).map(VNRectangleObservation.init)
+        return try request.perform(on: imageInRegionOfInterest(image)).map(VNRectangleObservation.init)
     }
 }
 
@@ -118,7 +118,8 @@ public final class VNDetectFaceRectanglesRequest: VNImageBasedRequest {
     override public class var supportedRevisions: IndexSet { IndexSet(1...3) }
 
     override func observations(in image: VisionImage, sequence: SequenceRequestHandler?) throws -> [VNObservation] {
-        try results(of: DetectFaceRectanglesRequest(), on: image, sequence: sequence).map(VNFaceObservation.init)
+        try results(of: DetectFaceRectanglesRequest(), on: imageInRegionOfInterest(image), sequence: sequence)
+            .map(VNFaceObservation.init)
     }
 }
 
@@ -129,7 +130,8 @@ public final class VNDetectFaceLandmarksRequest: VNImageBasedRequest {
     override public class var supportedRevisions: IndexSet { IndexSet(1...3) }
 
     override func observations(in image: VisionImage, sequence: SequenceRequestHandler?) throws -> [VNObservation] {
-        try results(of: DetectFaceLandmarksRequest(), on: image, sequence: sequence).map(VNFaceObservation.init)
+        try results(of: DetectFaceLandmarksRequest(), on: imageInRegionOfInterest(image), sequence: sequence)
+            .map(VNFaceObservation.init)
     }
 }
 
