@@ -67,6 +67,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A host name the service answers to besides its address (checked against Host); repeatable.")
     var serverName: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "A reverse proxy's address or network (10.0.0.0/8) whose X-Forwarded-For names the client; repeatable.",
+        discussion: "Requests from it count, for the queue's fairness, as the client the header names (the nearest untrusted entry); without it the header is ignored."))
+    var trustedProxy: [String] = []
+
     @Option(help: "Run sources (POST /v1/sources) and keep them in this JSON file, so that they come back after a restart; webhook posts wait beside it.")
     var sources: String?
 
@@ -153,6 +158,7 @@ struct ServeCommand: AsyncParsableCommand {
         if let shutdownGrace { configuration.shutdownGrace = .milliseconds(Int(shutdownGrace * 1000)) }
         configuration.allowedOrigins = allowOrigin
         configuration.serverNames = serverName
+        configuration.trustedProxies = trustedProxy
         configuration.collections = CollectionStoreLocation(collections)
         configuration.sourcesFile = sources.map { URL(fileURLWithPath: $0) }
         if let sourceRoot {

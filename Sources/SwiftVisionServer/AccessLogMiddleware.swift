@@ -3,9 +3,11 @@ import Hummingbird
 import Logging
 
 /// Logs one structured line per request: method, path (without the query, which may carry a token),
-/// status and duration, with the request's id in the logger's metadata. Health checks and metrics
-/// scrapes log at `debug`, so that probes do not fill the log.
-struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
+/// client, status and duration, with the request's id in the logger's metadata. Health checks and
+/// metrics scrapes log at `debug`, so that probes do not fill the log.
+struct AccessLogMiddleware: RouterMiddleware {
+    typealias Context = ServiceRequestContext
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
@@ -16,7 +18,8 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         context.logger.log(
             level: level, "request",
             metadata: [
-                "method": "\(request.method.rawValue)", "path": "\(path)", "status": "\(response.status.code)",
+                "method": "\(request.method.rawValue)", "path": "\(path)", "client": "\(context.client)",
+                "status": "\(response.status.code)",
                 "duration_ms": "\(String(format: "%.2f", milliseconds))",
             ])
         return response

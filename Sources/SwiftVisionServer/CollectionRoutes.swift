@@ -23,7 +23,7 @@ enum CollectionRoutes {
             _ context: ServiceRequestContext, task: String, _ work: @escaping @Sendable () throws -> Data
         ) async -> Response {
             await VisionService.instrumented(task: task) {
-                let admission = try limiter.admit(within: configuration.requestTimeout, from: context.channel)
+                let admission = try limiter.admit(within: configuration.requestTimeout, client: context.client)
                 return VisionService.json(try await admission.run(closing: context.channel, work))
             }
         }
@@ -37,7 +37,7 @@ enum CollectionRoutes {
                 guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any], object.count == 1,
                     let name = object["name"] as? String
                 else { throw APIError.badOption("make a collection with {\"name\": \"…\"}") }
-                let admission = try limiter.admit(within: configuration.requestTimeout, from: context.channel)
+                let admission = try limiter.admit(within: configuration.requestTimeout, client: context.client)
                 let answer = try await admission.run(closing: context.channel) { () throws -> Data? in
                     let opened = try store.opened()
                     guard try opened.makeCollection(named: name) else { return nil }
@@ -63,7 +63,7 @@ enum CollectionRoutes {
                 guard (1...500).contains(source.count), !source.contains(where: { $0.isNewline || $0 == "\0" }) else {
                     throw APIError.badOption("source takes a name of 1 to 500 characters on one line")
                 }
-                let admission = try limiter.admit(within: configuration.requestTimeout, from: context.channel)
+                let admission = try limiter.admit(within: configuration.requestTimeout, client: context.client)
                 let file = try await VisionService.upload(request, images: 1, configuration: configuration)[0]
                 let contentHash = CollectionIndexer.contentHash(of: file.data)
                 let (answer, timings) = try await admission.staged(decoding: [file], closing: context.channel) { images -> (Bool, CollectionItem?) in
@@ -129,7 +129,7 @@ enum CollectionRoutes {
         group.post("v1/collections/:collection/search") { request, context in
             let name = collectionName(context)
             return await VisionService.instrumented(task: "collections") {
-                let admission = try limiter.admit(within: configuration.requestTimeout, from: context.channel)
+                let admission = try limiter.admit(within: configuration.requestTimeout, client: context.client)
                 let isJSON = request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true
                 var query = CollectionQuery()
                 var file: ImageUpload.File?

@@ -32,7 +32,7 @@ enum DeepStackRoutes {
             router.post("v1/vision/\(endpoint.path)") { request, context in
                 await VisionService.instrumented(task: endpoint.task) {
                     do {
-                        let admission = try limiter.admit(within: configuration.requestTimeout, from: context.channel)
+                        let admission = try limiter.admit(within: configuration.requestTimeout, client: context.client)
                         let form = try await Form(request, configuration: configuration)
                         try form.authorize(request, token: configuration.token)
                         let task = try await catalog.task(named: endpoint.task, query: endpoint.query)

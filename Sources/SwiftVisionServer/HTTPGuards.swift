@@ -18,10 +18,14 @@ struct ServiceRequestContext: RequestContext, WebSocketRequestContext {
     private let slot = WebSocketSlot()
     /// The connection the request came on.
     let channel: any Channel
+    /// Whose request it is, for the admission queue's fairness: the address the connection came from,
+    /// or the one a trusted reverse proxy forwarded (``ClientAddressMiddleware``).
+    var client: String
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         channel = source.channel
+        client = source.channel.remoteAddress?.ipAddress ?? ""
     }
 
     var webSocket: WebSocketHandlerReference<Self> { slot.reference.withLock { $0 } }

@@ -104,11 +104,6 @@ final class RequestLimiter: Sendable {
         state.withLock { ($0.running, $0.waiterCount) }
     }
 
-    /// The client of a request that came on `channel`: the address it came from.
-    static func client(of channel: (any Channel)?) -> String {
-        channel?.remoteAddress?.ipAddress ?? ""
-    }
-
     /// Runs `work` on a decoding thread, outside the inference slots, and returns its result.
     func offload<Result: Sendable>(_ work: @escaping @Sendable () throws -> Result) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
@@ -129,8 +124,7 @@ final class RequestLimiter: Sendable {
     /// already admitted, it takes the place of the latest waiter of the client holding the most admissions
     /// if that client holds at least two more than this one's, and throws 503 otherwise.
     /// The admission ends when ``Admission/run(closing:_:)`` has finished, or when it is dropped unused.
-    func admit(within timeout: Duration, from channel: (any Channel)? = nil) throws -> Admission {
-        let client = Self.client(of: channel)
+    func admit(within timeout: Duration, client: String = "") throws -> Admission {
         let (admitted, displaced) = state.withLock { state -> (Bool, Waiter?) in
             if state.admitted < limit + queueLimit {
                 state.admitted += 1
@@ -154,7 +148,7 @@ final class RequestLimiter: Sendable {
     /// One admitted request.
     final class Admission: Sendable {
         let limiter: RequestLimiter
-        /// Whose request it is (``RequestLimiter/client(of:)``).
+        /// Whose request it is (``ServiceRequestContext/client``).
         let client: String
         /// When the request is answered 504 if it has not finished.
         let deadline: ContinuousClock.Instant

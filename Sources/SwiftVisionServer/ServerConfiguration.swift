@@ -51,6 +51,10 @@ public struct ServerConfiguration: Sendable {
     /// on loopback, `localhost`, `127.0.0.1` and `[::1]`: a request naming another host is refused, which
     /// stops DNS rebinding. Only checked on loopback unless names are given.
     public var serverNames: [String] = []
+    /// Networks (`10.0.0.0/8`, `192.0.2.7`, `fd00::/8`) of reverse proxies whose `X-Forwarded-For` names the
+    /// client, so that the admission queue is fair between the clients behind them rather than counting
+    /// them all as the proxy. None by default: the header is ignored.
+    public var trustedProxies: [String] = []
     /// The JSON file that keeps the sources the service runs (`POST /v1/sources`), so that they come back
     /// after a restart; their webhook posts wait beside it. Nil: the service runs no sources.
     public var sourcesFile: URL?
@@ -111,6 +115,9 @@ public struct ServerConfiguration: Sendable {
             return "\(name) must be positive"
         }
         if shutdownGrace < .zero { return "shutdown-grace must not be negative" }
+        if let proxy = trustedProxies.first(where: { IPNetwork($0) == nil }) {
+            return "trusted-proxy \(proxy) is not an address or network such as 10.0.0.0/8, 192.0.2.7 or fd00::/8"
+        }
         if let origin = allowedOrigins.first(where: { Self.origin($0) == nil }) {
             return "allow-origin \(origin) is not an origin such as https://app.example or http://localhost:3000"
         }

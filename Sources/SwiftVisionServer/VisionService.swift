@@ -68,6 +68,7 @@ public enum VisionService {
         let limiter = RequestLimiter(limit: configuration.maxConcurrent, queueLimit: configuration.queueLength)
         let streams = StreamAdmission(limit: configuration.maxStreams)
         let router = Router(context: ServiceRequestContext.self)
+        router.middlewares.add(ClientAddressMiddleware(proxies: TrustedProxies(networks: configuration.trustedProxies.compactMap(IPNetwork.init))))
         router.middlewares.add(AccessLogMiddleware())
         router.middlewares.add(SecurityHeadersMiddleware())
         router.middlewares.add(JSONErrorMiddleware())
@@ -102,7 +103,7 @@ public enum VisionService {
             limiter: limiter, configuration: configuration)
         protected.post("v1/similarity") { request, context in
             await instrumented(task: "similarity") {
-                let admission = try limiter.admit(within: configuration.requestTimeout, from: context.channel)
+                let admission = try limiter.admit(within: configuration.requestTimeout, client: context.client)
                 let files = try await upload(request, images: 2, configuration: configuration)
                 let (answer, timings) = try await admission.staged(decoding: files, closing: context.channel) { images -> Double in
                     var options = EmbeddingsTask.Options()
@@ -123,7 +124,7 @@ public enum VisionService {
         protected.post("v1/:task") { request, context in
             let name = context.parameters.get("task") ?? ""
             return await instrumented(task: name) {
-                let admission = try limiter.admit(within: configuration.requestTimeout, from: context.channel)
+                let admission = try limiter.admit(within: configuration.requestTimeout, client: context.client)
                 let task = try await catalog.task(named: name, query: queryItems(request))
                 let files = try await upload(request, images: 1, configuration: configuration)
                 let (answer, timings) = try await admission.answer(task, for: files[0], closing: context.channel)
