@@ -41,12 +41,13 @@ enum CollectionsBenchmark {
     static func run(cache: SwiftVisionCache) throws {
         let sizes = ProcessInfo.processInfo.environment["BENCH_COLLECTION_SIZES"]?.split(separator: ",").compactMap { Int($0) }
             ?? [10_000, 100_000]
+        // Ingest first: the kernel's work of freeing the search's gigabytes would land in the profile's CPU times.
+        try ingest(cache: cache)
         print("\nSwiftVision benchmark — collections: top-\(k) search over seeded unit vectors × \(dimension), \(queries) queries × \(iterations) (× 1 at 10⁶),"
             + " 1 thread each side")
         print("peers: numpy brute force (OPENBLAS_NUM_THREADS=1) and sqlite-vec 0.1.9 (vec0, cosine), same vectors and queries")
         BenchmarkRow.printHeader()
         for count in sizes { try search(count: count, cache: cache) }
-        try ingest(cache: cache)
     }
 
     private static func search(count: Int, cache: SwiftVisionCache) throws {
