@@ -147,10 +147,9 @@ enum CollectionsBenchmark {
                 return IngestProfile.threadCPUMilliseconds() - started
             }).median
         }.reduce(0, +)
-        let limit = Double(cores) * 1000 / profile.modelCPUPerPhoto
         print(String(
-            format: "limit: %.2f images/s = %d cores ÷ %.1f ms, the CPU time of every model run ingest makes per photo (mean, 1 thread);"
-                + " the four bare invokes alone: %.1f ms → %.2f images/s", limit, cores, profile.modelCPUPerPhoto, bare,
+            format: "profile's limit: %.2f images/s = %d cores ÷ %.1f ms, the CPU time of every model run ingest makes per photo (mean, 1 thread);"
+                + " the four bare invokes alone: %.1f ms → %.2f images/s", Double(cores) * 1000 / profile.modelCPUPerPhoto, cores, profile.modelCPUPerPhoto, bare,
             Double(cores) * 1000 / bare))
         print(String(format: "the most the ratio reaches while every step but the model runs is kept: %.2f (model runs ÷ all CPU a photo)",
             profile.modelCPUPerPhoto / profile.cpuPerPhoto))
@@ -179,6 +178,11 @@ enum CollectionsBenchmark {
             }
         }
         let busy = HostLoad.shared.rowEnded()
+        // The same model runs counted in these runs (one thread a run): the profile, taken minutes apart, can find the
+        // host's cores slower or faster (127.7 and 100.8 ms a photo in two quiet runs).
+        let inRun = Timing(samples: runs[settings.count - 1].map(\.modelCPU)).median
+        let limit = Double(cores) * 1000 / inRun
+        print(String(format: "limit in these runs: %.2f images/s = %d cores ÷ %.1f ms of model runs a photo, counted in them", limit, cores, inRun))
         // A busy host lends fewer cores than there are; cores ÷ the CPU time a photo took is the rate with all of them.
         print("ingest, \(cores) at once, 3 runs each   images/s    IQR  CPU ms/photo  model runs  cores used  of the limit"
             + "  with all cores")
