@@ -136,11 +136,9 @@ package struct RectangleEngine: Sendable {
     }
 
     /// How many of the best-ranked candidates are fitted when at most `limit` rectangles are reported;
-    /// all of them when there is no limit (0). With one rectangle asked for, fitting the best 8 of each
-    /// stage's candidates instead of 32 leaves the best rectangle unchanged on all 12 photos and scenes of
-    /// the bench and the tests (3 with marked corners, 6 drawn with known ones, the bus at 1, 4 and 12 MP).
+    /// all of them when there is no limit (0).
     private static func fittedCandidates(limit: Int) -> Int {
-        limit > 0 ? 4 * (limit + 1) : .max
+        limit > 0 ? 16 * (limit + 1) : .max
     }
 
     /// The largest area that `corners` can reach when each moves by at most `move` pixels and the
