@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -171,11 +172,10 @@ struct TokenMiddleware<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// Compares in time that depends only on the lengths, not on where the texts differ.
+    /// Compares the texts' SHA-256 digests, in time that depends on neither the texts nor their lengths.
     static func matches(_ given: String?, _ expected: String) -> Bool {
         guard let given else { return false }
-        let (a, b) = (Array(given.utf8), Array(expected.utf8))
-        guard a.count == b.count else { return false }
+        let (a, b) = (SHA256.hash(data: Data(given.utf8)), SHA256.hash(data: Data(expected.utf8)))
         return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

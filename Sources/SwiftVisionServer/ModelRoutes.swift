@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -23,7 +22,7 @@ enum ModelRoutes {
             guard let host else {
                 throw APIError(.forbidden, "models_not_enabled", "this service hosts no models: start it with --models DIR")
             }
-            guard isAuthorized(request.headers[.authorization], token: host.token) else {
+            guard TokenMiddleware<ServiceRequestContext>.matches(request.headers[.authorization], "Bearer " + host.token) else {
                 var error = APIError(.unauthorized, "unauthorized", "the model host needs its token: Authorization: Bearer TOKEN")
                 error.headers[.wwwAuthenticate] = "Bearer realm=\"swiftvision-models\""
                 throw error
@@ -52,15 +51,6 @@ enum ModelRoutes {
         router.head("v1/models/:name") { request, context in
             try answer(request, file: try model(context.parameters.get("name"), in: try folder(for: request)), withBody: false)
         }
-    }
-
-    /// Whether `authorization` is `Bearer TOKEN`: compared as SHA-256 digests, in time that depends on
-    /// neither the texts nor their lengths.
-    static func isAuthorized(_ authorization: String?, token: String) -> Bool {
-        guard let authorization else { return false }
-        let given = SHA256.hash(data: Data(authorization.utf8))
-        let expected = SHA256.hash(data: Data(("Bearer " + token).utf8))
-        return zip(given, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     /// The model `name` names (as the path holds it, not percent-decoded), open.
