@@ -95,8 +95,9 @@ struct TrustedProxies: Sendable {
     }
 }
 
-/// Names each request's client in its context (``ServiceRequestContext/client``): the connection's
-/// address, or, behind a trusted reverse proxy, the address the proxy forwarded.
+/// Names each request's client in its context (``ServiceRequestContext/client``, the connection's address
+/// until then) as the address a trusted reverse proxy forwarded; the service adds it only when
+/// `--trusted-proxy` names one.
 struct ClientAddressMiddleware: RouterMiddleware {
     typealias Context = ServiceRequestContext
     let proxies: TrustedProxies

@@ -68,7 +68,9 @@ public enum VisionService {
         let limiter = RequestLimiter(limit: configuration.maxConcurrent, queueLimit: configuration.queueLength)
         let streams = StreamAdmission(limit: configuration.maxStreams)
         let router = Router(context: ServiceRequestContext.self)
-        router.middlewares.add(ClientAddressMiddleware(proxies: TrustedProxies(networks: configuration.trustedProxies.compactMap(IPNetwork.init))))
+        if !configuration.trustedProxies.isEmpty {
+            router.middlewares.add(ClientAddressMiddleware(proxies: TrustedProxies(networks: configuration.trustedProxies.compactMap(IPNetwork.init))))
+        }
         router.middlewares.add(AccessLogMiddleware())
         router.middlewares.add(SecurityHeadersMiddleware())
         router.middlewares.add(JSONErrorMiddleware())
