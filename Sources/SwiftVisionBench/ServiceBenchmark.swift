@@ -7,8 +7,8 @@ import FoundationNetworking
 
 /// The service: `POST /v1/{faces,labels,objects}` through HTTP (wrk on loopback, keep-alive, and the
 /// bench's own client for where each request's time goes) against the limit that the library sets in
-/// the same run — every core calling it back to back — then a bounded load run with the statuses counted
-/// and the server's resident memory sampled.
+/// the same run — the cores times one call's rate, and what every core calling it back to back really
+/// gives — then a bounded load run with the statuses counted and the server's resident memory sampled.
 enum ServiceBenchmark {
     static let loadPhoto = "coffee.png"
     static let loadRequests = 10_000
@@ -32,7 +32,9 @@ enum ServiceBenchmark {
         defer { server.stop() }
 
         print("\nservice — POST /v1/{task}, \(SwiftVisionBench.threads) inference thread a request, --max-concurrent \(cores) (the cores), --max-queue \(4 * cores)")
-        print("limit: \(cores) cores ÷ the library's per-call time (decode + task, called in this process on the same bytes, median of 60)")
+        print("limit: \(cores) cores ÷ the library's per-call time (decode + task, called in this process on the same bytes, median of 60);")
+        print("at once: the library's answers/s with \(cores) threads calling it back to back for 3 s, each its own task (as the slots):")
+        print("         what these cores give for the work with no HTTP at all — two calls at once share caches and memory")
         print("load: wrk 4.1 on loopback, keep-alive, \(rowSeconds) s a row, honouring Retry-After (rate, 503 share, latency of every answer);")
         print("      the bench's own client (latency of the 200s and the Server-Timing stages, at 1 connection and at 4× the cores)")
         for (name, photo) in tasks {
@@ -40,24 +42,35 @@ enum ServiceBenchmark {
             let library = try libraryCall(task: name, body: body)
             let libraryP50 = library.percentile(0.5)
             let limit = Double(cores) * 1000 / libraryP50
+            let atOnce = try libraryAtOnce(task: name, body: body, callers: cores, seconds: 3)
             let script = try luaScript(posting: body, contentType: "image/jpeg", in: folder, name: "\(name).lua", retryAfter: 1000)
             let url = "http://127.0.0.1:\(server.port)/v1/\(name)"
             HostLoad.shared.beginTable()
             print(String(
                 format: "\n%@ (%@): library %.2f ms p50, %.2f ms p99 → limit %d × %.1f = %.1f answers/s", name, photo, libraryP50,
                 library.percentile(0.99), cores, 1000 / libraryP50, limit))
+            print(String(
+                format: "  %d callers at once: %.2f ms p50, %.2f ms p99 a call, %.2f ms CPU a call → %.1f answers/s (%.2f of that limit)",
+                cores, atOnce.latencies.percentile(0.5), atOnce.latencies.percentile(0.99), atOnce.cpuMilliseconds, atOnce.perSecond,
+                atOnce.perSecond / limit)
+                + (HostLoad.shared.rowEnded() ? "  busy" : ""))
             // Warm the server's task and models before the rows.
             _ = HTTPLoad.run(port: server.port, path: "/v1/\(name)", body: body, contentType: "image/jpeg", connections: 1, seconds: 5, requests: 3)
             _ = HostLoad.shared.rowEnded()
-            print("connections  200/s  × limit  503 share  p50 ms  p99 ms  p99/p50")
+            print("connections  200/s  × limit  × at once  503 share  p50 ms  p99 ms  p99/p50  server CPU ms a 200  wrk's cores")
             for connections in connectionCounts {
+                let (serverBefore, clientBefore) = (server.cpuSeconds(), childrenCPUSeconds())
                 let result = try Wrk.run(wrk, url: url, script: script, connections: connections, seconds: rowSeconds)
+                let (serverCPU, clientCPU) = (server.cpuSeconds() - serverBefore, childrenCPUSeconds() - clientBefore)
                 let answered = result.statuses.values.reduce(0, +)
                 let good = Double(result.statuses[200] ?? 0) / Swift.max(result.seconds, 1e-9)
                 let refused = answered > 0 ? Double(result.statuses[503] ?? 0) / Double(answered) : 0
-                let ratio = HostLoad.shared.rowEnded() ? "   busy" : String(format: "%7.2f", good / limit)
+                let ratio = HostLoad.shared.rowEnded()
+                    ? "   busy       busy" : String(format: "%7.2f  %9.2f", good / limit, good / atOnce.perSecond)
                 print(String(format: "%11d  %5.1f  ", connections, good) + ratio + String(
-                    format: "  %8.0f%%  %6.2f  %6.2f  %7.2f", refused * 100, result.p50, result.p99, result.p99 / Swift.max(result.p50, 1e-9)))
+                    format: "  %8.0f%%  %6.2f  %6.2f  %7.2f  %19.2f  %11.2f", refused * 100, result.p50, result.p99,
+                    result.p99 / Swift.max(result.p50, 1e-9), serverCPU * 1000 / Double(Swift.max(result.statuses[200] ?? 0, 1)),
+                    clientCPU / Swift.max(result.seconds, 1e-9)))
             }
             for connections in [1, 4 * cores] {
                 let answers = HTTPLoad.run(
@@ -217,6 +230,87 @@ enum ServiceBenchmark {
     private static func libraryCall<Job: VisionTask>(_ type: Job.Type, defaults: Data, body: Data) throws -> [Double] {
         let task: Job = try servedTask(defaults: defaults)
         return try latencies(count: 60) { _ = try task.output(for: try VisionImage(data: body)) }
+    }
+
+    /// The library with `callers` threads calling it at once, back to back for `seconds` — each caller its
+    /// own task, as each of the server's slots has — with no HTTP, client or queue: the most answers a second
+    /// these cores give for this work, and each call's time (decode, then the task) in milliseconds.
+    static func libraryAtOnce(task name: String, body: Data, callers: Int, seconds: Double) throws -> LibraryAtOnce {
+        guard let entry = TaskRegistry.standard.entry(named: name) else { preconditionFailure("\(name) is not a registered task") }
+        return try libraryAtOnce(entry.type, defaults: entry.defaultOptions, body: body, callers: callers, seconds: seconds)
+    }
+
+    private static func libraryAtOnce<Job: VisionTask>(
+        _ type: Job.Type, defaults: Data, body: Data, callers: Int, seconds: Double
+    ) throws -> LibraryAtOnce {
+        let tasks: [Job] = try (0..<callers).map { _ in try servedTask(defaults: defaults) }
+        for task in tasks { _ = try task.output(for: try VisionImage(data: body)) }
+        let times = Shared<[[Double]]>(Array(repeating: [], count: callers))
+        let failure = Shared<(any Error)?>(nil)
+        let ready = DispatchGroup(), done = DispatchGroup()
+        let start = DispatchSemaphore(value: 0)
+        let clock = ContinuousClock()
+        let end = Shared<ContinuousClock.Instant>(clock.now)
+        for (index, task) in tasks.enumerated() {
+            ready.enter()
+            done.enter()
+            Thread {
+                defer { done.leave() }
+                ready.leave()
+                start.wait()
+                var own: [Double] = []
+                let deadline = end.value
+                do {
+                    while clock.now < deadline {
+                        own.append(milliseconds(try clock.measure { _ = try task.output(for: try VisionImage(data: body)) }))
+                    }
+                } catch {
+                    failure.value = error
+                }
+                times.value[index] = own
+            }.start()
+        }
+        ready.wait()
+        let cpuBefore = ownCPUSeconds()
+        let begin = clock.now
+        end.value = begin + .milliseconds(Int(seconds * 1000))
+        for _ in 0..<callers { start.signal() }
+        done.wait()
+        let elapsed = clock.now - begin
+        if let error = failure.value { throw error }
+        let all = times.value.flatMap { $0 }
+        return LibraryAtOnce(
+            perSecond: Double(all.count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18),
+            latencies: all, cpuMilliseconds: (ownCPUSeconds() - cpuBefore) * 1000 / Double(Swift.max(all.count, 1)))
+    }
+
+    /// What ``libraryAtOnce(task:body:callers:seconds:)`` measured.
+    struct LibraryAtOnce {
+        /// Calls a second, all callers together.
+        var perSecond: Double
+        /// Each call's time, in milliseconds.
+        var latencies: [Double]
+        /// This process's CPU time over the run divided by the calls.
+        var cpuMilliseconds: Double
+    }
+
+    /// The CPU time of this process's children that have ended and been waited for (wrk's, once a row
+    /// is over), in seconds.
+    static func childrenCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// This process's CPU time so far, all threads, in seconds.
+    static func ownCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    private static func seconds(_ time: timeval) -> Double {
+        Double(time.tv_sec) + Double(time.tv_usec) / 1e6
     }
 
     /// The library's time for one frame of a stream of `body` (decode, then the task with the stream's
@@ -407,6 +501,17 @@ final class Server: @unchecked Sendable {
         }.resume()
         _ = semaphore.wait(timeout: .now() + 2)
         return healthy.value
+    }
+
+    /// The CPU time the server has used so far (user and system, all its threads), in seconds.
+    func cpuSeconds() -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return 0 }
+        // After the command's closing parenthesis: state is field 3, utime and stime are fields 14 and 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     /// The server's resident memory now (VmRSS), in MiB.
