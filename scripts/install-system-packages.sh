@@ -21,11 +21,15 @@ packages=(pkg-config libopencv-dev libopencv-contrib-dev libzxing-dev libtessera
           # setup-reference-env.sh run `python3 -m venv`. A plain Debian 12 has neither.
           python3-pip python3-venv
           # Model downloads load libcurl.so.4 with dlopen on the first download (CurlLibrary.swift).
-          libcurl4)
+          libcurl4
+          # HEIF (iPhone photos) and AVIF: the shim loads libheif.so.1 with dlopen on the first one (heif.cpp).
+          libheif1)
 # `--tests` adds what only the tests use: a real browser for the web page's test, GStreamer's RTSP
-# server (through Debian's python3-gi) for the sources' reconnect test, and PostgreSQL 15's server for
-# the collections' PostgreSQL store; `--bench` adds the HTTP load generator of the service's benchmark.
-[ "${1:-}" = --tests ] && packages+=(chromium python3-gi gir1.2-gst-rtsp-server-1.0 gstreamer1.0-plugins-good postgresql-15)
+# server (through Debian's python3-gi) for the sources' reconnect test, PostgreSQL 15's server for
+# the collections' PostgreSQL store, and libheif's own encoder and decoder tools, the truth of the HEIF
+# and AVIF decoding test; `--bench` adds the HTTP load generator of the service's benchmark.
+[ "${1:-}" = --tests ] && packages+=(chromium python3-gi gir1.2-gst-rtsp-server-1.0 gstreamer1.0-plugins-good postgresql-15
+                                    libheif-examples)
 [ "${1:-}" = --bench ] && packages+=(wrk)
 missing=()
 for package in "${packages[@]}"; do

@@ -24,6 +24,10 @@ template <typename Body> int guarded(Body body) {
     return -1;
 }
 
+/// Checks a decoded size against `destination`: 0 when it fits, 1 (with the size written) when the caller
+/// must allocate another, -1 when it is beyond the decoders' ceiling (codecs.cpp).
+int fitDecoded(uint64_t width, uint64_t height, const SVImageView &destination, int32_t *outWidth, int32_t *outHeight);
+
 }  // namespace shim
 
 #endif

@@ -1,12 +1,14 @@
 // sv_decode and sv_encode: JPEG, PNG and WebP straight through libjpeg-turbo, libpng and libwebp, with the
 // same settings and transforms as OpenCV 4.6's imgcodecs (grfmt_jpeg.cpp, grfmt_png.cpp, grfmt_webp.cpp), so
-// the pixels are the same as cv::imdecode's. Other formats go to OpenCV's imgcodecs in
+// the pixels are the same as cv::imdecode's; HEIF and AVIF (which OpenCV 4.6 does not read) through libheif
+// (heif.cpp). Other formats go to OpenCV's imgcodecs in
 // libSwiftVisionMedia.so (media_library.cpp); imgcodecs is not linked here because Debian's build of it
 // pulls in GDAL and about 140 other libraries.
 //
 // libjpeg and libpng report fatal errors by longjmp: the functions that call setjmp hold no C++ object
 // whose destructor a jump would skip.
 #include "CodecMessages.hpp"
+#include "HEIF.hpp"
 #include "MediaLibrary.hpp"
 #include "ShimSupport.hpp"
 
@@ -32,28 +34,14 @@ namespace {
 /// from their headers first; this guards against a header parser and a decoder that disagree.
 constexpr uint64_t pixelCeiling = uint64_t(1) << 27;
 
-enum class Format { jpeg, png, webp, other };
+enum class Format { jpeg, png, webp, heif, other };
 
 Format format(const uint8_t *bytes, size_t length) {
     if (length >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF) return Format::jpeg;
     if (length >= 8 && std::memcmp(bytes, "\x89PNG\r\n\x1a\n", 8) == 0) return Format::png;
     if (length >= 12 && std::memcmp(bytes, "RIFF", 4) == 0 && std::memcmp(bytes + 8, "WEBP", 4) == 0) return Format::webp;
+    if (isHEIF(bytes, length)) return Format::heif;
     return Format::other;
-}
-
-/// Checks the decoded size against `destination`: 0 when it fits, 1 (with the size written) when the
-/// caller must allocate another, -1 when it is beyond the ceiling.
-int fit(uint64_t width, uint64_t height, const SVImageView &destination, int32_t *outWidth, int32_t *outHeight) {
-    if (width == 0 || height == 0 || width * height > pixelCeiling) {
-        lastError = "the image is " + std::to_string(width) + "×" + std::to_string(height) + " pixels, beyond what is decoded";
-        return -1;
-    }
-    if (int64_t(width) == destination.width && int64_t(height) == destination.height && destination.channels == 3 &&
-        destination.depth == SV_DEPTH_U8)
-        return 0;
-    *outWidth = static_cast<int32_t>(width);
-    *outHeight = static_cast<int32_t>(height);
-    return 1;
 }
 
 // MARK: JPEG
@@ -109,7 +97,7 @@ int decodeJPEG(const uint8_t *bytes, size_t length, int reduction, SVImageView d
         const bool isCMYK = info.num_components == 4;
         info.out_color_space = isCMYK ? JCS_CMYK : JCS_EXT_BGR;
         jpeg_calc_output_dimensions(&info);
-        status = fit(info.output_width, info.output_height, destination, width, height);
+        status = fitDecoded(info.output_width, info.output_height, destination, width, height);
         if (status == 0) {
             jpeg_start_decompress(&info);
             if (isCMYK) {
@@ -219,7 +207,7 @@ int decodePNG(const uint8_t *bytes, size_t length, SVImageView destination, int3
         png_uint_32 imageWidth = 0, imageHeight = 0;
         int bitDepth = 0, colorType = 0;
         png_get_IHDR(png, info, &imageWidth, &imageHeight, &bitDepth, &colorType, nullptr, nullptr, nullptr);
-        status = fit(imageWidth, imageHeight, destination, width, height);
+        status = fitDecoded(imageWidth, imageHeight, destination, width, height);
         if (status == 0) {
             // OpenCV's transforms for an 8-bit colour image, in its order.
             if (bitDepth == 16) png_set_strip_16(png);
@@ -314,7 +302,7 @@ int decodeWebP(const uint8_t *bytes, size_t length, SVImageView destination, int
         lastError = "animated WebP images are not read";
         return -1;
     }
-    const int status = fit(uint64_t(features.width), uint64_t(features.height), destination, width, height);
+    const int status = fitDecoded(uint64_t(features.width), uint64_t(features.height), destination, width, height);
     if (status != 0) return status;
     const size_t size = size_t(destination.bytesPerRow) * size_t(destination.height);
     if (!features.has_alpha) {
@@ -363,6 +351,20 @@ int encodeWebP(SVImageView source, int quality, uint8_t **output, size_t *length
 
 }  // namespace
 
+int shim::fitDecoded(uint64_t width, uint64_t height, const SVImageView &destination, int32_t *outWidth,
+                     int32_t *outHeight) {
+    if (width == 0 || height == 0 || width * height > pixelCeiling) {
+        lastError = "the image is " + std::to_string(width) + "×" + std::to_string(height) + " pixels, beyond what is decoded";
+        return -1;
+    }
+    if (int64_t(width) == destination.width && int64_t(height) == destination.height && destination.channels == 3 &&
+        destination.depth == SV_DEPTH_U8)
+        return 0;
+    *outWidth = static_cast<int32_t>(width);
+    *outHeight = static_cast<int32_t>(height);
+    return 1;
+}
+
 extern "C" {
 
 int sv_decode(const uint8_t *bytes, size_t length, int reduction, SVImageView destination, int32_t *width,
@@ -377,6 +379,7 @@ int sv_decode(const uint8_t *bytes, size_t length, int reduction, SVImageView de
         case Format::jpeg: return decodeJPEG(bytes, length, reduction, destination, width, height);
         case Format::png: return decodePNG(bytes, length, destination, width, height);
         case Format::webp: return decodeWebP(bytes, length, destination, width, height);
+        case Format::heif: return decodeHEIF(bytes, length, destination, width, height);
         case Format::other: return MediaLibrary::decodeAny(bytes, length, destination, width, height);
         }
         return -1;

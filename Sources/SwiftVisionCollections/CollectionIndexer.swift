@@ -11,7 +11,9 @@ import Synchronization
 /// again picks up where it stopped.
 public struct CollectionIndexer: Sendable {
     /// The file extensions of photos that folders are searched for.
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff"]
+    public static let imageExtensions: Set<String> = [
+        "jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff", "heic", "heif", "hif", "avif",
+    ]
 
     /// Where the items go.
     public let store: any CollectionStore

@@ -43,6 +43,52 @@ import Testing
         }
     }
 
+    /// HEIF (as iPhones write photos) and AVIF are read through libheif. The truth is libheif's own tools
+    /// (Debian's libheif-examples): `heif-enc` makes each file from a PNG — zidane.jpg, an odd-sized crop of it
+    /// (chroma planes that do not divide evenly) and the crop with an alpha channel — and `heif-convert` decodes
+    /// it to PNG. Ours must give the tool's pixels exactly (alpha dropped, as for PNG and WebP), the upright size
+    /// from the header alone, and stay within a lossy codec's reach of the photo (mean difference under 3
+    /// levels); a file cut short is a clear error.
+    @Test func decodesHEIFAndAVIFAsLibheifsTools() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = try VisionImage(contentsOf: try Fixtures.sample("zidane.jpg"))
+        let crop = try photo.cropped(to: CGRect(x: 401, y: 99, width: 333, height: 217))
+        var sources: [(name: String, png: Data, image: VisionImage)] = [
+            ("zidane", try photo.encoded(as: .png), photo), ("crop", try crop.encoded(as: .png), crop),
+        ]
+        var withAlpha = try crop.buffer.converted(to: .bgra)
+        for index in stride(from: 3, to: withAlpha.bytes.count, by: 4) { withAlpha.bytes[index] = UInt8(index / 4 % 251) }
+        sources.append(("alpha", try VisionImage(buffer: withAlpha).encoded(as: .png), crop))
+        for source in sources {
+            let png = folder.appendingPathComponent("\(source.name).png")
+            try source.png.write(to: png)
+            for (format, flags) in [(ImageFormat.heif, [String]()), (.avif, ["-A"])] {
+                let encoded = folder.appendingPathComponent("\(source.name).\(format.rawValue)")
+                let made = try Fixtures.run(URL(fileURLWithPath: "/usr/bin/heif-enc"), flags + ["-q", "90", "-o", encoded.path, png.path], timeout: 120)
+                try #require(made.status == 0, "heif-enc (make test installs libheif-examples): \(made.errors)")
+                let decodedByTool = folder.appendingPathComponent("\(source.name)-\(format.rawValue)-tool.png")
+                let converted = try Fixtures.run(URL(fileURLWithPath: "/usr/bin/heif-convert"), [encoded.path, decodedByTool.path], timeout: 120)
+                try #require(converted.status == 0, "heif-convert: \(converted.errors)")
+
+                let data = try Data(contentsOf: encoded)
+                let header = try ImageHeader(data: data)
+                #expect(header.format == format && (header.width, header.height) == (source.image.width, source.image.height))
+                let image = try VisionImage(data: data)
+                let expected = try Fixtures.packed(try VisionImage(contentsOf: decodedByTool).buffer)
+                let decoded = try Fixtures.packed(image.buffer)
+                let differing = zip(decoded, expected).filter { $0 != $1 }.count
+                #expect(decoded.count == expected.count && differing == 0, "\(source.name).\(format.rawValue): \(differing) bytes differ")
+                let original = try Fixtures.packed(source.image.buffer)
+                let meanDifference = Double(zip(decoded, original).map { abs(Int($0) - Int($1)) }.reduce(0, +)) / Double(original.count)
+                #expect(meanDifference < 3, "\(source.name).\(format.rawValue): mean difference \(meanDifference) from the photo")
+
+                let cut = data.prefix(data.count / 2)
+                #expect(throws: ImageError.self, "\(source.name).\(format.rawValue) cut short") { try VisionImage(data: cut) }
+            }
+        }
+    }
+
     /// The command-line tool maps no OpenCV library, codec, video or FFmpeg library, nor Debian's zxing-cpp, at
     /// start: OpenCV's core and imgproc come with libSwiftVisionImaging.so, zxing-cpp 1.4 with
     /// libSwiftVisionBarcodes.so, each loaded on first use.
@@ -50,7 +96,7 @@ import Testing
         let mapped = try Fixtures.mappedLibraries(of: Self.executable)
         #expect(mapped.contains("libjpeg"), "\(mapped)")
         for library in ["libopencv_core", "libopencv_imgproc", "libopencv_imgcodecs", "libopencv_videoio", "libopencv_tracking",
-                        "libavcodec", "libgdal", "libgstreamer", "libgfortran", "libX11", "libZXing"] {
+                        "libavcodec", "libgdal", "libgstreamer", "libgfortran", "libX11", "libZXing", "libheif"] {
             #expect(!mapped.contains(library), "\(library) is linked")
         }
     }

@@ -85,10 +85,15 @@ int32_t sv_set_thread_count(int32_t count);
 
 /// Decodes an encoded image into `destination` (8-bit BGR), shrinking a JPEG by `reduction` (1, 2, 4 or 8)
 /// in the decoder. JPEG, PNG and WebP are read by libjpeg-turbo, libpng and libwebp with OpenCV's settings;
-/// other formats by OpenCV's imgcodecs in libSwiftVisionMedia.so. Returns 0 on success, 1 when the decoded
-/// size differs from the destination (the size is written to `width`/`height`), -1 on failure.
+/// HEIF (HEIC) and AVIF by libheif, loaded on first use; other formats by OpenCV's imgcodecs in
+/// libSwiftVisionMedia.so. Returns 0 on success, 1 when the decoded size differs from the destination (the
+/// size is written to `width`/`height`), -1 on failure.
 int sv_decode(const uint8_t *bytes, size_t length, int reduction, SVImageView destination, int32_t *width,
               int32_t *height);
+
+/// The size of the primary image of HEIF or AVIF `bytes`, upright (after the file's rotation and crop), read
+/// by libheif without decoding pixels. Returns 0 on success, -1 on failure (sv_last_error says why).
+int sv_heif_size(const uint8_t *bytes, size_t length, int32_t *width, int32_t *height);
 
 /// Encodes an 8-bit BGR, BGRA or gray image; `extension` is ".png", ".jpg" or ".webp" (lossless above
 /// quality 100), or another extension OpenCV's imgcodecs writes (".bmp", ".tiff").

@@ -2,4 +2,8 @@
 public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     /// JPEG, PNG, WebP, BMP and TIFF, named by their usual file extensions.
     case jpeg, png, webp, bmp, tiff
+    /// HEIF with HEVC images (HEIC, as iPhones write photos), read through libheif.
+    case heif
+    /// AVIF: HEIF with AV1 images, read through libheif.
+    case avif
 }

@@ -1,3 +1,4 @@
+import CVisionShim
 import Foundation
 
 /// What an encoded image's header says, read without decoding pixels.
@@ -9,7 +10,9 @@ public struct ImageHeader: Sendable, Equatable {
     /// Stored height, before orientation.
     public let height: Int
     /// The EXIF orientation: a JPEG's APP1 segment, a PNG's `eXIf` chunk, a WebP's `EXIF` chunk or a TIFF's
-    /// tag 274; `.up` for BMP, or when absent or malformed.
+    /// tag 274; `.up` for BMP, or when absent or malformed. HEIF and AVIF are `.up` with the upright size:
+    /// their rotation, mirroring and crop boxes are applied by the decoder (as the format requires, and as
+    /// iOS does), and their EXIF orientation is informative only.
     public let orientation: ImageOrientation
 
     /// Parses the header of encoded image `data`.
@@ -35,6 +38,9 @@ public struct ImageHeader: Sendable, Equatable {
             }
             (self.width, self.height) = (width, height)
             (format, orientation) = (.tiff, Self.orientation(tagValue: tags.values[274]))
+        } else if let format = Self.heifFormat(bytes) {
+            (width, height) = try Self.parseHEIF(data, format: format)
+            (self.format, orientation) = (format, .up)
         } else {
             throw ImageError.unknownFormat
         }
@@ -120,6 +126,34 @@ public struct ImageHeader: Sendable, Equatable {
             return (width + 1, height + 1)
         }
         throw ImageError.corrupt(.webp, reason: "no VP8, VP8L or VP8X chunk")
+    }
+
+    /// HEIF or AVIF when the data opens with a file type box whose brands name one (ISO/IEC 23008-12 and
+    /// the AV1 image format): AVIF when an AV1 brand is there and no HEVC one, else HEIF.
+    private static func heifFormat(_ bytes: ByteReader) -> ImageFormat? {
+        guard bytes.matches(Array("ftyp".utf8), at: 4), let boxSize = bytes.uint32(at: 0, bigEndian: true),
+            boxSize >= 16, Int(boxSize) <= bytes.count
+        else { return nil }
+        // The major brand at 8, then the compatible brands after the minor version.
+        let brands = ([8] + Array(stride(from: 16, through: Int(boxSize) - 4, by: 4))).map { offset in
+            String(decoding: (0..<4).compactMap { bytes.uint8(at: offset + $0) }, as: UTF8.self)
+        }
+        let hevc: Set = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
+        let av1: Set = ["avif", "avis"]
+        if brands.contains(where: hevc.contains) { return .heif }
+        if brands.contains(where: av1.contains) { return .avif }
+        return brands.contains { $0 == "mif1" || $0 == "msf1" } ? .heif : nil
+    }
+
+    /// The upright size of the primary image, as libheif reads the file's boxes (no pixels decoded).
+    private static func parseHEIF(_ data: Data, format: ImageFormat) throws -> (Int, Int) {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        let status = data.withUnsafeBytes { bytes in
+            sv_heif_size(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count, &width, &height)
+        }
+        guard status == 0 else { throw ImageError.corrupt(format, reason: String(cString: sv_last_error())) }
+        return (Int(width), Int(height))
     }
 
     private static func parseBMP(_ bytes: ByteReader) throws -> (Int, Int) {
