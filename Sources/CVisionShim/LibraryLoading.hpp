@@ -17,6 +17,10 @@ namespace shim {
 void *openLibrary(const char *fileName, const char *variable, const char *product, const char *purpose,
                   std::string &failure);
 
+/// Opens the system library `soname` (a Debian package's, from the linker's search path); on failure returns
+/// nullptr and sets `failure`: `purpose`, then what the dynamic linker said.
+void *openSystemLibrary(const char *soname, const std::string &purpose, std::string &failure);
+
 /// Looks `name` up in `handle`; a name not found is added to `missing`.
 template <typename Function> void resolve(void *handle, const std::string &name, Function &function, std::string &missing) {
     function = reinterpret_cast<Function>(dlsym(handle, name.c_str()));

@@ -1,14 +1,14 @@
 // sv_decode and sv_encode: JPEG, PNG and WebP straight through libjpeg-turbo, libpng and libwebp, with the
 // same settings and transforms as OpenCV 4.6's imgcodecs (grfmt_jpeg.cpp, grfmt_png.cpp, grfmt_webp.cpp), so
 // the pixels are the same as cv::imdecode's; HEIF and AVIF (which OpenCV 4.6 does not read) through libheif
-// (heif.cpp). Other formats go to OpenCV's imgcodecs in
+// (heif.cpp), GIF (which it does not read either) through leptonica (gif.cpp). Other formats go to OpenCV's imgcodecs in
 // libSwiftVisionMedia.so (media_library.cpp); imgcodecs is not linked here because Debian's build of it
 // pulls in GDAL and about 140 other libraries.
 //
 // libjpeg and libpng report fatal errors by longjmp: the functions that call setjmp hold no C++ object
 // whose destructor a jump would skip.
 #include "CodecMessages.hpp"
-#include "HEIF.hpp"
+#include "LoadedCodecs.hpp"
 #include "MediaLibrary.hpp"
 #include "ShimSupport.hpp"
 
@@ -34,13 +34,14 @@ namespace {
 /// from their headers first; this guards against a header parser and a decoder that disagree.
 constexpr uint64_t pixelCeiling = uint64_t(1) << 27;
 
-enum class Format { jpeg, png, webp, heif, other };
+enum class Format { jpeg, png, webp, heif, gif, other };
 
 Format format(const uint8_t *bytes, size_t length) {
     if (length >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF) return Format::jpeg;
     if (length >= 8 && std::memcmp(bytes, "\x89PNG\r\n\x1a\n", 8) == 0) return Format::png;
     if (length >= 12 && std::memcmp(bytes, "RIFF", 4) == 0 && std::memcmp(bytes + 8, "WEBP", 4) == 0) return Format::webp;
     if (isHEIF(bytes, length)) return Format::heif;
+    if (isGIF(bytes, length)) return Format::gif;
     return Format::other;
 }
 
@@ -380,6 +381,7 @@ int sv_decode(const uint8_t *bytes, size_t length, int reduction, SVImageView de
         case Format::png: return decodePNG(bytes, length, destination, width, height);
         case Format::webp: return decodeWebP(bytes, length, destination, width, height);
         case Format::heif: return decodeHEIF(bytes, length, destination, width, height);
+        case Format::gif: return decodeGIF(bytes, length, destination, width, height);
         case Format::other: return MediaLibrary::decodeAny(bytes, length, destination, width, height);
         }
         return -1;

@@ -2,8 +2,8 @@
 // bound with dlopen on the first such image so that other processes never load it and its codecs, with our
 // own declarations of the few functions used. The library applies the file's transforms (irot, imir, clap)
 // when decoding, and its handle reports the size after them: that is the upright image, as on iOS.
-#include "HEIF.hpp"
 #include "LibraryLoading.hpp"
+#include "LoadedCodecs.hpp"
 
 #include <cstring>
 #include <mutex>
@@ -52,13 +52,8 @@ struct HeifLibrary {
     void (*imageRelease)(const HeifImage *);
 
     HeifLibrary() {
-        void *handle = dlopen("libheif.so.1", RTLD_NOW | RTLD_LOCAL);
-        if (handle == nullptr) {
-            const char *reason = dlerror();
-            failure = "HEIF and AVIF images need libheif (Debian's libheif1): " +
-                      std::string(reason != nullptr ? reason : "libheif.so.1 could not be loaded");
-            return;
-        }
+        void *handle = shim::openSystemLibrary("libheif.so.1", "HEIF and AVIF images need libheif (Debian's libheif1)", failure);
+        if (handle == nullptr) return;
         std::string missing;
         shim::resolve(handle, "heif_context_alloc", contextAlloc, missing);
         shim::resolve(handle, "heif_context_free", contextFree, missing);

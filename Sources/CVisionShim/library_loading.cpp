@@ -38,6 +38,13 @@ void *shim::openLibrary(const char *fileName, const char *variable, const char *
     return nullptr;
 }
 
+void *shim::openSystemLibrary(const char *soname, const std::string &purpose, std::string &failure) {
+    if (void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL)) return handle;
+    const char *reason = dlerror();
+    failure = purpose + ": " + (reason != nullptr ? std::string(reason) : std::string(soname) + " could not be loaded");
+    return nullptr;
+}
+
 bool shim::checkComplete(void *handle, const char *fileName, const std::string &missing, std::string &failure) {
     if (missing.empty()) return true;
     failure = std::string(fileName) + " lacks " + missing + ": it is from another version of SwiftVision";

@@ -21,7 +21,7 @@ public final class VisionImage {
         orientation = image.orientation
     }
 
-    /// The image in the file at `url` (JPEG, PNG, WebP, BMP, TIFF, HEIF or AVIF), oriented by its EXIF orientation.
+    /// The image in the file at `url` (JPEG, PNG, WebP, BMP, TIFF, HEIF, AVIF or GIF), oriented by its EXIF orientation.
     public convenience init(contentsOf url: URL) throws {
         self.init(image: try SwiftVisionCore.VisionImage(contentsOf: url))
     }

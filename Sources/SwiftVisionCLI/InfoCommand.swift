@@ -6,7 +6,7 @@ struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info", abstract: "Describe image files: upright size, EXIF orientation and format.")
 
-    @Argument(help: "Image files (JPEG, PNG, WebP, BMP, TIFF, HEIF/HEIC, AVIF).")
+    @Argument(help: "Image files (JPEG, PNG, WebP, BMP, TIFF, HEIF/HEIC, AVIF, GIF).")
     var images: [String]
 
     @Flag(help: "Print JSON Lines.")

@@ -12,7 +12,7 @@ import Synchronization
 public struct CollectionIndexer: Sendable {
     /// The file extensions of photos that folders are searched for.
     public static let imageExtensions: Set<String> = [
-        "jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff", "heic", "heif", "hif", "avif",
+        "jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff", "heic", "heif", "hif", "avif", "gif",
     ]
 
     /// Where the items go.

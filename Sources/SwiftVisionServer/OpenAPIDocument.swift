@@ -389,7 +389,7 @@ enum OpenAPIDocument {
             ]
         ]
         if files == 1 {
-            for type in ["image/jpeg", "image/png", "image/webp", "image/heic", "image/avif", "application/octet-stream"] { content[type] = ["schema": binary] }
+            for type in ["image/jpeg", "image/png", "image/webp", "image/heic", "image/avif", "image/gif", "application/octet-stream"] { content[type] = ["schema": binary] }
         }
         return ["required": true, "content": content]
     }

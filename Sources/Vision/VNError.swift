@@ -15,7 +15,7 @@ public enum VNErrorCode: Int, Sendable, CaseIterable {
     case OK = 0
     /// The request was cancelled, or its stream frame was dropped.
     case requestCancelled = 1
-    /// The image's data is not an image in a format that can be decoded (JPEG, PNG, WebP, BMP, TIFF, HEIF, AVIF).
+    /// The image's data is not an image in a format that can be decoded (JPEG, PNG, WebP, BMP, TIFF, HEIF, AVIF, GIF).
     case invalidFormat = 2
     /// A model or an engine (zxing-cpp, Tesseract, OpenCV) failed while running.
     case operationFailed = 3

@@ -24,7 +24,7 @@ public final class VNImageRequestHandler {
         image = Result { try VisionImage(contentsOf: url) }
     }
 
-    /// A handler for the encoded image `data` (JPEG, PNG, WebP, BMP, TIFF, HEIF or AVIF).
+    /// A handler for the encoded image `data` (JPEG, PNG, WebP, BMP, TIFF, HEIF, AVIF or GIF).
     public init(data: Data, options: [VNImageOption: Any] = [:]) {
         image = Result { try VisionImage(data: data) }
     }

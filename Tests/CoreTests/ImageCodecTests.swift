@@ -16,30 +16,22 @@ import Testing
     /// lossy and alpha WebP; a JPEG damaged in the middle), each JPEG also at the decoder's 1/2, 1/4 and
     /// 1/8 sizes.
     @Test func decodesEveryLayoutToOpenCVsPixels() throws {
-        struct Decoded: Decodable {
-            let file: String
-            let reduction: Int
-            let width: Int
-            let height: Int
-            let pixels: String
-        }
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let listing = try JSONDecoder().decode(
-            [Decoded].self,
-            from: try Fixtures.referenceOutput("decode_reference.py", [Fixtures.cache.samples.path, folder.path]))
+        let listing = try Self.referenceDecodes("decode_reference.py", into: folder)
         #expect(listing.count == 44)
         for entry in listing {
             let data = try Data(contentsOf: folder.appendingPathComponent(entry.file))
             let header = try ImageHeader(data: data)
             // The decoder shrinks by the largest of 8, 4 and 2 that still covers the minimum size.
-            let minimum = CGSize(width: header.width / entry.reduction, height: header.height / entry.reduction)
-            let image = try VisionImage(data: data, options: ImageDecodingOptions(minimumSize: entry.reduction > 1 ? minimum : nil))
-            #expect((image.width, image.height) == (entry.width, entry.height), "\(entry.file) at 1/\(entry.reduction)")
+            let reduction = entry.reduction ?? 1
+            let minimum = CGSize(width: header.width / reduction, height: header.height / reduction)
+            let image = try VisionImage(data: data, options: ImageDecodingOptions(minimumSize: reduction > 1 ? minimum : nil))
+            #expect((image.width, image.height) == (entry.width, entry.height), "\(entry.file) at 1/\(reduction)")
             let expected = [UInt8](try Data(contentsOf: folder.appendingPathComponent(entry.pixels)))
             let decoded = try Fixtures.packed(image.buffer)
             let differing = zip(decoded, expected).filter { $0 != $1 }.count
-            #expect(decoded.count == expected.count && differing == 0, "\(entry.file) at 1/\(entry.reduction): \(differing) bytes differ")
+            #expect(decoded.count == expected.count && differing == 0, "\(entry.file) at 1/\(reduction): \(differing) bytes differ")
         }
     }
 
@@ -89,6 +81,44 @@ import Testing
         }
     }
 
+    /// GIF is read through leptonica: the truth is Pillow's own GIF reader (its first frame, as RGB) on GIFs
+    /// Pillow writes in the layouts the format allows — a photo's adaptive palette, the web palette at an odd
+    /// size, gray levels, two colours, and a three-frame animation whose first frame is the still; a file
+    /// cut short is a clear error.
+    @Test func decodesGIFsFirstImageAsPillow() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let listing = try Self.referenceDecodes("gif_reference.py", into: folder)
+        #expect(listing.count == 5)
+        for entry in listing {
+            let data = try Data(contentsOf: folder.appendingPathComponent(entry.file))
+            let header = try ImageHeader(data: data)
+            #expect(header.format == .gif && (header.width, header.height) == (entry.width, entry.height), "\(entry.file)")
+            let image = try VisionImage(data: data)
+            let expected = [UInt8](try Data(contentsOf: folder.appendingPathComponent(entry.pixels)))
+            let decoded = try Fixtures.packed(image.buffer)
+            let differing = zip(decoded, expected).filter { $0 != $1 }.count
+            #expect(decoded.count == expected.count && differing == 0, "\(entry.file): \(differing) bytes differ")
+            #expect(throws: ImageError.self, "\(entry.file) cut short") { try VisionImage(data: data.prefix(data.count / 3)) }
+        }
+    }
+
+    /// One file a reference script wrote and decoded: its size and the raw BGR file of its pixels, at the
+    /// JPEG decoder's `reduction` where the script gives one.
+    struct ReferenceDecode: Decodable {
+        let file: String
+        let reduction: Int?
+        let width: Int
+        let height: Int
+        let pixels: String
+    }
+
+    /// The listing `script` (in Tests/Python/Reference) prints after writing its files into `folder`.
+    static func referenceDecodes(_ script: String, into folder: URL) throws -> [ReferenceDecode] {
+        try JSONDecoder().decode(
+            [ReferenceDecode].self, from: try Fixtures.referenceOutput(script, [Fixtures.cache.samples.path, folder.path]))
+    }
+
     /// The command-line tool maps no OpenCV library, codec, video or FFmpeg library, nor Debian's zxing-cpp, at
     /// start: OpenCV's core and imgproc come with libSwiftVisionImaging.so, zxing-cpp 1.4 with
     /// libSwiftVisionBarcodes.so, each loaded on first use.
@@ -96,7 +126,7 @@ import Testing
         let mapped = try Fixtures.mappedLibraries(of: Self.executable)
         #expect(mapped.contains("libjpeg"), "\(mapped)")
         for library in ["libopencv_core", "libopencv_imgproc", "libopencv_imgcodecs", "libopencv_videoio", "libopencv_tracking",
-                        "libavcodec", "libgdal", "libgstreamer", "libgfortran", "libX11", "libZXing", "libheif"] {
+                        "libavcodec", "libgdal", "libgstreamer", "libgfortran", "libX11", "libZXing", "libheif", "liblept"] {
             #expect(!mapped.contains(library), "\(library) is linked")
         }
     }

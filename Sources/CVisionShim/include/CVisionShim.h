@@ -85,7 +85,7 @@ int32_t sv_set_thread_count(int32_t count);
 
 /// Decodes an encoded image into `destination` (8-bit BGR), shrinking a JPEG by `reduction` (1, 2, 4 or 8)
 /// in the decoder. JPEG, PNG and WebP are read by libjpeg-turbo, libpng and libwebp with OpenCV's settings;
-/// HEIF (HEIC) and AVIF by libheif, loaded on first use; other formats by OpenCV's imgcodecs in
+/// HEIF (HEIC) and AVIF by libheif and GIF (its first image) by leptonica, each loaded on first use; other formats by OpenCV's imgcodecs in
 /// libSwiftVisionMedia.so. Returns 0 on success, 1 when the decoded size differs from the destination (the
 /// size is written to `width`/`height`), -1 on failure.
 int sv_decode(const uint8_t *bytes, size_t length, int reduction, SVImageView destination, int32_t *width,

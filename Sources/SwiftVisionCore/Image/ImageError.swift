@@ -6,7 +6,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     case unreadableFile(path: String, reason: String)
     /// The data holds no bytes.
     case emptyData
-    /// The data is not a JPEG, PNG, WebP, BMP, TIFF, HEIF or AVIF image.
+    /// The data is not a JPEG, PNG, WebP, BMP, TIFF, HEIF, AVIF or GIF image.
     case unknownFormat
     /// The data ends before the image does.
     case truncated(ImageFormat)
@@ -28,7 +28,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible, Loc
         switch self {
         case .unreadableFile(let path, let reason): "cannot read image file \(path): \(reason)"
         case .emptyData: "the image data is empty"
-        case .unknownFormat: "the data is not an image in a supported format (JPEG, PNG, WebP, BMP, TIFF, HEIF/HEIC, AVIF)"
+        case .unknownFormat: "the data is not an image in a supported format (JPEG, PNG, WebP, BMP, TIFF, HEIF/HEIC, AVIF, GIF)"
         case .truncated(let format): "the \(format.rawValue.uppercased()) data is truncated"
         case .corrupt(let format, let reason): "the \(format.rawValue.uppercased()) data is corrupt: \(reason)"
         case .invalidDimensions(let width, let height): "invalid image dimensions \(width)×\(height)"

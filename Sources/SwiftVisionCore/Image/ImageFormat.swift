@@ -6,4 +6,6 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case heif
     /// AVIF: HEIF with AV1 images, read through libheif.
     case avif
+    /// GIF, its first image, read through leptonica.
+    case gif
 }

@@ -10,7 +10,7 @@ public struct ImageHeader: Sendable, Equatable {
     /// Stored height, before orientation.
     public let height: Int
     /// The EXIF orientation: a JPEG's APP1 segment, a PNG's `eXIf` chunk, a WebP's `EXIF` chunk or a TIFF's
-    /// tag 274; `.up` for BMP, or when absent or malformed. HEIF and AVIF are `.up` with the upright size:
+    /// tag 274; `.up` for BMP and GIF, or when absent or malformed. HEIF and AVIF are `.up` with the upright size:
     /// their rotation, mirroring and crop boxes are applied by the decoder (as the format requires, and as
     /// iOS does), and their EXIF orientation is informative only.
     public let orientation: ImageOrientation
@@ -38,6 +38,13 @@ public struct ImageHeader: Sendable, Equatable {
             }
             (self.width, self.height) = (width, height)
             (format, orientation) = (.tiff, Self.orientation(tagValue: tags.values[274]))
+        } else if bytes.matches(Array("GIF87a".utf8), at: 0) || bytes.matches(Array("GIF89a".utf8), at: 0) {
+            // The logical screen's size; the first image's, where it differs, comes from the decoder.
+            guard let width = bytes.uint16(at: 6, bigEndian: false), let height = bytes.uint16(at: 8, bigEndian: false) else {
+                throw ImageError.truncated(.gif)
+            }
+            (self.width, self.height) = (Int(width), Int(height))
+            (format, orientation) = (.gif, .up)
         } else if let format = Self.heifFormat(bytes) {
             (width, height) = try Self.parseHEIF(data, format: format)
             (self.format, orientation) = (format, .up)

@@ -17,7 +17,7 @@ public struct ImageDecodingOptions: Sendable, Equatable {
 }
 
 extension VisionImage {
-    /// Decodes a JPEG, PNG, WebP, BMP, TIFF, HEIF or AVIF file; its EXIF orientation (see ``ImageHeader/orientation``)
+    /// Decodes a JPEG, PNG, WebP, BMP, TIFF, HEIF, AVIF or GIF file; its EXIF orientation (see ``ImageHeader/orientation``)
     /// becomes ``orientation``.
     public init(contentsOf url: URL, options: ImageDecodingOptions = .init()) throws {
         try self.init(data: try ImageError.contents(of: url), options: options)
