@@ -24,6 +24,7 @@ extern "C" {
 }
 #include <png.h>
 #include <webp/decode.h>
+#include <webp/demux.h>
 #include <webp/encode.h>
 
 using namespace shim;
@@ -293,18 +294,51 @@ int encodePNG(SVImageView source, uint8_t **output, size_t *length) {
 
 // MARK: WebP
 
+/// Copies packed BGRA `pixels` of `destination`'s size into it without their alpha.
+void copyDroppingAlpha(const uint8_t *pixels, SVImageView destination) {
+    for (int32_t y = 0; y < destination.height; ++y) {
+        const uint8_t *from = pixels + size_t(y) * size_t(destination.width) * 4;
+        uint8_t *to = destination.data + size_t(y) * size_t(destination.bytesPerRow);
+        for (int32_t x = 0; x < destination.width; ++x, from += 4, to += 3) std::memcpy(to, from, 3);
+    }
+}
+
+/// The first frame of an animated WebP, composed on its canvas as libwebp's animation decoder gives it, alpha
+/// dropped: what iOS's decoders give for a still. OpenCV 4.6 reads no animation.
+int decodeFirstWebPFrame(const uint8_t *bytes, size_t length, SVImageView destination) {
+    WebPAnimDecoderOptions options;
+    if (!WebPAnimDecoderOptionsInit(&options)) {
+        lastError = "libwebp's animation decoder is from another version";
+        return -1;
+    }
+    options.color_mode = MODE_BGRA;
+    options.use_threads = 0;
+    const WebPData data{bytes, length};
+    WebPAnimDecoder *decoder = WebPAnimDecoderNew(&data, &options);
+    if (decoder == nullptr) {
+        lastError = "the animated WebP data could not be read";
+        return -1;
+    }
+    WebPAnimInfo info;
+    uint8_t *frame = nullptr;
+    int timestamp = 0;
+    const bool read = WebPAnimDecoderGetInfo(decoder, &info) && int64_t(info.canvas_width) == destination.width &&
+                      int64_t(info.canvas_height) == destination.height && WebPAnimDecoderGetNext(decoder, &frame, &timestamp);
+    if (read) copyDroppingAlpha(frame, destination);
+    WebPAnimDecoderDelete(decoder);
+    if (!read) lastError = "the animated WebP's first frame could not be decoded";
+    return read ? 0 : -1;
+}
+
 int decodeWebP(const uint8_t *bytes, size_t length, SVImageView destination, int32_t *width, int32_t *height) {
     WebPBitstreamFeatures features;
     if (WebPGetFeatures(bytes, length, &features) != VP8_STATUS_OK) {
         lastError = "the WebP data could not be read";
         return -1;
     }
-    if (features.has_animation) {
-        lastError = "animated WebP images are not read";
-        return -1;
-    }
     const int status = fitDecoded(uint64_t(features.width), uint64_t(features.height), destination, width, height);
     if (status != 0) return status;
+    if (features.has_animation) return decodeFirstWebPFrame(bytes, length, destination);
     const size_t size = size_t(destination.bytesPerRow) * size_t(destination.height);
     if (!features.has_alpha) {
         if (WebPDecodeBGRInto(bytes, length, destination.data, size, destination.bytesPerRow) == nullptr) {
@@ -319,11 +353,7 @@ int decodeWebP(const uint8_t *bytes, size_t length, SVImageView destination, int
         lastError = "the WebP data could not be decoded";
         return -1;
     }
-    for (int32_t y = 0; y < destination.height; ++y) {
-        const uint8_t *from = withAlpha.data() + size_t(y) * size_t(destination.width) * 4;
-        uint8_t *to = destination.data + size_t(y) * size_t(destination.bytesPerRow);
-        for (int32_t x = 0; x < destination.width; ++x, from += 4, to += 3) std::memcpy(to, from, 3);
-    }
+    copyDroppingAlpha(withAlpha.data(), destination);
     return 0;
 }
 

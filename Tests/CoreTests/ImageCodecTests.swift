@@ -81,19 +81,20 @@ import Testing
         }
     }
 
-    /// GIF is read through leptonica: the truth is Pillow's own GIF reader (its first frame, as RGB) on GIFs
-    /// Pillow writes in the layouts the format allows — a photo's adaptive palette, the web palette at an odd
-    /// size, gray levels, two colours, and a three-frame animation whose first frame is the still; a file
-    /// cut short is a clear error.
-    @Test func decodesGIFsFirstImageAsPillow() throws {
+    /// GIF is read through leptonica, an animated WebP through libwebp's animation decoder, each as its first
+    /// image: the truth is Pillow's own readers (the first frame, as RGB) on files Pillow writes in the layouts
+    /// the formats allow — GIF with a photo's adaptive palette, the web palette at an odd size, gray levels, two
+    /// colours, and a three-frame animation; lossy and lossless animated WebP; a file cut short is a clear error.
+    @Test func decodesGIFAndAnimatedWebPAsPillow() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let listing = try Self.referenceDecodes("gif_reference.py", into: folder)
-        #expect(listing.count == 5)
+        let listing = try Self.referenceDecodes("pillow_reference.py", into: folder)
+        #expect(listing.count == 7)
         for entry in listing {
             let data = try Data(contentsOf: folder.appendingPathComponent(entry.file))
             let header = try ImageHeader(data: data)
-            #expect(header.format == .gif && (header.width, header.height) == (entry.width, entry.height), "\(entry.file)")
+            #expect(header.format.rawValue == entry.file.split(separator: ".").last.map(String.init), "\(entry.file)")
+            #expect((header.width, header.height) == (entry.width, entry.height), "\(entry.file)")
             let image = try VisionImage(data: data)
             let expected = [UInt8](try Data(contentsOf: folder.appendingPathComponent(entry.pixels)))
             let decoded = try Fixtures.packed(image.buffer)

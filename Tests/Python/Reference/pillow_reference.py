@@ -1,8 +1,8 @@
-"""Independent decodes of GIF for ImageCodecTests: Pillow's own GIF reader (its first frame, as RGB) of
-GIF files Pillow writes in the layouts the format allows.
+"""Independent decodes for ImageCodecTests of what OpenCV 4.6's reader lacks: GIF and animated WebP, read by
+Pillow (its first frame, as RGB) from files Pillow writes in the layouts those formats allow.
 
-Usage: gif_reference.py MEDIA_DIR OUT_DIR
-Writes each GIF into OUT_DIR, then Pillow's decode of its first frame as raw 8-bit BGR (NAME.bgr), and
+Usage: pillow_reference.py MEDIA_DIR OUT_DIR
+Writes each file into OUT_DIR, then Pillow's decode of its first frame as raw 8-bit BGR (NAME.bgr), and
 prints one JSON list: file, width, height, pixels.
 """
 import json
@@ -30,6 +30,11 @@ variants = {
     "animation.gif": lambda p: chelsea.quantize(64).save(
         p, save_all=True, append_images=[chelsea.rotate(90).quantize(64), astronaut.resize(chelsea.size).quantize(64)],
         duration=100, loop=0),
+    # Animated WebP, lossy and lossless: the first frame is the still.
+    "animation-lossy.webp": lambda p: chelsea.save(
+        p, save_all=True, append_images=[chelsea.rotate(90), astronaut.resize(chelsea.size)], duration=100, quality=80),
+    "animation-lossless.webp": lambda p: astronaut.crop((3, 5, 402, 338)).save(
+        p, save_all=True, append_images=[astronaut.crop((10, 10, 409, 343))], duration=100, lossless=True),
 }
 
 listing = []
