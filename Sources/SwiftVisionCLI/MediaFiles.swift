@@ -17,11 +17,15 @@ enum MediaFiles {
         url.scheme.map { ["rtsp", "rtsps", "rtmp", "http", "https"].contains($0.lowercased()) } ?? false
     }
 
-    /// The URL of an input: a stream's URL as given, else a file path.
+    /// The URL of an input: a stream's URL as given, standard input for `-` (as Unix tools take it), else a
+    /// file path.
     static func url(of input: String) -> URL {
         if let url = URL(string: input), isStream(url) { return url }
-        return URL(fileURLWithPath: input)
+        return input == "-" ? standardInput : URL(fileURLWithPath: input)
     }
+
+    /// Standard input, read to its end as one image (a pipe or a redirected file).
+    static let standardInput = URL(fileURLWithPath: "/dev/stdin")
 
     /// The inputs as URLs, with `camera:N` for `--camera N`.
     static func inputs(_ paths: [String], camera: Int?) -> [String] {
@@ -54,7 +58,8 @@ enum MediaFiles {
     /// How an input is named in the output: a file by its path as given (as its error line names it), a
     /// stream or camera by its URL.
     static func name(of url: URL) -> String {
-        url.isFileURL ? url.relativePath : url.absoluteString
+        if url == standardInput { return "-" }
+        return url.isFileURL ? url.relativePath : url.absoluteString
     }
 
     /// Whether an input is read frame by frame: a video, a stream or a camera.

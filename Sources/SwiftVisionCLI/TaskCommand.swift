@@ -43,7 +43,7 @@ extension TaskCommand {
 
 /// The inputs every task command takes, and `--json`.
 struct InputOptions: ParsableArguments {
-    @Argument(help: "Images, videos, folders of them (searched at any depth), or stream URLs (rtsp://, http://).")
+    @Argument(help: "Images, videos, folders of them (searched at any depth), stream URLs (rtsp://, http://), or - for an image on standard input.")
     var inputs: [String] = []
 
     @Option(help: "Read frames from camera N (/dev/videoN) until Ctrl-C.")

@@ -25,6 +25,25 @@ import Testing
         output.split(separator: "\n").map { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
+    /// `faces -` reads the image on standard input, as Unix tools take `-`: zidane.jpg through a pipe gives the
+    /// line the file named gives (whose faces other tests hold to MediaPipe's), naming the input "-"; an empty
+    /// pipe is an error line.
+    @Test func aDashReadsTheImageOnStandardInput() throws {
+        let photo = try Fixtures.sample("zidane.jpg")
+        let named = try Fixtures.run(Self.executable, ["faces", "--json", photo.path])
+        let piped = try Fixtures.run(Self.executable, ["faces", "--json", "-"], input: try Data(contentsOf: photo))
+        #expect(named.status == 0 && piped.status == 0, "\(piped.errors)")
+        var expected = try #require(Self.objects(named.output).first ?? nil, "\(named.output)")
+        expected["file"] = "-"
+        let line = try #require(Self.objects(piped.output).first ?? nil, "\(piped.output)")
+        #expect(try JSONSerialization.data(withJSONObject: line, options: .sortedKeys)
+            == JSONSerialization.data(withJSONObject: expected, options: .sortedKeys))
+        let empty = try Fixtures.run(Self.executable, ["faces", "--json", "-"], input: Data())
+        #expect(empty.status == 1)
+        let error = try #require(Self.objects(empty.output).first ?? nil, "\(empty.output)")
+        #expect(error["file"] as? String == "-" && (error["error"] as? String)?.contains("empty") == true, "\(error)")
+    }
+
     /// `text VIDEO`: a line per frame with its position and time, each reading scikit-image's page.png as a
     /// person reads it (Fixtures.pageWords).
     @Test func textReadsEveryFrameOfAVideo() throws {

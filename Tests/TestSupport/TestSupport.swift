@@ -63,11 +63,12 @@ public enum Fixtures {
         return url
     }
 
-    /// Runs `executable` (with `environment` added to this process's) and returns its exit status and output.
-    /// A child ended by a signal has status 128 + the signal, as in a shell; one still running after
-    /// `timeout` seconds is killed (137).
+    /// Runs `executable` (with `environment` added to this process's, and `input`, when given, written to its
+    /// standard input through a pipe) and returns its exit status and output. A child ended by a signal has
+    /// status 128 + the signal, as in a shell; one still running after `timeout` seconds is killed (137).
     public static func run(
-        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval? = nil
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval? = nil,
+        input: Data? = nil
     ) throws -> (status: Int32, output: String, errors: String) {
         let process = Process()
         process.executableURL = executable
@@ -77,7 +78,15 @@ public enum Fixtures {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
+        let standardInput = input.map { _ in Pipe() }
+        if let standardInput { process.standardInput = standardInput }
         try process.run()
+        if let standardInput, let input {
+            DispatchQueue.global().async {
+                try? standardInput.fileHandleForWriting.write(contentsOf: input)
+                try? standardInput.fileHandleForWriting.close()
+            }
+        }
         let pid = process.processIdentifier
         let killer = DispatchWorkItem { kill(pid, SIGKILL) }
         if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: killer) }
