@@ -3,8 +3,8 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// One of MediaPipe's BlazeFace detectors (SSD anchors, sigmoid scores, six key points).
-package struct FaceDetectionModel: Sendable {
-    package enum Range: Sendable, Hashable {
+struct FaceDetectionModel: Sendable {
+    enum Range: Sendable, Hashable {
         /// `face_detection_short_range.tflite`: faces within about 2 m, 128×128 input.
         case short
         /// `face_detection_full_range_sparse.tflite`: faces up to about 5 m, 192×192 input.
@@ -17,7 +17,7 @@ package struct FaceDetectionModel: Sendable {
     let range: Range
     private let model: KeypointDetectionModel
 
-    package init(range: Range, options: LiteRT.CompilationOptions, store: ModelStore, cache: SwiftVisionCache = .current) throws {
+    init(range: Range, options: LiteRT.CompilationOptions, store: ModelStore, cache: SwiftVisionCache = .current) throws {
         self.range = range
         let size = range.inputSize
         model = try KeypointDetectionModel(
@@ -40,7 +40,7 @@ package struct FaceDetectionModel: Sendable {
 
     /// Faces in the whole image sampled as MediaPipe's FaceDetector samples it (one bilinear warp of the
     /// letterboxed square), scoring at least `minimumScore` (`min_score_thresh` unless given), before suppression.
-    package func detectAsMediaPipe(in image: VisionImage, minimumScore: Float? = nil) throws -> [Detection] {
+    func detectAsMediaPipe(in image: VisionImage, minimumScore: Float? = nil) throws -> [Detection] {
         try model.detectAsMediaPipe(in: image, minimumScore: minimumScore)
     }
 }

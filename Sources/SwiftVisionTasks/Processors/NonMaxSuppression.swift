@@ -3,10 +3,10 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 
 /// Removes overlapping detections of the same object.
-package enum NonMaxSuppression {
+enum NonMaxSuppression {
     /// MediaPipe's weighted suppression: each kept detection is the score-weighted mean of the boxes and
     /// key points that overlap the best one by more than `threshold` IoU, with the best score.
-    package static func weighted(_ detections: [Detection], threshold: Double, limit: Int = .max) -> [Detection] {
+    static func weighted(_ detections: [Detection], threshold: Double, limit: Int = .max) -> [Detection] {
         var remaining = detections.sorted { $0.score > $1.score }
         var kept: [Detection] = []
         while let best = remaining.first, kept.count < limit {
