@@ -81,7 +81,9 @@ public enum SeededTrackingVideo {
 }
 
 extension Fixtures {
-    /// A 64×48 photo as PNG, WebP (lossless), BMP and TIFF, written by OpenCV in the reference venv.
+    /// A 64×48 photo as PNG, WebP (lossless), BMP and TIFF, written by OpenCV in the reference venv; as a
+    /// two-frame GIF and lossy animated WebP, written by Pillow; and as HEIF and AVIF, written by libheif's
+    /// `heif-enc`. Keyed by format ("animated.webp" for the animation).
     public static func smallImages(in folder: URL) throws -> [String: Data] {
         // The PNG carries a text chunk before its pixels: an ancillary chunk, whose damage a decoder may
         // survive (its critical chunks' checksums refuse any other change in the first 512 bytes).
@@ -93,14 +95,25 @@ extension Fixtures {
                 cv2.imwrite(sys.argv[2] + "/" + name, small, [cv2.IMWRITE_WEBP_QUALITY, 101] if name.endswith("webp") else [])
             text = PngImagePlugin.PngInfo()
             text.add_text("Comment", "a seed for mutations " * 20)
-            Image.fromarray(small[:, :, ::-1]).save(sys.argv[2] + "/seed.png", pnginfo=text)
+            image = Image.fromarray(small[:, :, ::-1])
+            image.save(sys.argv[2] + "/seed.png", pnginfo=text)
+            turned = image.rotate(90)
+            image.quantize(64).save(sys.argv[2] + "/seed.gif", save_all=True, append_images=[turned.quantize(64)], duration=100)
+            image.save(sys.argv[2] + "/seed-animated.webp", save_all=True, append_images=[turned], duration=100, quality=80)
             """
         let python = Fixtures.cache.root.appendingPathComponent("tools-venv/bin/python")
         let run = try Fixtures.run(python, ["-c", script, try Fixtures.sample("bus.jpg").path, folder.path])
         try #require(run.status == 0, "\(run.errors)")
+        // HEIF and AVIF by libheif's own encoder (Debian's libheif-examples, which `make test` installs).
+        let png = folder.appendingPathComponent("seed.png").path
+        for (name, flags) in [("seed.heif", ["-q", "80"]), ("seed.avif", ["-A", "-q", "80"])] {
+            let made = try Fixtures.run(URL(fileURLWithPath: "/usr/bin/heif-enc"), flags + ["-o", folder.appendingPathComponent(name).path, png])
+            try #require(made.status == 0, "heif-enc: \(made.errors)")
+        }
         var images: [String: Data] = [:]
-        for format in ["png", "webp", "bmp", "tiff"] {
-            images[format] = try Data(contentsOf: folder.appendingPathComponent("seed.\(format)"))
+        for format in ["png", "webp", "bmp", "tiff", "gif", "animated.webp", "heif", "avif"] {
+            let name = format == "animated.webp" ? "seed-animated.webp" : "seed.\(format)"
+            images[format] = try Data(contentsOf: folder.appendingPathComponent(name))
         }
         return images
     }
