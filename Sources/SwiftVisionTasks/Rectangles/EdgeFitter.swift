@@ -156,6 +156,7 @@ struct EdgeFitter {
     }
 
     /// The mean of three samples along the side: smoother without blurring across it.
+    @inline(__always)
     func profile(at point: SIMD2<Double>, along: SIMD2<Double>) -> Double {
         (image.intensity(x: point.x - along.x, y: point.y - along.y) + image.intensity(x: point.x, y: point.y)
             + image.intensity(x: point.x + along.x, y: point.y + along.y)) / 3
