@@ -154,16 +154,12 @@ public struct CollectionIndexer: Sendable {
         defer { try? handle.close() }
         var hasher = SHA256()
         while let piece = try handle.read(upToCount: 1 << 20), !piece.isEmpty { hasher.update(data: piece) }
-        return hexadecimal(hasher.finalize())
+        return hasher.finalize().hexString
     }
 
     /// The content hash an item of `data` (a picture's file) is stored under: its SHA-256, in hexadecimal.
     public static func contentHash(of data: Data) -> String {
-        hexadecimal(SHA256.hash(data: data))
-    }
-
-    static func hexadecimal(_ digest: SHA256.Digest) -> String {
-        digest.map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: data).hexString
     }
 }
 

@@ -85,7 +85,7 @@ final class ModelFolder: Sendable {
             hasher.update(data: chunk)
             offset += chunk.count
         }
-        let sha256 = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let sha256 = hasher.finalize().hexString
         digests.withLock { $0[path] = (version, sha256) }
         return OpenFile(descriptor: descriptor, size: version.size, sha256: sha256)
     }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Logging
+import SwiftVision
 import Synchronization
 
 #if canImport(Glibc)
@@ -62,7 +63,7 @@ enum WebhookSignature {
         var signed = Data("\(time).".utf8)
         signed.append(body)
         let code = HMAC<SHA256>.authenticationCode(for: signed, using: SymmetricKey(data: Data(secret.utf8)))
-        return "t=\(time),v1=" + code.map { String(format: "%02x", $0) }.joined()
+        return "t=\(time),v1=" + code.hexString
     }
 }
 

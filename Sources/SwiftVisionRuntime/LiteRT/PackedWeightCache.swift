@@ -1,6 +1,7 @@
 import CLiteRt
 import Crypto
 import Foundation
+import SwiftVisionCore
 import Synchronization
 
 /// Files of XNNPACK's packed weights, one per model file: compiling a model repacks its weights into
@@ -45,7 +46,7 @@ package struct PackedWeightCache: Sendable, Hashable {
     func reservation(forModel model: URL, identity: FileIdentity, runtime: String) -> Reservation? {
         guard let runtimeIdentity = Self.identity(of: runtime) else { return nil }
         let source = Self.source(model: model.path, identity: Self.line(identity), runtime: runtime, runtimeIdentity: runtimeIdentity)
-        let key = SHA256.hash(data: Data(source.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
+        let key = SHA256.hash(data: Data(source.utf8)).prefix(12).hexString
         let stem = model.deletingPathExtension().lastPathComponent.filter { $0.isLetter || $0.isNumber || "-_.".contains($0) }
         let file = folder.appendingPathComponent("\(stem)-\(key).\(Self.fileExtension)").path
         if Self.swept.withLock({ $0.insert(folder).inserted }) { removeStaleFiles() }

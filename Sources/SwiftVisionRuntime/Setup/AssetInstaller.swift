@@ -143,7 +143,6 @@ public struct AssetInstaller: Sendable {
     }
 
     static func sha256(of url: URL) throws -> String {
-        let digest = SHA256.hash(data: try Data(contentsOf: url, options: .mappedIfSafe))
-        return digest.map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: try Data(contentsOf: url, options: .mappedIfSafe)).hexString
     }
 }

@@ -1,0 +1,14 @@
+extension Sequence where Element == UInt8 {
+    /// The bytes in lowercase hexadecimal, two digits a byte (a digest's usual spelling: SHA-256 file
+    /// names and ETags, HMAC signatures).
+    package var hexString: String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(underestimatedCount * 2)
+        for byte in self {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
