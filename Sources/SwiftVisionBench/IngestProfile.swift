@@ -124,12 +124,15 @@ struct IngestProfile {
         }
     }
 
-    /// The shared interpreters of every model the default indexed tasks may run, compiled for `threads` threads.
+    /// The shared interpreters of every model the default indexed tasks may run, compiled for `threads` threads,
+    /// each tallying its model runs from now on.
     static func interpreters(threads: Int, cache: SwiftVisionCache) throws -> [Interpreter] {
         let names = Set(
             [LabelsTask.baseModelName, EmbeddingsTask.baseModelName, ObjectDetectionModel.defaultModelName] + FacesTask.descriptor.models)
         return try names.sorted().map {
-            try ModelStore.shared.interpreter(contentsOf: cache.model(named: $0), options: .init(threadCount: threads))
+            let interpreter = try ModelStore.shared.interpreter(contentsOf: cache.model(named: $0), options: .init(threadCount: threads))
+            interpreter.startTallyingInvokes()
+            return interpreter
         }
     }
 

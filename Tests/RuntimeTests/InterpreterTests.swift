@@ -91,6 +91,18 @@ import Testing
         }
     }
 
+    @Test func talliesModelRunsOnlyOnceAsked() throws {
+        let interpreter = try Self.faceDetector()
+        let input = try Self.input(for: "astronaut.png", interpreter: interpreter)
+        _ = try interpreter.invoke(inputs: [input])
+        #expect(interpreter.invokeTally == Interpreter.InvokeTally())
+        interpreter.startTallyingInvokes()
+        _ = try interpreter.invoke(inputs: [input])
+        _ = try interpreter.invoke(inputs: [input])
+        let tally = interpreter.invokeTally
+        #expect(tally.count == 2 && tally.wallNanoseconds > 0 && tally.threadCPUNanoseconds > 0)
+    }
+
     @Test func refusesBadModelsAndInputs() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
