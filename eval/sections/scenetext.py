@@ -1,0 +1,110 @@
+"""Scene text: words found in photos against ICDAR 2015's published word transcriptions.
+
+Data (eval/data/scenetext, eval/README.md): 40 test images of the ICDAR 2015 Robust Reading Competition's
+"Incidental Scene Text" challenge (street and shop photos taken with Google Glass, 1280×720), drawn at
+random by eval/make_scenetext_data.py, and truth.json, each image's words ({"text", "points"}) as ICDAR
+publishes them; a word marked "###" (unreadable to the annotators) is ignored.
+
+A word is compared lower-cased with everything but letters and digits taken out (a transcription with
+a space in it counts as its words); words that are empty then are left out on both sides. Word recall:
+the share of the ground truth's words found among the recognised words of the same image, one to one
+(each recognised word matches at most one word of the truth). Word precision: the share of recognised words
+that match one. Reading order in a photo is not defined, so no character accuracy of a concatenated text
+is given. Speed: CPU ms per image on one core (`taskset -c 0`): ours the marginal time of an image in one
+CLI run (all images less the first alone), the peer's the mean of its per-image runs (each loads the model,
+as the command is used). Set EVAL_SCENETEXT_DETAIL=1 to print each image's words.
+Ours: `swiftvision text --json` (English, the default accurate level). Peer: the `tesseract` command
+(Debian's Tesseract 5, English, its default page segmentation) on the same files.
+"""
+import collections
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+
+TITLE = "Scene text"
+PEER = "tesseract command (eng)"
+DONT_CARE = "###"
+QUICK_IMAGES = 8
+
+
+def words(text):
+    """The comparable words of `text`: lower-cased, letters and digits only, empty ones left out."""
+    return [w for w in (re.sub(r"[^0-9a-z]", "", token) for token in text.lower().split()) if w]
+
+
+def matched(truth, found):
+    """How many of the words `truth` are among `found`, one to one."""
+    counts = collections.Counter(found)
+    return sum(min(n, counts[w]) for w, n in collections.Counter(truth).items())
+
+
+def cpu_seconds(command):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return output, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+
+def ours(binary, paths, prefix):
+    """The recognised text per path and the marginal CPU ms per image of one run."""
+    output, seconds = cpu_seconds(prefix + [binary, "text", "--json"] + [str(p) for p in paths])
+    texts = {}
+    for line in output.splitlines():
+        record = json.loads(line)
+        texts[record["file"]] = record.get("text", "")
+    one = min(cpu_seconds(prefix + [binary, "text", "--json", str(paths[0])])[1] for _ in range(2))
+    return [texts.get(str(p), "") for p in paths], (seconds - one) * 1000 / max(1, len(paths) - 1)
+
+
+def peer(paths, prefix):
+    """The tesseract command's text per path and its mean CPU ms per image."""
+    if shutil.which("tesseract") is None:
+        raise Skip("the tesseract command is missing")  # noqa: F821 (injected by eval/run.py)
+    texts, total = [], 0.0
+    for path in paths:
+        text, seconds = cpu_seconds(prefix + ["tesseract", str(path), "stdout", "-l", "eng"])
+        texts.append(text)
+        total += seconds
+    return texts, total * 1000 / len(paths)
+
+
+def run(context):
+    folder = context.data / "scenetext"
+    truth_file = folder / "truth.json"
+    if not truth_file.exists():
+        raise Skip("eval/data/scenetext/truth.json is missing (eval/README.md, Scene text)")  # noqa: F821
+    if not os.path.exists(context.binary):
+        raise Skip(f"{context.binary} is missing (swift build -c release)")  # noqa: F821
+    truth = json.loads(truth_file.read_text(encoding="utf-8"))
+    names = sorted(truth, key=lambda name: int(re.sub(r"\D", "", name)))
+    if context.quick:
+        names = names[:QUICK_IMAGES]
+    paths = [folder / name for name in names]
+    expected = [[w for word in truth[name] if word["text"] != DONT_CARE for w in words(word["text"])]
+                for name in names]
+    prefix = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    found, ms = {}, {}
+    for side, (texts, side_ms) in (("ours", ours(context.binary, paths, prefix)), ("peer", peer(paths, prefix))):
+        found[side] = [words(t) for t in texts]
+        ms[side] = side_ms
+    hits = {side: [matched(e, f) for e, f in zip(expected, found[side])] for side in found}
+    if os.environ.get("EVAL_SCENETEXT_DETAIL"):
+        for index, name in enumerate(names):
+            print(f"  {name}: truth {expected[index]}; ours {found['ours'][index]} ({hits['ours'][index]}); "
+                  f"peer {found['peer'][index]} ({hits['peer'][index]})")
+    truth_words = sum(len(e) for e in expected)
+
+    def row(metric, value, items):
+        return {"metric": metric, "ours": value("ours"), "peer": value("peer"), "peer_name": PEER, "items": items}
+
+    return [
+        row("word recall", lambda side: sum(hits[side]) / truth_words, truth_words),
+        row("word precision", lambda side: sum(hits[side]) / max(1, sum(len(f) for f in found[side])),
+            len(names)),
+        row("images with a word found", lambda side: sum(h > 0 for h in hits[side]) / len(names), len(names)),
+        row("recognised words", lambda side: str(sum(len(f) for f in found[side])), len(names)),
+        row("CPU ms per image, one core", lambda side: ms[side], len(names)),
+    ]
