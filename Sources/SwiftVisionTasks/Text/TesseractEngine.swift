@@ -59,12 +59,18 @@ final class TesseractEngine {
         library.delete(handle)
     }
 
-    /// The words in a gray buffer, in reading order. Recognition stops early, throwing
-    /// ``VisionTaskError/cancelled``, when the current ``CancellationToken`` is cancelled.
-    func words(in gray: PixelBuffer, resolution: Int) throws -> [Word] {
+    /// The words in a gray buffer, in reading order. With `sparse`, Tesseract looks for as much text as it can
+    /// in no particular order (its sparse-text page segmentation) instead of finding columns and paragraphs.
+    /// Recognition stops early, throwing ``VisionTaskError/cancelled``, when the current ``CancellationToken``
+    /// is cancelled.
+    func words(in gray: PixelBuffer, resolution: Int, sparse: Bool = false) throws -> [Word] {
         try CancellationToken.checkpoint()
         setImage(gray, resolution: resolution)
-        defer { library.clear(handle) }
+        if sparse { library.setPageSegMode(handle, PSM_SPARSE_TEXT) }
+        defer {
+            library.clear(handle)
+            if sparse { library.setPageSegMode(handle, PSM_AUTO) }
+        }
         let status = try recognize()
         guard status == 0, let iterator = library.iterator(handle) else { return [] }
         defer { library.deleteIterator(iterator) }

@@ -6,8 +6,9 @@ import SwiftVisionRuntime
 public enum TextRecognitionLevel: String, Sendable, CaseIterable, Codable {
     /// One pass of Tesseract over the gray image.
     case fast
-    /// Uneven light flattened, the image rescaled so that the text has the height Tesseract reads best, and
-    /// pages read with few or unsure words turned upright when Tesseract's orientation data is installed.
+    /// Uneven light flattened, the image rescaled so that the text has the height Tesseract reads best,
+    /// pages read with few or unsure words turned upright when Tesseract's orientation data is installed, and
+    /// images with few or unsure words (photos of signs and labels) read once more for scattered words.
     case accurate
 }
 
