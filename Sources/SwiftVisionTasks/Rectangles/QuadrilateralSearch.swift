@@ -71,7 +71,9 @@ struct QuadrilateralSearch {
             }
             segments += pieces
         }
-        return Array(segments.sorted { $0.length > $1.length }.prefix(Self.segmentLimit))
+        // Each length worked out once: a busy photo's thousands of pieces are compared many times each.
+        let longestFirst = segments.map { (segment: $0, length: $0.length) }.sorted { $0.length > $1.length }
+        return longestFirst.prefix(Self.segmentLimit).map(\.segment)
     }
 
     /// Whether `a` runs along `b` the other way, its ends within ``segmentTolerance`` × 2 pixels of `b`'s.

@@ -19,8 +19,8 @@ struct SegmentChainSearch {
     func candidates(from detected: [LineSegment]) -> [Quadrilateral] {
         let pieces = detected.filter { $0.length >= minimumLength / 3 }
         let joined = Self.joined(pieces).filter { !pieces.contains($0) }
-        let segments = Array(
-            (pieces + joined).filter { $0.length >= minimumLength }.sorted { $0.length > $1.length }.prefix(Self.segmentLimit))
+        let segments = (pieces + joined).map { (segment: $0, length: $0.length) }.filter { $0.length >= minimumLength }
+            .sorted { $0.length > $1.length }.prefix(Self.segmentLimit).map(\.segment)
         // corners[2 × i + e]: the corners at end e (0 start, 1 end) of segment i, as (segment, end, point).
         var corners = [[(segment: Int, end: Int, point: SIMD2<Double>)]](repeating: [], count: 2 * segments.count)
         let cosine = cos(minimumAngle * .pi / 180)
@@ -79,7 +79,7 @@ struct SegmentChainSearch {
     static func joined(_ segments: [LineSegment]) -> [LineSegment] {
         // Each pending segment with its direction and length, worked out once: the direction test,
         // the cheapest, comes first.
-        var pending = segments.sorted { $0.length > $1.length }.map { (segment: $0, direction: $0.direction, length: $0.length) }
+        var pending = segments.map { (segment: $0, direction: $0.direction, length: $0.length) }.sorted { $0.length > $1.length }
         var result: [LineSegment] = []
         let cosine = cos(3 * Double.pi / 180)
         while !pending.isEmpty {
