@@ -80,11 +80,16 @@ public final class VideoReader: Sequence, IteratorProtocol {
     /// The next frame; nil at the end of the video or after a damaged frame (see ``error``).
     public func next() -> VideoFrame? {
         guard error == nil else { return nil }
-        var buffer = PixelBuffer(zeroedFormat: .bgr, width: width, height: height)
+        // A frame read whole writes every pixel, so its buffer is not zeroed first; any other outcome drops it.
         var position = 0.0
-        let status = buffer.withMutableView { sv_video_reader_read(reader, $0, &position) }
+        var status: Int32 = 0
+        let buffer = try? PixelBuffer.make(format: .bgr, width: width, height: height) { view in
+            status = sv_video_reader_read(reader, view, &position)
+            if status != 0 { throw FrameNotRead() }
+        }
         switch status {
         case 0:
+            guard let buffer else { return nil }
             // Live sources are timed by arrival; containers without timestamps report 0: fall back to the
             // frame rate. Time always increases.
             let fromRate = Int((Double(nextIndex) * 1000 / framesPerSecond).rounded())
@@ -106,6 +111,9 @@ public final class VideoReader: Sequence, IteratorProtocol {
             return nil
         }
     }
+
+    /// Ends the filling of a frame's buffer when no whole frame was read, so that the buffer is dropped.
+    private struct FrameNotRead: Error {}
 
     deinit {
         sv_video_reader_close(reader)
