@@ -72,7 +72,7 @@ enum ServiceBenchmark {
                     result.p99 / Swift.max(result.p50, 1e-9), serverCPU * 1000 / Double(Swift.max(result.statuses[200] ?? 0, 1)),
                     clientCPU / Swift.max(result.seconds, 1e-9)))
             }
-            for connections in [1, 4 * cores] {
+            for connections in [1, cores, 4 * cores] {
                 let answers = HTTPLoad.run(
                     port: server.port, path: "/v1/\(name)", body: body, contentType: "image/jpeg", connections: connections,
                     seconds: 3, requests: connections == 1 ? 150 : .max)
@@ -343,9 +343,13 @@ enum ServiceBenchmark {
         let stages = ["queue", "decode", "inference", "encode"].map { stage in
             "\(stage) " + figures(served.compactMap { $0.stages[stage] })
         }
+        // What each request spends outside the server's stages: the HTTP exchange both ways and the hops
+        // between threads — time in which its connection has nothing for a slot to work on.
+        let outside = served.map { $0.milliseconds - $0.stages.values.reduce(0, +) }
         let refused = answers.count - served.count
         var line = String(format: "own client, %2d connection%@: %d × 200, %d other; ms p50 / p99: total ", connections,
             connections == 1 ? "" : "s", served.count, refused) + figures(total) + ", " + stages.joined(separator: ", ")
+            + ", outside them " + figures(outside)
         if connections == 1 {
             line += busy ? "; HTTP overhead busy" : String(format: "; HTTP overhead at p50 %+.2f ms", total.percentile(0.5) - libraryP50)
         } else {
