@@ -8,8 +8,9 @@ import SwiftVision
 ///
 /// The images: bus.jpg rescaled to 1, 4 and 12 megapixels (written as PNG, so that both sides decode the
 /// same pixels), the sample photos with hand-marked corners (RectanglePhotoTests) and the scenes drawn
-/// by Tests/Python/Reference/vision_fixtures.py (RectangleDetectionTests). Each row says how far our best
-/// rectangle's corners lie from the peer's largest.
+/// by Tests/Python/Reference/vision_fixtures.py (RectangleDetectionTests); then the 30 MIDV-500 frames of
+/// `make eval` (eval/data/rectangles, published corners), a row each and a summary of their ratios. Each row
+/// says how far our best rectangle's corners lie from the peer's largest.
 enum RectangleBenchmark {
     /// Runs a side, ours and the peer's in turns.
     static let iterations = 10
@@ -64,12 +65,37 @@ enum RectangleBenchmark {
             print("corners: the largest distance between our best rectangle's corners and the peer's largest's")
             BenchmarkRow.printHeader()
             let detector = RectangleDetector()
-            for path in paths { print(try row(for: path, detector: detector, peer: peer)) }
+            for path in paths { print(try row(for: path, detector: detector, peer: peer).line) }
+            let frames = try evalFrames()
+            guard !frames.isEmpty else { return }
+            print("the eval set: MIDV-500 frames of `make eval` (eval/data/rectangles)")
+            var ratios: [Double] = []
+            var busy = false
+            for path in frames {
+                let row = try row(for: path, detector: detector, peer: peer)
+                print(row.line)
+                busy = busy || row.ratio == nil
+                if let ratio = row.ratio { ratios.append(ratio) }
+            }
+            print(busy
+                ? "eval set: \(frames.count) frames, busy (no ratio printed)"
+                : String(
+                    format: "eval set: %d frames, ratio to the peer median %.2f, largest %.2f; %d of %d slower than 2× the peer",
+                    frames.count, ratios.percentile(0.5), ratios.max() ?? 0, ratios.filter { $0 > 2 }.count, ratios.count))
         }
     }
 
-    /// The row of the image at `path`: ours and the peer's timed in turns, and how far apart the corners are.
-    private static func row(for path: String, detector: RectangleDetector, peer: PeerSession) throws -> String {
+    /// The JPEG frames of `make eval`'s rectangles section, from the repository this bench is built in.
+    private static func evalFrames() throws -> [String] {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("eval/data/rectangles")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".jpg") }.sorted().map { folder.appendingPathComponent($0).path }
+    }
+
+    /// The row of the image at `path`: ours and the peer's timed in turns, and how far apart the corners are;
+    /// with the ratio of the times, nil when the row is busy.
+    private static func row(for path: String, detector: RectangleDetector, peer: PeerSession) throws -> (line: String, ratio: Double?) {
         let image = try VisionImage(contentsOfFile: path)
         var best: DetectedRectangle?
         let turns = try peer.turns(iterations: iterations, request: "find \(path)", as: PeerRectangles.self) {
@@ -86,6 +112,7 @@ enum RectangleBenchmark {
         case (nil, _): corners = " only the peer finds one"
         case (_, nil): corners = " the peer finds none"
         }
-        return BenchmarkRow(task: name, swift: turns.time, peer: turns.peerTime, peakMiB: peakResidentMiB()).line + corners
+        let row = BenchmarkRow(task: name, swift: turns.time, peer: turns.peerTime, peakMiB: peakResidentMiB())
+        return (row.line + corners, row.busy ? nil : row.peer.map { row.swift / $0 })
     }
 }
