@@ -41,7 +41,7 @@ Format format(const uint8_t *bytes, size_t length) {
     if (length >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF) return Format::jpeg;
     if (length >= 8 && std::memcmp(bytes, "\x89PNG\r\n\x1a\n", 8) == 0) return Format::png;
     if (length >= 12 && std::memcmp(bytes, "RIFF", 4) == 0 && std::memcmp(bytes + 8, "WEBP", 4) == 0) return Format::webp;
-    if (isHEIF(bytes, length)) return Format::heif;
+    if (sv_heif_kind(bytes, length) != SV_HEIF_NONE) return Format::heif;
     if (isGIF(bytes, length)) return Format::gif;
     return Format::other;
 }

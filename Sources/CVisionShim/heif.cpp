@@ -6,7 +6,6 @@
 #include "LoadedCodecs.hpp"
 
 #include <cstring>
-#include <mutex>
 
 namespace {
 
@@ -85,7 +84,8 @@ struct HeifLibrary {
 /// One file read by libheif, released when it goes out of scope.
 class HeifFile {
 public:
-    explicit HeifFile(const HeifLibrary &library) : library(library), context(library.contextAlloc()) {}
+    explicit HeifFile(const HeifLibrary &library)
+        : library(library), context(library.failure.empty() ? library.contextAlloc() : nullptr) {}
     ~HeifFile() {
         if (image != nullptr) library.imageRelease(image);
         if (handle != nullptr) library.handleRelease(handle);
@@ -94,8 +94,10 @@ public:
     HeifFile(const HeifFile &) = delete;
     HeifFile &operator=(const HeifFile &) = delete;
 
-    /// Reads the file's structure and finds its primary image; false with `shim::lastError` set on failure.
+    /// Reads the file's structure and finds its primary image; false with `shim::lastError` set on failure
+    /// (libheif not loaded among them).
     bool open(const uint8_t *bytes, size_t length) {
+        if (!library.failure.empty()) return failed(library.failure.c_str());
         if (context == nullptr) return failed("libheif could not make a context");
         // Tiles decode on the calling thread, as every other format here: no threads the caller did not ask for.
         library.setMaxDecodingThreads(context, 0);
@@ -140,10 +142,8 @@ private:
     }
 };
 
-/// The brands of HEIF and AVIF still images and sequences (ISO/IEC 23008-12 and the AV1 image format).
-bool isHEIFBrand(const uint8_t *brand) {
-    static const char *const brands[] = {"heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs",
-                                         "mif1", "msf1", "avif", "avis"};
+/// Whether the four bytes at `brand` are one of `brands`.
+template <size_t Count> bool isBrand(const uint8_t *brand, const char *const (&brands)[Count]) {
     for (const char *known : brands) {
         if (std::memcmp(brand, known, 4) == 0) return true;
     }
@@ -152,25 +152,26 @@ bool isHEIFBrand(const uint8_t *brand) {
 
 }  // namespace
 
-bool shim::isHEIF(const uint8_t *bytes, size_t length) {
-    if (length < 16 || std::memcmp(bytes + 4, "ftyp", 4) != 0) return false;
+extern "C" int sv_heif_kind(const uint8_t *bytes, size_t length) {
+    if (length < 16 || std::memcmp(bytes + 4, "ftyp", 4) != 0) return SV_HEIF_NONE;
     const uint32_t boxSize = uint32_t(bytes[0]) << 24 | uint32_t(bytes[1]) << 16 | uint32_t(bytes[2]) << 8 | bytes[3];
-    if (boxSize < 16 || boxSize > length) return false;
+    if (boxSize < 16 || boxSize > length) return SV_HEIF_NONE;
+    // The brands of ISO/IEC 23008-12 (HEVC images and sequences) and of the AV1 image format.
+    static const char *const hevc[] = {"heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"};
+    static const char *const av1[] = {"avif", "avis"};
+    static const char *const structural[] = {"mif1", "msf1"};
     // The major brand, then the compatible brands after the minor version.
-    if (isHEIFBrand(bytes + 8)) return true;
-    for (size_t offset = 16; offset + 4 <= boxSize; offset += 4) {
-        if (isHEIFBrand(bytes + offset)) return true;
+    bool anyAV1 = false, anyStructural = false;
+    for (size_t offset = 8; offset + 4 <= boxSize; offset += offset == 8 ? 8 : 4) {
+        if (isBrand(bytes + offset, hevc)) return SV_HEIF_HEVC;
+        anyAV1 = anyAV1 || isBrand(bytes + offset, av1);
+        anyStructural = anyStructural || isBrand(bytes + offset, structural);
     }
-    return false;
+    return anyAV1 ? SV_HEIF_AV1 : anyStructural ? SV_HEIF_HEVC : SV_HEIF_NONE;
 }
 
 int shim::decodeHEIF(const uint8_t *bytes, size_t length, SVImageView destination, int32_t *width, int32_t *height) {
-    const HeifLibrary &library = HeifLibrary::shared();
-    if (!library.failure.empty()) {
-        lastError = library.failure;
-        return -1;
-    }
-    HeifFile file(library);
+    HeifFile file(HeifLibrary::shared());
     if (!file.open(bytes, length)) return -1;
     if (file.width() <= 0 || file.height() <= 0) {
         lastError = "the HEIF primary image has no size";
@@ -201,12 +202,7 @@ int shim::decodeHEIF(const uint8_t *bytes, size_t length, SVImageView destinatio
 
 extern "C" int sv_heif_size(const uint8_t *bytes, size_t length, int32_t *width, int32_t *height) {
     return shim::guarded([&] {
-        const HeifLibrary &library = HeifLibrary::shared();
-        if (!library.failure.empty()) {
-            shim::lastError = library.failure;
-            return -1;
-        }
-        HeifFile file(library);
+        HeifFile file(HeifLibrary::shared());
         if (!file.open(bytes, length)) return -1;
         *width = file.width();
         *height = file.height();

@@ -91,6 +91,18 @@ int32_t sv_set_thread_count(int32_t count);
 int sv_decode(const uint8_t *bytes, size_t length, int reduction, SVImageView destination, int32_t *width,
               int32_t *height);
 
+/// What the file type box that opens `bytes` names (ISO/IEC 23008-12, the AV1 image format).
+typedef enum {
+    SV_HEIF_NONE = 0,
+    /// HEIF with HEVC images (HEIC), or a HEIF whose brands name no codec.
+    SV_HEIF_HEVC = 1,
+    /// AVIF: HEIF with AV1 images and no HEVC brand.
+    SV_HEIF_AV1 = 2,
+} SVHeifKind;
+
+/// Which HEIF `bytes` are, from their file type box alone: the brands are read, nothing is decoded.
+int sv_heif_kind(const uint8_t *bytes, size_t length);
+
 /// The size of the primary image of HEIF or AVIF `bytes`, upright (after the file's rotation and crop), read
 /// by libheif without decoding pixels. Returns 0 on success, -1 on failure (sv_last_error says why).
 int sv_heif_size(const uint8_t *bytes, size_t length, int32_t *width, int32_t *height);

@@ -45,7 +45,7 @@ public struct ImageHeader: Sendable, Equatable {
             }
             (self.width, self.height) = (Int(width), Int(height))
             (format, orientation) = (.gif, .up)
-        } else if let format = Self.heifFormat(bytes) {
+        } else if let format = Self.heifFormat(data) {
             (width, height) = try Self.parseHEIF(data, format: format)
             (self.format, orientation) = (format, .up)
         } else {
@@ -135,21 +135,15 @@ public struct ImageHeader: Sendable, Equatable {
         throw ImageError.corrupt(.webp, reason: "no VP8, VP8L or VP8X chunk")
     }
 
-    /// HEIF or AVIF when the data opens with a file type box whose brands name one (ISO/IEC 23008-12 and
-    /// the AV1 image format): AVIF when an AV1 brand is there and no HEVC one, else HEIF.
-    private static func heifFormat(_ bytes: ByteReader) -> ImageFormat? {
-        guard bytes.matches(Array("ftyp".utf8), at: 4), let boxSize = bytes.uint32(at: 0, bigEndian: true),
-            boxSize >= 16, Int(boxSize) <= bytes.count
-        else { return nil }
-        // The major brand at 8, then the compatible brands after the minor version.
-        let brands = ([8] + Array(stride(from: 16, through: Int(boxSize) - 4, by: 4))).map { offset in
-            String(decoding: (0..<4).compactMap { bytes.uint8(at: offset + $0) }, as: UTF8.self)
+    /// HEIF or AVIF when the data opens with a file type box whose brands name one, as the decoder reads
+    /// them (`sv_heif_kind`): AVIF when an AV1 brand is there and no HEVC one, else HEIF.
+    private static func heifFormat(_ data: Data) -> ImageFormat? {
+        let kind = data.withUnsafeBytes { sv_heif_kind($0.baseAddress!.assumingMemoryBound(to: UInt8.self), $0.count) }
+        switch kind {
+        case Int32(SV_HEIF_HEVC.rawValue): return .heif
+        case Int32(SV_HEIF_AV1.rawValue): return .avif
+        default: return nil
         }
-        let hevc: Set = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
-        let av1: Set = ["avif", "avis"]
-        if brands.contains(where: hevc.contains) { return .heif }
-        if brands.contains(where: av1.contains) { return .avif }
-        return brands.contains { $0 == "mif1" || $0 == "msf1" } ? .heif : nil
     }
 
     /// The upright size of the primary image, as libheif reads the file's boxes (no pixels decoded).
