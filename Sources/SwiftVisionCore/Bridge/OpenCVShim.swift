@@ -50,6 +50,23 @@ extension PixelBuffer {
         return try PixelBuffer(uninitializedFormat: format, width: width, height: height, writing: body)
     }
 
+    /// A new packed buffer of `format` that `fill`, a reader's call returning a status, writes whole when it
+    /// returns 0 (a decoder, a video reader): the buffer, not zeroed first, when it did; nil and the status
+    /// otherwise, the buffer dropped unread.
+    static func filled(
+        format: PixelFormat, width: Int, height: Int, by fill: (SVImageView) -> Int32
+    ) -> (buffer: PixelBuffer?, status: Int32) {
+        var status: Int32 = 0
+        let buffer = try? make(format: format, width: width, height: height) { view in
+            status = fill(view)
+            if status != 0 { throw FillFailed() }
+        }
+        return (buffer, status)
+    }
+
+    /// Ends a ``filled(format:width:height:by:)`` whose call did not succeed, so that its buffer is dropped.
+    private struct FillFailed: Error {}
+
     /// A tightly packed, non-empty buffer of `format` whose bytes start uninitialised and are written by
     /// `body` through a writable view, which must write every one of them.
     private init(uninitializedFormat format: PixelFormat, width: Int, height: Int, writing body: (SVImageView) throws -> Void) rethrows {

@@ -38,24 +38,21 @@ extension VisionImage {
         var pixels: PixelBuffer?
         // The header predicts the decoded size; a second pass handles the rare decoder that disagrees.
         for _ in 0..<2 where pixels == nil {
-            // The decoders write every pixel when they succeed: the buffer is not zeroed first (for a 12-megapixel
-            // photo that is 36 MB written for nothing). Any other outcome discards it unread.
-            var status: Int32 = 0
-            do {
-                pixels = try PixelBuffer.make(format: .bgr, width: size.width, height: size.height) { view in
-                    var width: Int32 = 0
-                    var height: Int32 = 0
-                    status = data.withUnsafeBytes { encoded in
-                        sv_decode(
-                            encoded.baseAddress!.assumingMemoryBound(to: UInt8.self), encoded.count, Int32(reduction), view,
-                            &width, &height)
-                    }
-                    if status == 1 { size = (Int(width), Int(height)) }
-                    if status != 0 { throw DecodingStopped() }
+            // The decoders write every pixel when they succeed, so the buffer is not zeroed first (for a
+            // 12-megapixel photo that is 36 MB written for nothing).
+            let (buffer, status) = PixelBuffer.filled(format: .bgr, width: size.width, height: size.height) { view in
+                var width: Int32 = 0
+                var height: Int32 = 0
+                let status = data.withUnsafeBytes { encoded in
+                    sv_decode(
+                        encoded.baseAddress!.assumingMemoryBound(to: UInt8.self), encoded.count, Int32(reduction), view,
+                        &width, &height)
                 }
-            } catch is DecodingStopped {}
+                if status == 1 { size = (Int(width), Int(height)) }
+                return status
+            }
             switch status {
-            case 0: break
+            case 0: pixels = buffer
             case 1: try options.limits.check(width: size.width, height: size.height)
             default: throw ImageError.corrupt(header.format, reason: String(cString: sv_last_error()))
             }
@@ -63,9 +60,6 @@ extension VisionImage {
         guard let pixels else { throw ImageError.corrupt(header.format, reason: "the decoded size keeps changing") }
         self.init(buffer: pixels, orientation: header.orientation, sourceFormat: header.format)
     }
-
-    /// Ends the filling of a pixel buffer whose decoding did not succeed, so that the buffer is dropped.
-    private struct DecodingStopped: Error {}
 
     /// The largest JPEG scale-down (1, 2, 4 or 8) whose upright result still covers `minimumSize`.
     private static func reduction(for header: ImageHeader, minimumSize: CGSize?) -> Int {

@@ -80,16 +80,10 @@ public final class VideoReader: Sequence, IteratorProtocol {
     /// The next frame; nil at the end of the video or after a damaged frame (see ``error``).
     public func next() -> VideoFrame? {
         guard error == nil else { return nil }
-        // A frame read whole writes every pixel, so its buffer is not zeroed first; any other outcome drops it.
+        // A frame read whole writes every pixel, so its buffer is not zeroed first.
         var position = 0.0
-        var status: Int32 = 0
-        let buffer = try? PixelBuffer.make(format: .bgr, width: width, height: height) { view in
-            status = sv_video_reader_read(reader, view, &position)
-            if status != 0 { throw FrameNotRead() }
-        }
-        switch status {
-        case 0:
-            guard let buffer else { return nil }
+        switch PixelBuffer.filled(format: .bgr, width: width, height: height, by: { sv_video_reader_read(reader, $0, &position) }) {
+        case (let buffer?, _):
             // Live sources are timed by arrival; containers without timestamps report 0: fall back to the
             // frame rate. Time always increases.
             let fromRate = Int((Double(nextIndex) * 1000 / framesPerSecond).rounded())
@@ -100,7 +94,7 @@ public final class VideoReader: Sequence, IteratorProtocol {
             defer { nextIndex += 1 }
             lastTimestamp = timestamp
             return VideoFrame(image: VisionImage(buffer: buffer), index: nextIndex, timestampInMilliseconds: timestamp)
-        case 1:
+        case (nil, 1):
             // Containers' frame counts may be estimates, so only a clear shortfall is an error.
             if !isLive, reportedFrameCount > 0, nextIndex < reportedFrameCount - Swift.max(2, reportedFrameCount / 20) {
                 error = .endedEarly(path: name, read: nextIndex, announced: reportedFrameCount)
@@ -111,9 +105,6 @@ public final class VideoReader: Sequence, IteratorProtocol {
             return nil
         }
     }
-
-    /// Ends the filling of a frame's buffer when no whole frame was read, so that the buffer is dropped.
-    private struct FrameNotRead: Error {}
 
     deinit {
         sv_video_reader_close(reader)
