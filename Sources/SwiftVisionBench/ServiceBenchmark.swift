@@ -36,7 +36,7 @@ enum ServiceBenchmark {
         print("at once: the library's answers/s with \(cores) threads calling it back to back for 3 s, each its own task (as the slots):")
         print("         what these cores give for the work with no HTTP at all — two calls at once share caches and memory")
         print("load: wrk 4.1 on loopback, keep-alive, \(rowSeconds) s a row, honouring Retry-After (rate, 503 share, latency of every answer);")
-        print("      the bench's own client (latency of the 200s and the Server-Timing stages, at 1 connection and at 4× the cores)")
+        print("      the bench's own client (latency of the 200s and the Server-Timing stages, at 1 connection, at the cores and at 4×)")
         for (name, photo) in tasks {
             let body = try Data(contentsOf: cache.sample(named: photo))
             let library = try libraryCall(task: name, body: body)
@@ -271,7 +271,7 @@ enum ServiceBenchmark {
             }.start()
         }
         ready.wait()
-        let cpuBefore = ownCPUSeconds()
+        let cpuBefore = IngestProfile.cpuMilliseconds(CLOCK_PROCESS_CPUTIME_ID)
         let begin = clock.now
         end.value = begin + .milliseconds(Int(seconds * 1000))
         for _ in 0..<callers { start.signal() }
@@ -280,8 +280,8 @@ enum ServiceBenchmark {
         if let error = failure.value { throw error }
         let all = times.value.flatMap { $0 }
         return LibraryAtOnce(
-            perSecond: Double(all.count) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18),
-            latencies: all, cpuMilliseconds: (ownCPUSeconds() - cpuBefore) * 1000 / Double(Swift.max(all.count, 1)))
+            perSecond: Double(all.count) * 1000 / milliseconds(elapsed), latencies: all,
+            cpuMilliseconds: (IngestProfile.cpuMilliseconds(CLOCK_PROCESS_CPUTIME_ID) - cpuBefore) / Double(Swift.max(all.count, 1)))
     }
 
     /// What ``libraryAtOnce(task:body:callers:seconds:)`` measured.
@@ -299,19 +299,9 @@ enum ServiceBenchmark {
     static func childrenCPUSeconds() -> Double {
         var usage = rusage()
         getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
-    /// This process's CPU time so far, all threads, in seconds.
-    static func ownCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
-
-    private static func seconds(_ time: timeval) -> Double {
-        Double(time.tv_sec) + Double(time.tv_usec) / 1e6
-    }
 
     /// The library's time for one frame of a stream of `body` (decode, then the task with the stream's
     /// state carried from frame to frame), in milliseconds.
