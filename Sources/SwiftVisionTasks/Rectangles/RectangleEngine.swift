@@ -133,14 +133,16 @@ package struct RectangleEngine: Sendable {
     /// The kept candidates and their order are those of ranking every one: ties keep the candidates' order.
     private func rankedForFitting(_ candidates: [Quadrilateral], on fitter: EdgeFitter, imageArea: Double) -> [Quadrilateral] {
         let kept = Self.fittedCandidates(limit: options.maximumObservations)
+        // The square of a candidate's rough support times `bound`, the square root of its share of the area.
+        func promise(of shape: Quadrilateral, bound: Double) -> Double {
+            let support = fitter.roughSupport(of: shape, radius: 4)
+            return support * support * bound
+        }
         guard candidates.count > kept else {
-            return candidates.map { shape -> (shape: Quadrilateral, promise: Double) in
-                let support = fitter.roughSupport(of: shape, radius: 4)
-                return (shape, support * support * (shape.area / imageArea).squareRoot())
-            }
-            .filter { $0.promise > 0 }
-            .sorted { $0.promise > $1.promise }
-            .map(\.shape)
+            return candidates.map { (shape: $0, promise: promise(of: $0, bound: ($0.area / imageArea).squareRoot())) }
+                .filter { $0.promise > 0 }
+                .sorted { $0.promise > $1.promise }
+                .map(\.shape)
         }
         let bySize = candidates.indices.map { (index: $0, bound: (candidates[$0].area / imageArea).squareRoot()) }
             .sorted { $0.bound > $1.bound }
@@ -148,12 +150,11 @@ package struct RectangleEngine: Sendable {
         var ranked: [(index: Int, promise: Double)] = []
         for (index, bound) in bySize {
             if ranked.count == kept, let last = ranked.last, bound < last.promise { break }
-            let support = fitter.roughSupport(of: candidates[index], radius: 4)
-            let promise = support * support * bound
-            guard promise > 0 else { continue }
-            let position = ranked.firstIndex { $0.promise < promise || $0.promise == promise && $0.index > index } ?? ranked.count
+            let value = promise(of: candidates[index], bound: bound)
+            guard value > 0 else { continue }
+            let position = ranked.firstIndex { $0.promise < value || $0.promise == value && $0.index > index } ?? ranked.count
             guard position < kept else { continue }
-            ranked.insert((index, promise), at: position)
+            ranked.insert((index, value), at: position)
             if ranked.count > kept { ranked.removeLast() }
         }
         return ranked.map { candidates[$0.index] }
