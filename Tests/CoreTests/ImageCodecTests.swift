@@ -29,9 +29,7 @@ import Testing
             let image = try VisionImage(data: data, options: ImageDecodingOptions(minimumSize: reduction > 1 ? minimum : nil))
             #expect((image.width, image.height) == (entry.width, entry.height), "\(entry.file) at 1/\(reduction)")
             let expected = [UInt8](try Data(contentsOf: folder.appendingPathComponent(entry.pixels)))
-            let decoded = try Fixtures.packed(image.buffer)
-            let differing = zip(decoded, expected).filter { $0 != $1 }.count
-            #expect(decoded.count == expected.count && differing == 0, "\(entry.file) at 1/\(reduction): \(differing) bytes differ")
+            Self.expectSamePixels(try Fixtures.packed(image.buffer), expected, "\(entry.file) at 1/\(reduction)")
         }
     }
 
@@ -55,10 +53,9 @@ import Testing
         for source in sources {
             let png = folder.appendingPathComponent("\(source.name).png")
             try source.png.write(to: png)
-            for (format, flags) in [(ImageFormat.heif, [String]()), (.avif, ["-A"])] {
+            for format in [ImageFormat.heif, .avif] {
                 let encoded = folder.appendingPathComponent("\(source.name).\(format.rawValue)")
-                let made = try Fixtures.run(URL(fileURLWithPath: "/usr/bin/heif-enc"), flags + ["-q", "90", "-o", encoded.path, png.path], timeout: 120)
-                try #require(made.status == 0, "heif-enc (make test installs libheif-examples): \(made.errors)")
+                try Fixtures.heifEncoded(png, to: encoded, avif: format == .avif, quality: 90)
                 let decodedByTool = folder.appendingPathComponent("\(source.name)-\(format.rawValue)-tool.png")
                 let converted = try Fixtures.run(URL(fileURLWithPath: "/usr/bin/heif-convert"), [encoded.path, decodedByTool.path], timeout: 120)
                 try #require(converted.status == 0, "heif-convert: \(converted.errors)")
@@ -69,8 +66,7 @@ import Testing
                 let image = try VisionImage(data: data)
                 let expected = try Fixtures.packed(try VisionImage(contentsOf: decodedByTool).buffer)
                 let decoded = try Fixtures.packed(image.buffer)
-                let differing = zip(decoded, expected).filter { $0 != $1 }.count
-                #expect(decoded.count == expected.count && differing == 0, "\(source.name).\(format.rawValue): \(differing) bytes differ")
+                Self.expectSamePixels(decoded, expected, "\(source.name).\(format.rawValue)")
                 let original = try Fixtures.packed(source.image.buffer)
                 let meanDifference = Double(zip(decoded, original).map { abs(Int($0) - Int($1)) }.reduce(0, +)) / Double(original.count)
                 #expect(meanDifference < 3, "\(source.name).\(format.rawValue): mean difference \(meanDifference) from the photo")
@@ -97,11 +93,15 @@ import Testing
             #expect((header.width, header.height) == (entry.width, entry.height), "\(entry.file)")
             let image = try VisionImage(data: data)
             let expected = [UInt8](try Data(contentsOf: folder.appendingPathComponent(entry.pixels)))
-            let decoded = try Fixtures.packed(image.buffer)
-            let differing = zip(decoded, expected).filter { $0 != $1 }.count
-            #expect(decoded.count == expected.count && differing == 0, "\(entry.file): \(differing) bytes differ")
+            Self.expectSamePixels(try Fixtures.packed(image.buffer), expected, entry.file)
             #expect(throws: ImageError.self, "\(entry.file) cut short") { try VisionImage(data: data.prefix(data.count / 3)) }
         }
+    }
+
+    /// Expects `decoded` to be `expected` byte for byte, naming `label` and how many bytes differ when not.
+    static func expectSamePixels(_ decoded: [UInt8], _ expected: [UInt8], _ label: String) {
+        let differing = zip(decoded, expected).filter { $0 != $1 }.count
+        #expect(decoded.count == expected.count && differing == 0, "\(label): \(differing) bytes differ")
     }
 
     /// One file a reference script wrote and decoded: its size and the raw BGR file of its pixels, at the

@@ -99,22 +99,28 @@ extension Fixtures {
             image.save(sys.argv[2] + "/seed.png", pnginfo=text)
             turned = image.rotate(90)
             image.quantize(64).save(sys.argv[2] + "/seed.gif", save_all=True, append_images=[turned.quantize(64)], duration=100)
-            image.save(sys.argv[2] + "/seed-animated.webp", save_all=True, append_images=[turned], duration=100, quality=80)
+            image.save(sys.argv[2] + "/seed.animated.webp", save_all=True, append_images=[turned], duration=100, quality=80)
             """
         let python = Fixtures.cache.root.appendingPathComponent("tools-venv/bin/python")
         let run = try Fixtures.run(python, ["-c", script, try Fixtures.sample("bus.jpg").path, folder.path])
         try #require(run.status == 0, "\(run.errors)")
-        // HEIF and AVIF by libheif's own encoder (Debian's libheif-examples, which `make test` installs).
-        let png = folder.appendingPathComponent("seed.png").path
-        for (name, flags) in [("seed.heif", ["-q", "80"]), ("seed.avif", ["-A", "-q", "80"])] {
-            let made = try Fixtures.run(URL(fileURLWithPath: "/usr/bin/heif-enc"), flags + ["-o", folder.appendingPathComponent(name).path, png])
-            try #require(made.status == 0, "heif-enc: \(made.errors)")
+        let png = folder.appendingPathComponent("seed.png")
+        for avif in [false, true] {
+            try heifEncoded(png, to: folder.appendingPathComponent(avif ? "seed.avif" : "seed.heif"), avif: avif, quality: 80)
         }
         var images: [String: Data] = [:]
         for format in ["png", "webp", "bmp", "tiff", "gif", "animated.webp", "heif", "avif"] {
-            let name = format == "animated.webp" ? "seed-animated.webp" : "seed.\(format)"
-            images[format] = try Data(contentsOf: folder.appendingPathComponent(name))
+            images[format] = try Data(contentsOf: folder.appendingPathComponent("seed.\(format)"))
         }
         return images
+    }
+
+    /// Encodes the PNG at `png` as HEIF (HEVC) or, with `avif`, AVIF at `quality` (0–100) into `destination`
+    /// with libheif's own encoder, `heif-enc` (Debian's libheif-examples, which `make test` installs).
+    public static func heifEncoded(_ png: URL, to destination: URL, avif: Bool, quality: Int) throws {
+        let made = try run(
+            URL(fileURLWithPath: "/usr/bin/heif-enc"), (avif ? ["-A"] : []) + ["-q", "\(quality)", "-o", destination.path, png.path],
+            timeout: 120)
+        try #require(made.status == 0, "heif-enc (make test installs libheif-examples): \(made.errors)")
     }
 }
