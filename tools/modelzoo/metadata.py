@@ -64,15 +64,16 @@ def _files_t(ms, files):
     return out
 
 
-def image_input(ms, name, description, mean, std, stats_min, stats_max):
-    """TensorMetadata for an RGB image input with NormalizationOptions."""
+def image_input(ms, name, description, mean, std, stats_min, stats_max, color_space="RGB"):
+    """TensorMetadata for an image input with NormalizationOptions; `color_space` names a
+    ColorSpaceType (RGB, GRAYSCALE, or UNKNOWN for other orders, which the description then states)."""
     t = ms.TensorMetadataT()
     t.name = name
     t.description = description
     t.content = ms.ContentT()
     t.content.contentPropertiesType = ms.ContentProperties.ImageProperties
     props = ms.ImagePropertiesT()
-    props.colorSpace = ms.ColorSpaceType.RGB
+    props.colorSpace = getattr(ms.ColorSpaceType, color_space)
     t.content.contentProperties = props
     norm = ms.NormalizationOptionsT()
     norm.mean = [float(v) for v in mean]

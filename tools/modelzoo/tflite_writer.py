@@ -41,6 +41,7 @@ class _Tensor:
     shape: tuple
     dtype: np.dtype
     buffer: int = 0
+    signature: tuple | None = None  # shape_signature: -1 where the size is set at run time
 
 
 @dataclass
@@ -79,6 +80,12 @@ class Graph:
 
     def shape(self, t: int) -> tuple:
         return self.tensors[t].shape
+
+    def dynamic_hw(self, t: int) -> None:
+        """Mark an NHWC tensor's height and width as set at run time (shape_signature -1): the
+        runtime may resize the input, and each operator recomputes its output's size."""
+        n, _, _, c = self.tensors[t].shape
+        self.tensors[t].signature = (n, -1, -1, c)
 
     def input(self, name, shape) -> int:
         t = self._add_tensor(name, shape, np.float32)
@@ -175,17 +182,51 @@ class Graph:
 
         return self._op(Op.ADD, [a, b_], name, self.shape(a), Opt.AddOptions, options)
 
-    def mean_hw(self, name, x) -> int:
-        """Global average pool: MEAN over axes 1, 2 without keeping them."""
+    def mul(self, name, a, b_) -> int:
+        """Elementwise product; `b_` may broadcast over height and width ([N, 1, 1, C])."""
+        sa, sb = self.shape(a), self.shape(b_)
+        if len(sa) != len(sb) or any(x != y and y != 1 for x, y in zip(sa, sb)):
+            raise ValueError(f"{name}: cannot broadcast {sb} to {sa}")
+
+        def options(b):
+            tflite.MulOptionsStart(b)
+            tflite.MulOptionsAddFusedActivationFunction(b, Act.NONE)
+            return tflite.MulOptionsEnd(b)
+
+        return self._op(Op.MUL, [a, b_], name, sa, Opt.MulOptions, options)
+
+    def unary(self, name, code, x) -> int:
+        """An option-less elementwise operator: LOGISTIC, HARD_SWISH, RELU, RELU6."""
+        if code not in (Op.LOGISTIC, Op.HARD_SWISH, Op.RELU, Op.RELU6):
+            raise ValueError(f"{name}: operator {code} is not elementwise without options")
+        return self._op(code, [x], name, self.shape(x))
+
+    def depth_to_space(self, name, x, block) -> int:
+        """output[h*block + i, w*block + j, c] = input[h, w, (i*block + j)*C' + c], C' = C / block²."""
+        n, h, w, c = self.shape(x)
+        if c % (block * block):
+            raise ValueError(f"{name}: {c} channels do not split into {block}x{block} blocks")
+
+        def options(b):
+            tflite.DepthToSpaceOptionsStart(b)
+            tflite.DepthToSpaceOptionsAddBlockSize(b, block)
+            return tflite.DepthToSpaceOptionsEnd(b)
+
+        return self._op(Op.DEPTH_TO_SPACE, [x], name, (n, h * block, w * block, c // (block * block)),
+                        Opt.DepthToSpaceOptions, options)
+
+    def mean_hw(self, name, x, keep_dims=False) -> int:
+        """Global average pool: MEAN over axes 1, 2 ([N, C], or [N, 1, 1, C] with `keep_dims`)."""
         n, _, _, c = self.shape(x)
         axes = self.const(f"{name}/axes", np.array([1, 2], dtype=np.int32))
 
         def options(b):
             tflite.ReducerOptionsStart(b)
-            tflite.ReducerOptionsAddKeepDims(b, False)
+            tflite.ReducerOptionsAddKeepDims(b, keep_dims)
             return tflite.ReducerOptionsEnd(b)
 
-        return self._op(Op.MEAN, [x, axes], name, (n, c), Opt.ReducerOptions, options)
+        shape = (n, 1, 1, c) if keep_dims else (n, c)
+        return self._op(Op.MEAN, [x, axes], name, shape, Opt.ReducerOptions, options)
 
     def fully_connected(self, name, x, w_oi, bias, act=None) -> int:
         n, i = self.shape(x)
@@ -307,8 +348,11 @@ class Graph:
         for t in self.tensors:
             name = b.CreateString(t.name)
             shape = b.CreateNumpyVector(np.array(t.shape, dtype=np.int32))
+            signature = None if t.signature is None else b.CreateNumpyVector(np.array(t.signature, dtype=np.int32))
             tflite.TensorStart(b)
             tflite.TensorAddShape(b, shape)
+            if signature is not None:
+                tflite.TensorAddShapeSignature(b, signature)
             tflite.TensorAddType(b, _NP_TO_TFLITE[t.dtype])
             tflite.TensorAddBuffer(b, t.buffer)
             tflite.TensorAddName(b, name)
