@@ -98,6 +98,19 @@ typedef LiteRtStatus (*LiteRtRunCompiledModelFunction)(LiteRtCompiledModel compi
                                                        size_t inputCount, LiteRtTensorBuffer *inputs,
                                                        size_t outputCount, LiteRtTensorBuffer *outputs);
 
+/// Gives input `input` of signature `signature` the `dimensionCount` sizes `dimensions`; the model's
+/// dimensions of size -1 may change, the others must stay.
+typedef LiteRtStatus (*LiteRtCompiledModelResizeInputTensorFunction)(LiteRtCompiledModel compiled,
+                                                                     LiteRtParamIndex signature,
+                                                                     LiteRtParamIndex input, const int *dimensions,
+                                                                     size_t dimensionCount);
+/// The layouts of the first `count` outputs of signature `signature`; with `updateAllocation`, after
+/// allocating the tensors again for inputs resized since.
+typedef LiteRtStatus (*LiteRtGetCompiledModelOutputTensorLayoutsFunction)(LiteRtCompiledModel compiled,
+                                                                          LiteRtParamIndex signature, size_t count,
+                                                                          LiteRtLayout *layouts,
+                                                                          bool updateAllocation);
+
 typedef LiteRtStatus (*LiteRtCreateManagedTensorBufferFunction)(LiteRtEnvironment environment, int bufferType,
                                                                 const LiteRtRankedTensorType *type, size_t size,
                                                                 LiteRtTensorBuffer *buffer);

@@ -143,7 +143,19 @@ public final class Interpreter: Sendable {
         writingInputs write: ([UnsafeMutableRawBufferPointer]) throws -> Void,
         readingOutputs read: ([UnsafeRawBufferPointer]) throws -> Result
     ) throws -> Result {
+        try invoke(inputShapes: nil, writingInputs: write, readingOutputs: read)
+    }
+
+    /// Runs one inference as ``invoke(writingInputs:readingOutputs:)`` with the inputs first given the sizes
+    /// `inputShapes`, and the outputs the sizes that follow (``LiteRT/CompiledModel/resizeInputs(to:)``: for a
+    /// model that leaves them open).
+    public func invoke<Result>(
+        inputShapes: [[Int]]?,
+        writingInputs write: ([UnsafeMutableRawBufferPointer]) throws -> Void,
+        readingOutputs read: ([UnsafeRawBufferPointer]) throws -> Result
+    ) throws -> Result {
         try upToDate().withInstance { compiled in
+            if let inputShapes { try compiled.resizeInputs(to: inputShapes) }
             try Self.withLocked(compiled.inputBuffers, mode: kLiteRtTensorBufferLockModeWrite) { inputs in
                 try write(inputs)
             }

@@ -12,9 +12,11 @@ extension LiteRT {
         public let model: Model
         let handle: LiteRtCompiledModel
         /// One buffer per model input, in signature order.
-        public let inputBuffers: [TensorBuffer]
+        public private(set) var inputBuffers: [TensorBuffer]
         /// One buffer per model output, in signature order.
-        public let outputBuffers: [TensorBuffer]
+        public private(set) var outputBuffers: [TensorBuffer]
+        /// Whether LiteRT's tensors have the sizes of the buffers: not after a resizing that failed part way.
+        private var buffersMatchTensors = true
 
         /// Compiles `model` with `options`.
         public init(model: Model, options: CompilationOptions = .default) throws {
@@ -52,6 +54,43 @@ extension LiteRT {
             try library.check(
                 library.runCompiledModel(handle, 0, inputs.count, &inputs, outputs.count, &outputs),
                 "run model \(model.url.lastPathComponent)")
+        }
+
+        /// Gives the inputs the sizes `shapes` (one per input, outermost first) and new buffers of those sizes, and
+        /// the outputs buffers of the sizes that follow from them; nothing changes when the inputs already have them.
+        /// Only sizes the model leaves open can change (those stored as -1 in the model; LiteRT's
+        /// `LiteRtCompiledModelResizeInputTensor`), else ``LiteRTError/status(code:meaning:operation:)``.
+        public func resizeInputs(to shapes: [[Int]]) throws {
+            guard !buffersMatchTensors || shapes != inputBuffers.map(\.info.shape) else { return }
+            let library = model.environment.library
+            let name = model.url.lastPathComponent
+            let sizes = 1...Int(Int32.max)
+            guard shapes.count == inputBuffers.count,
+                zip(shapes, inputBuffers).allSatisfy({ $0.count == $1.info.shape.count && $0.allSatisfy(sizes.contains) })
+            else {
+                throw LiteRTError.incompatibleModel("\(name) cannot take inputs of shapes \(shapes)")
+            }
+            buffersMatchTensors = false
+            for (index, shape) in shapes.enumerated() {
+                let dimensions = shape.map { Int32($0) }
+                try library.check(
+                    library.resizeInputTensor(handle, 0, index, dimensions, dimensions.count),
+                    "resize input \(index) of \(name) to \(shape)")
+            }
+            var layouts = [LiteRtLayout](repeating: LiteRtLayout(), count: outputBuffers.count)
+            try library.check(
+                library.getOutputTensorLayouts(handle, 0, layouts.count, &layouts, true), "read the output sizes of \(name)")
+            let environment = model.environment
+            inputBuffers = try zip(inputBuffers, shapes).map { try TensorBuffer(info: $0.info.reshaped($1), environment: environment) }
+            outputBuffers = try zip(outputBuffers, layouts).map { buffer, layout in
+                let rank = Int(layout.rank)
+                let shape = withUnsafeBytes(of: layout.dimensions) { $0.bindMemory(to: Int32.self).prefix(rank).map(Int.init) }
+                guard shape.allSatisfy({ $0 > 0 }) else {
+                    throw LiteRTError.incompatibleModel("output \(buffer.info.name) of \(name) has no size for inputs \(shapes)")
+                }
+                return try TensorBuffer(info: buffer.info.reshaped(shape), environment: environment)
+            }
+            buffersMatchTensors = true
         }
 
         deinit {

@@ -55,6 +55,11 @@ extension LiteRT {
         public var elementCount: Int { shape.reduce(1, *) }
         /// Number of bytes of a packed buffer.
         public var byteCount: Int { elementCount * elementType.byteSize }
+
+        /// The same tensor with the sizes `shape`.
+        func reshaped(_ shape: [Int]) -> TensorInfo {
+            TensorInfo(name: name, elementType: elementType, shape: shape, quantization: quantization)
+        }
     }
 }
 

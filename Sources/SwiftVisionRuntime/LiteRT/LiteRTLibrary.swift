@@ -31,6 +31,8 @@ final class LiteRTLibrary: Sendable {
     let createCompiledModel: LiteRtCreateCompiledModelFunction
     let destroyCompiledModel: LiteRtDestroyCompiledModelFunction
     let runCompiledModel: LiteRtRunCompiledModelFunction
+    let resizeInputTensor: LiteRtCompiledModelResizeInputTensorFunction
+    let getOutputTensorLayouts: LiteRtGetCompiledModelOutputTensorLayoutsFunction
     let createManagedTensorBuffer: LiteRtCreateManagedTensorBufferFunction
     let destroyTensorBuffer: LiteRtDestroyTensorBufferFunction
     let lockTensorBuffer: LiteRtLockTensorBufferFunction
@@ -74,6 +76,8 @@ final class LiteRTLibrary: Sendable {
         createCompiledModel = try library.function("LiteRtCreateCompiledModel")
         destroyCompiledModel = try library.function("LiteRtDestroyCompiledModel")
         runCompiledModel = try library.function("LiteRtRunCompiledModel")
+        resizeInputTensor = try library.function("LiteRtCompiledModelResizeInputTensor")
+        getOutputTensorLayouts = try library.function("LiteRtGetCompiledModelOutputTensorLayouts")
         createManagedTensorBuffer = try library.function("LiteRtCreateManagedTensorBuffer")
         destroyTensorBuffer = try library.function("LiteRtDestroyTensorBuffer")
         lockTensorBuffer = try library.function("LiteRtLockTensorBuffer")
