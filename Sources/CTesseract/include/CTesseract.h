@@ -15,7 +15,7 @@ typedef struct ETEXT_DESC ETEXT_DESC;
 typedef int TessBool;  // capi.h's BOOL: non-zero is true.
 
 typedef enum { OEM_TESSERACT_ONLY = 0, OEM_LSTM_ONLY = 1 } TessOcrEngineMode;
-typedef enum { PSM_OSD_ONLY = 0, PSM_AUTO = 3, PSM_SPARSE_TEXT = 11 } TessPageSegMode;
+typedef enum { PSM_OSD_ONLY = 0, PSM_AUTO = 3, PSM_SINGLE_LINE = 7, PSM_SPARSE_TEXT = 11 } TessPageSegMode;
 typedef enum { RIL_BLOCK = 0, RIL_PARA = 1, RIL_TEXTLINE = 2, RIL_WORD = 3 } TessPageIteratorLevel;
 
 typedef void (*TessDeleteTextFunction)(const char *text);

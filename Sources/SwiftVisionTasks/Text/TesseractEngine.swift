@@ -59,17 +59,34 @@ final class TesseractEngine {
         library.delete(handle)
     }
 
-    /// The words in a gray buffer, in reading order. With `sparse`, Tesseract looks for as much text as it can
-    /// in no particular order (its sparse-text page segmentation) instead of finding columns and paragraphs.
+    /// How Tesseract finds the text in an image (its page segmentation modes).
+    enum Layout {
+        /// Columns, paragraphs and lines, in reading order (`PSM_AUTO`).
+        case page
+        /// As much text as it can, in no particular order (`PSM_SPARSE_TEXT`).
+        case sparse
+        /// The whole image is one line of text (`PSM_SINGLE_LINE`).
+        case singleLine
+
+        var mode: TessPageSegMode {
+            switch self {
+            case .page: PSM_AUTO
+            case .sparse: PSM_SPARSE_TEXT
+            case .singleLine: PSM_SINGLE_LINE
+            }
+        }
+    }
+
+    /// The words in a gray buffer, in reading order, found as `layout` says.
     /// Recognition stops early, throwing ``VisionTaskError/cancelled``, when the current ``CancellationToken``
     /// is cancelled.
-    func words(in gray: PixelBuffer, resolution: Int, sparse: Bool = false) throws -> [Word] {
+    func words(in gray: PixelBuffer, resolution: Int, layout: Layout = .page) throws -> [Word] {
         try CancellationToken.checkpoint()
         setImage(gray, resolution: resolution)
-        if sparse { library.setPageSegMode(handle, PSM_SPARSE_TEXT) }
+        if layout != .page { library.setPageSegMode(handle, layout.mode) }
         defer {
             library.clear(handle)
-            if sparse { library.setPageSegMode(handle, PSM_AUTO) }
+            if layout != .page { library.setPageSegMode(handle, PSM_AUTO) }
         }
         let status = try recognize()
         guard status == 0, let iterator = library.iterator(handle) else { return [] }

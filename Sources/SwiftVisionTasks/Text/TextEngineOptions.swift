@@ -8,7 +8,9 @@ public enum TextRecognitionLevel: String, Sendable, CaseIterable, Codable {
     case fast
     /// Uneven light flattened, the image rescaled so that the text has the height Tesseract reads best,
     /// pages read with few or unsure words turned upright when Tesseract's orientation data is installed, and
-    /// images with few or unsure words (photos of signs and labels) read once more for scattered words.
+    /// images with few or unsure words (photos of signs and labels) read again: line by line where the text line
+    /// detector (PaddleOCR's PP-OCRv4, `ppocr_v4_text_detection.tflite`) is installed and finds lines, else once
+    /// more for scattered words.
     case accurate
 }
 
