@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Creates the Python environment `make eval` runs its peers in: OpenCV with its contrib trackers (CSRT, KCF),
-# MediaPipe (the face detector peer) and numpy, pinned, from PyPI.
+# MediaPipe (the face detector peer), numpy and rapidocr (PaddleOCR's PP-OCRv4 on ONNX Runtime, the scene-text
+# peer), pinned, from PyPI.
 set -euo pipefail
 
 cache="${SWIFTVISION_CACHE:-$HOME/.cache/swiftvision}"
@@ -15,4 +16,10 @@ if ! "$venv/bin/python" -c "from importlib.metadata import version as v; assert 
     "$venv/bin/python" -m pip uninstall --quiet --yes opencv-python opencv-contrib-python opencv-python-headless 2>/dev/null || true
     "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps \
         "opencv-contrib-python-headless==4.10.0.84"
+fi
+# rapidocr without its dependencies' own pins: they would replace the contrib OpenCV build and MediaPipe's protobuf.
+if ! "$venv/bin/python" -c "from importlib.metadata import version as v; assert v('rapidocr-onnxruntime') == '1.4.4'" 2>/dev/null; then
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps \
+        "rapidocr-onnxruntime==1.4.4" "onnxruntime==1.32.0" "pyclipper==1.4.0" "shapely==2.2.0" "PyYAML==6.0.4" \
+        "six==1.17.0"
 fi

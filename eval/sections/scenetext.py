@@ -13,8 +13,10 @@ that match one. Reading order in a photo is not defined, so no character accurac
 is given. Speed: CPU ms per image on one core (`taskset -c 0`): ours the marginal time of an image in one
 CLI run (all images less the first alone), the peer's the mean of its per-image runs (each loads the model,
 as the command is used). Set EVAL_SCENETEXT_DETAIL=1 to print each image's words.
-Ours: `swiftvision text --json` (English, the default accurate level). Peer: the `tesseract` command
-(Debian's Tesseract 5, English, its default page segmentation) on the same files.
+Ours: `swiftvision text --json` (English, the default accurate level). Peers: the `tesseract` command
+(Debian's Tesseract 5, English, its default page segmentation) on the same files, and rapidocr-onnxruntime 1.4.4
+(PaddleOCR's PP-OCRv4 detector, direction classifier and recogniser on ONNX Runtime, one thread; the eval venv,
+scripts/setup-eval-env.sh), its CPU ms measured as ours (one run over all images less the first alone).
 """
 import collections
 import json
@@ -23,9 +25,19 @@ import re
 import resource
 import shutil
 import subprocess
+import sys
 
 TITLE = "Scene text"
 PEER = "tesseract command (eng)"
+SECOND_PEER = "rapidocr 1.4.4 (PP-OCRv4)"
+RAPIDOCR = (
+    "import json, sys\n"
+    "from rapidocr_onnxruntime import RapidOCR\n"
+    "engine = RapidOCR(intra_op_num_threads=1, inter_op_num_threads=1)\n"
+    "for path in sys.argv[1:]:\n"
+    "    result, _ = engine(path)\n"
+    "    print(json.dumps({'file': path, 'text': ' '.join(r[1] for r in result or [])}))\n"
+)
 DONT_CARE = "###"
 QUICK_IMAGES = 8
 
@@ -71,6 +83,19 @@ def peer(paths, prefix):
     return texts, total * 1000 / len(paths)
 
 
+def rapidocr(paths, prefix):
+    """rapidocr's text per path and its marginal CPU ms per image, as `ours`; None without rapidocr."""
+    try:
+        import rapidocr_onnxruntime  # noqa: F401
+    except ImportError:
+        return None
+    command = prefix + [sys.executable, "-c", RAPIDOCR]
+    output, seconds = cpu_seconds(command + [str(p) for p in paths])
+    texts = {json.loads(line)["file"]: json.loads(line)["text"] for line in output.splitlines()}
+    one = min(cpu_seconds(command + [str(paths[0])])[1] for _ in range(2))
+    return [texts.get(str(p), "") for p in paths], (seconds - one) * 1000 / max(1, len(paths) - 1)
+
+
 def run(context):
     folder = context.data / "scenetext"
     truth_file = folder / "truth.json"
@@ -87,24 +112,27 @@ def run(context):
                 for name in names]
     prefix = ["taskset", "-c", "0"] if shutil.which("taskset") else []
     found, ms = {}, {}
-    for side, (texts, side_ms) in (("ours", ours(context.binary, paths, prefix)), ("peer", peer(paths, prefix))):
+    sides = [("ours", ours(context.binary, paths, prefix)), ("peer", peer(paths, prefix))]
+    second = rapidocr(paths, prefix)
+    if second is not None:
+        sides.append(("second", second))
+    for side, (texts, side_ms) in sides:
         found[side] = [words(t) for t in texts]
         ms[side] = side_ms
     hits = {side: [matched(e, f) for e, f in zip(expected, found[side])] for side in found}
     if os.environ.get("EVAL_SCENETEXT_DETAIL"):
         for index, name in enumerate(names):
-            print(f"  {name}: truth {expected[index]}; ours {found['ours'][index]} ({hits['ours'][index]}); "
-                  f"peer {found['peer'][index]} ({hits['peer'][index]})")
+            print(f"  {name}: truth {expected[index]}; "
+                  + "; ".join(f"{side} {found[side][index]} ({hits[side][index]})" for side in found))
     truth_words = sum(len(e) for e in expected)
 
-    def row(metric, value, items):
-        return {"metric": metric, "ours": value("ours"), "peer": value("peer"), "peer_name": PEER, "items": items}
-
-    return [
-        row("word recall", lambda side: sum(hits[side]) / truth_words, truth_words),
-        row("word precision", lambda side: sum(hits[side]) / max(1, sum(len(f) for f in found[side])),
-            len(names)),
-        row("images with a word found", lambda side: sum(h > 0 for h in hits[side]) / len(names), len(names)),
-        row("recognised words", lambda side: str(sum(len(f) for f in found[side])), len(names)),
-        row("CPU ms per image, one core", lambda side: ms[side], len(names)),
+    metrics = [
+        ("word recall", lambda side: sum(hits[side]) / truth_words, truth_words),
+        ("word precision", lambda side: sum(hits[side]) / max(1, sum(len(f) for f in found[side])), len(names)),
+        ("images with a word found", lambda side: sum(h > 0 for h in hits[side]) / len(names), len(names)),
+        ("recognised words", lambda side: str(sum(len(f) for f in found[side])), len(names)),
+        ("CPU ms per image, one core", lambda side: ms[side], len(names)),
     ]
+    peers = [("peer", PEER)] + ([("second", SECOND_PEER)] if "second" in found else [])
+    return [{"metric": metric, "ours": value("ours"), "peer": value(side), "peer_name": name, "items": items}
+            for side, name in peers for metric, value, items in metrics]
