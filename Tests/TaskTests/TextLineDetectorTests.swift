@@ -56,6 +56,22 @@ import Testing
         #expect(text.blocks.allSatisfy { $0.frame.minX >= -1 && $0.frame.maxX <= 1281 && $0.frame.minY >= -1 && $0.frame.maxY <= 721 })
     }
 
+    /// Concurrent readings share the detector's interpreter (each instance resized to its image) and give the text of
+    /// one reading at a time, on two photos of different sizes.
+    @Test func concurrentReadingsGiveTheSameText() async throws {
+        _ = try Fixtures.model(TextLineDetector.defaultModelName)
+        let engine = try TextEngine.shared(TextEngineOptions())
+        let photo = try VisionImage(contentsOfFile: Self.folder.appendingPathComponent("img_182.jpg").path)
+        let smaller = try photo.resized(width: 960, height: 540)
+        let alone = try [photo, smaller].map { try engine.results(in: $0).text }
+        #expect(!alone[0].isEmpty)
+        let texts = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for index in 0..<4 { group.addTask { (index % 2, try engine.results(in: [photo, smaller][index % 2]).text) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(texts.allSatisfy { alone[$0.0] == $0.1 }, "\(texts) against \(alone)")
+    }
+
     /// The input size follows rapidocr for photos (shorter side up to 736, multiples of 32) and stays bounded for
     /// any image, however large or thin.
     @Test func inputSizeIsBounded() {
