@@ -49,8 +49,8 @@ package struct RectangleEngine: Sendable {
     ///
     /// Only the candidates whose rough support promises the most are fitted, the most promising first.
     /// Fitting moves each corner a bounded distance, which bounds how prominent a candidate can become:
-    /// once as many rectangles as asked for are found, one whose bound stays below the last of them is
-    /// skipped, as it could not be reported.
+    /// once as many rectangles as asked for are found, one whose bound stays below the last of them and
+    /// that could not go before a reported one by enclosing it is skipped, as it could not be reported.
     package func results(in image: VisionImage) throws -> [DetectedRectangle] {
         try options.validate()
         let full = try image.uprightGray()
@@ -75,8 +75,9 @@ package struct RectangleEngine: Sendable {
             let candidates = rough.filter { isAcceptable($0, minimumSide: minimumSide * 0.8, slack: 10) && tried.insert($0) }
             for shape in rankedForFitting(candidates, on: coarse, imageArea: Double(work.width * work.height)) {
                 // The wide fit moves a corner by at most 3 × 6 + 2 pixels of the working copy, the narrow one 3 × 2 + 2.
-                guard found.couldReport(prominence: found.prominence(
-                    confidence: 1, area: Self.largestArea(of: toFull(shape), moving: 28 * factor + sharpening, cornerFitter: cornerFitter)))
+                let reach = Self.largestArea(of: toFull(shape), moving: 28 * factor + sharpening, cornerFitter: cornerFitter)
+                guard found.couldReport(prominence: found.prominence(confidence: 1, area: reach))
+                    || found.couldEnclose(confidence: 1, area: reach)
                 else { continue }
                 // A wide search first (rough corners may be cut by rounding or off by a few pixels), then a narrow one.
                 guard let fit = coarse.refine(shape, radius: 6).flatMap({ coarse.refine($0.shape, radius: 2) }),
@@ -85,8 +86,9 @@ package struct RectangleEngine: Sendable {
                 else { continue }
                 let confidence = Float(fit.confidence)
                 var corners = toFull(fit.shape)
-                guard found.couldReport(prominence: found.prominence(
-                    confidence: confidence, area: Self.largestArea(of: corners, moving: sharpening, cornerFitter: cornerFitter)))
+                let largest = Self.largestArea(of: corners, moving: sharpening, cornerFitter: cornerFitter)
+                guard found.couldReport(prominence: found.prominence(confidence: confidence, area: largest))
+                    || found.couldEnclose(confidence: confidence, area: largest)
                 else { continue }
                 if factor > 1, let sharper = fine.refine(corners, radius: fineRadius), sharper.support.allSatisfy({ $0 >= 0.5 }) {
                     corners = sharper.shape
