@@ -40,9 +40,11 @@ public struct TextTask: VisionTask {
     /// The text of one image, as ML Kit's `Text`.
     public typealias Output = RecognizedText
 
-    /// Named `text`; reads with the installed Tesseract data.
+    /// Named `text`; reads with the installed Tesseract data, and finds the lines of photos with the model zoo's
+    /// text line detector.
     public static let descriptor = TaskDescriptor(
-        name: "text", title: "Text", summary: "Printed text: blocks, lines and words (Tesseract)")
+        name: "text", title: "Text", summary: "Printed text: blocks, lines and words (Tesseract)",
+        models: [TextLineDetector.defaultModelName])
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 
