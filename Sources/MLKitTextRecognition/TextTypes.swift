@@ -1,6 +1,5 @@
 @_exported import MLKitVision
 import Foundation
-import SwiftVisionCore
 import SwiftVisionTasks
 
 /// The text recognised in an image, as ML Kit's `Text`: blocks of lines of elements (words).
@@ -27,8 +26,7 @@ public final class TextBlock: @unchecked Sendable {
     public let frame: CGRect
     /// The languages of the block's words, each once.
     public let recognizedLanguages: [TextRecognizedLanguage]
-    /// The corners of the text, clockwise from its top left (turned with the text where it was found turned), as
-    /// `CGPoint`s in `NSValue`s (as on iOS).
+    /// The corners of ``frame``, clockwise from the top left, as `CGPoint`s in `NSValue`s (as on iOS).
     public let cornerPoints: [NSValue]
 
     init(_ block: SwiftVisionTasks.TextBlock) {
@@ -36,7 +34,7 @@ public final class TextBlock: @unchecked Sendable {
         lines = block.lines.map(TextLine.init)
         frame = block.frame
         recognizedLanguages = TextRecognizedLanguage.distinct(lines.flatMap(\.recognizedLanguages))
-        cornerPoints = block.corners.cornerPoints
+        cornerPoints = frame.cornerPoints
     }
 }
 
@@ -50,8 +48,7 @@ public final class TextLine: @unchecked Sendable {
     public let frame: CGRect
     /// The languages of the line's words, each once.
     public let recognizedLanguages: [TextRecognizedLanguage]
-    /// The corners of the text, clockwise from its top left (turned with the text where it was found turned), as
-    /// `CGPoint`s in `NSValue`s (as on iOS).
+    /// The corners of ``frame``, clockwise from the top left, as `CGPoint`s in `NSValue`s (as on iOS).
     public let cornerPoints: [NSValue]
 
     init(_ line: SwiftVisionTasks.TextLine) {
@@ -59,7 +56,7 @@ public final class TextLine: @unchecked Sendable {
         elements = line.elements.map(TextElement.init)
         frame = line.frame
         recognizedLanguages = TextRecognizedLanguage.distinct(elements.flatMap(\.recognizedLanguages))
-        cornerPoints = line.corners.cornerPoints
+        cornerPoints = frame.cornerPoints
     }
 }
 
@@ -71,15 +68,14 @@ public final class TextElement: @unchecked Sendable {
     public let frame: CGRect
     /// The language of the data the word was read with; empty when not known.
     public let recognizedLanguages: [TextRecognizedLanguage]
-    /// The corners of the text, clockwise from its top left (turned with the text where it was found turned), as
-    /// `CGPoint`s in `NSValue`s (as on iOS).
+    /// The corners of ``frame``, clockwise from the top left, as `CGPoint`s in `NSValue`s (as on iOS).
     public let cornerPoints: [NSValue]
 
     init(_ element: SwiftVisionTasks.TextElement) {
         text = element.text
         frame = element.frame
         recognizedLanguages = element.recognizedLanguage.isEmpty ? [] : [TextRecognizedLanguage(tesseractName: element.recognizedLanguage)]
-        cornerPoints = element.corners.cornerPoints
+        cornerPoints = frame.cornerPoints
     }
 }
 
@@ -101,7 +97,10 @@ public final class TextRecognizedLanguage: Sendable {
     }
 }
 
-extension Quadrilateral {
+extension CGRect {
     /// The corners, clockwise from the top left (y grows downwards), as ML Kit's `cornerPoints`.
-    fileprivate var cornerPoints: [NSValue] { corners.map { NSValue(cgPoint: $0) } }
+    fileprivate var cornerPoints: [NSValue] {
+        [CGPoint(x: minX, y: minY), CGPoint(x: maxX, y: minY), CGPoint(x: maxX, y: maxY), CGPoint(x: minX, y: maxY)]
+            .map { NSValue(cgPoint: $0) }
+    }
 }

@@ -15,8 +15,7 @@ public struct RecognizedText: Sendable, Equatable {
 public struct RecognizedTextObservation: QuadrilateralObservation, Equatable {
     /// Identifies the observation (Vision's `uuid`): new for each observation made, kept by its copies.
     public let uuid: UUID
-    /// The line's corners in upright pixels, origin at the top left: turned with the text where it was found
-    /// turned, else those of its box.
+    /// The corners of the line's box in upright pixels, origin at the top left.
     public var imageCorners: Quadrilateral
     /// The upright size of the image the line was read in, in pixels.
     public var imageSize: CGSize
@@ -28,7 +27,7 @@ public struct RecognizedTextObservation: QuadrilateralObservation, Equatable {
     /// An observation of `line`, read in an image of `imageSize` upright pixels.
     public init(line: TextLine, imageSize: CGSize) {
         uuid = UUID()
-        imageCorners = line.corners
+        imageCorners = Quadrilateral(rect: line.frame)
         self.imageSize = imageSize
         self.line = line
     }

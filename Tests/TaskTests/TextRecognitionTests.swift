@@ -122,36 +122,6 @@ import Testing
         #expect(words.contains { read.contains($0) }, "\(name): ICDAR \(words), read \(read)")
     }
 
-    /// Tilted words of ICDAR 2015 photos (eval/data/scenetext), read line by line from the text line detector, keep
-    /// their turned corners: within a few pixels of ICDAR's published quadrilateral (mean corner distance: chapter
-    /// 7.3 px, its upright frame's 37.9; Spoon 4.4 px against 9.5) and at its tilt (20.6° against ICDAR's 19.2°;
-    /// −11.2° against −13.3°), where the frame has none. Its line's corners are the detected turned rectangle.
-    @Test(arguments: [("img_329.jpg", "chapter", 12.0), ("img_339.jpg", "Spoon", 7.0)])
-    func tiltedWordKeepsItsTurnedCorners(name: String, word: String, tolerance: Double) throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../eval/data/scenetext").standardizedFileURL
-        let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("truth.json")))
-        let published = try #require((truth as? [String: [[String: Any]]])?[name]?.first { $0["text"] as? String == word })
-        let points = try #require(published["points"] as? [[Double]]).map { CGPoint(x: $0[0], y: $0[1]) }
-        let text = try Self.accurate.get().results(in: VisionImage(contentsOfFile: folder.appendingPathComponent(name).path))
-        let line = try #require(text.blocks.flatMap(\.lines).first { $0.elements.contains { $0.text == word } })
-        let read = try #require(line.elements.first { $0.text == word })
-        func meanDistance(_ corners: Quadrilateral) -> Double {
-            zip(corners.corners, points).map { hypot($0.x - $1.x, $0.y - $1.y) }.reduce(0, +) / 4
-        }
-        func tilt(_ a: CGPoint, _ b: CGPoint) -> Double { atan2(b.y - a.y, b.x - a.x) * 180 / .pi }
-        let distance = meanDistance(read.corners)
-        #expect(distance <= tolerance, "\(word): \(read.corners) against \(points)")
-        #expect(meanDistance(Quadrilateral(rect: read.frame)) > distance + 4)
-        #expect(abs(tilt(read.corners.topLeft, read.corners.topRight) - tilt(points[0], points[1])) <= 4)
-        #expect(abs(tilt(line.corners.topLeft, line.corners.topRight) - tilt(points[0], points[1])) <= 4)
-        #expect(read.frame == read.corners.boundingBox && line.frame == line.corners.boundingBox)
-        // The JSON carries the corners beside the frame.
-        let decoded = try JSONDecoder().decode(TextLine.self, from: JSONEncoder().encode(line))
-        let corners = try #require(decoded.elements.first { $0.text == word }?.corners)
-        #expect(zip(corners.corners, read.corners.corners).allSatisfy { hypot($0.x - $1.x, $0.y - $1.y) < 0.01 })
-    }
-
     @Test func optionsShapeTheResult() throws {
         let scene = try VisionFixtures.scene("paragraph.png", in: VisionFixtures.text, file: \.file)
         let image = try VisionImage(contentsOfFile: scene.file)

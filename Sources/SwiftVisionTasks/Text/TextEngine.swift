@@ -197,18 +197,16 @@ package final class TextEngine: @unchecked Sendable {
 
     /// The words of each detected line (`quadrilaterals`, upright pixels) at ``minimumLineWordConfidence`` or more,
     /// its crop warped upright and read by Tesseract as a single line, with their boxes taken back to `gray`'s
-    /// pixels; lines without such a word are left out. Each line keeps its detected turned rectangle as its
-    /// corners and each word the inverse warp of its box's corners, both top left first in the text's direction.
-    /// Used in place of the first reading when that looks misread (``looksMisread(_:)``): on the DEV set
-    /// (eval/scenetext_dev.py) the first reading's words added to these took precision from 0.603 to 0.324 for
-    /// recall 0.442 to 0.467.
+    /// pixels; lines without such a word are left out. Used in place of the first reading when that looks misread
+    /// (``looksMisread(_:)``): on the DEV set (eval/scenetext_dev.py) the first reading's words added to these took
+    /// precision from 0.603 to 0.324 for recall 0.442 to 0.467.
     private func readingLines(
         _ quadrilaterals: [Quadrilateral], in gray: PixelBuffer, reader: TesseractEngine
-    ) throws -> [TextLine] {
+    ) throws -> [[TesseractEngine.Word]] {
         let page = VisionImage(buffer: gray)
         // Top to bottom, then left to right, by each line's top left corner.
         let ordered = quadrilaterals.sorted { ($0.topLeft.y, $0.topLeft.x) < ($1.topLeft.y, $1.topLeft.x) }
-        return try ordered.compactMap { quadrilateral -> TextLine? in
+        return try ordered.compactMap { quadrilateral in
             // Corners clipped to the image can leave a box flat or folded: nothing to read there.
             guard quadrilateral.isConvex, quadrilateral.area >= 1 else { return nil }
             let crop = try page.perspectiveCorrected(quadrilateral).buffer.converted(to: .gray)
@@ -224,35 +222,36 @@ package final class TextEngine: @unchecked Sendable {
                 try reader.words(in: $0, resolution: Self.resolution, layout: .singleLine)
             }
             let read = readings.max { Self.meanConfidence($0) < Self.meanConfidence($1) } ?? []
-            let words = read.compactMap { read -> TextElement? in
+            let words = read.compactMap { read -> TesseractEngine.Word? in
                 guard read.confidence >= Self.minimumLineWordConfidence else { return nil }
-                let corners = Quadrilateral(rect: read.box).applying { point in
+                var word = read
+                let corners = [
+                    CGPoint(x: read.box.minX, y: read.box.minY), CGPoint(x: read.box.maxX, y: read.box.minY),
+                    CGPoint(x: read.box.maxX, y: read.box.maxY), CGPoint(x: read.box.minX, y: read.box.maxY),
+                ].map { point in
                     // A quarter turn counter-clockwise took the crop's (x, y) to (y, width − x).
                     back.apply(to: turned ? CGPoint(x: width - point.y, y: point.x) : point)
                 }
-                return TextElement(
-                    text: read.text, corners: corners, confidence: read.confidence, recognizedLanguage: read.language)
+                word.box = corners.boundingBox
+                return word
             }
-            guard !words.isEmpty else { return nil }
-            // Read turned, the line's text starts at the crop's top right corner.
-            let q = quadrilateral
-            return TextLine(
-                elements: words,
-                corners: turned
-                    ? Quadrilateral(topLeft: q.topRight, topRight: q.bottomRight, bottomRight: q.bottomLeft, bottomLeft: q.topLeft)
-                    : q)
+            return words.isEmpty ? nil : words
         }
     }
 
     /// One block of one line per detected line, without lines below the minimum height (of an image `height`
     /// pixels high).
-    private func text(from lines: [TextLine], height: Int) -> RecognizedText {
+    private func text(from lines: [[TesseractEngine.Word]], height: Int) -> RecognizedText {
         let minimumHeight = Double(options.minimumTextHeight) * Double(height)
         return RecognizedText(
-            blocks: lines
-                // The height of the words' boxes, not of the detected rectangle around them.
-                .filter { Double($0.elements.map(\.frame).reduce(CGRect.null) { $0.union($1) }.height) >= minimumHeight }
-                .map { TextBlock(lines: [$0]) })
+            blocks: lines.map { words in
+                TextLine(
+                    elements: words.map {
+                        TextElement(text: $0.text, frame: $0.box, confidence: $0.confidence, recognizedLanguage: $0.language)
+                    })
+            }
+            .filter { Double($0.frame.height) >= minimumHeight }
+            .map { TextBlock(lines: [$0]) })
     }
 
     /// The mean confidence of `words`, 0 for none.
