@@ -42,8 +42,14 @@ PPOCR_LICENSE = (
     "Weights: PaddleOCR PP-OCRv4 mobile text detector (ch_PP-OCRv4_det, Apache-2.0, PaddlePaddle "
     "authors), as converted to ONNX and redistributed in the rapidocr-onnxruntime 1.4.4 wheel "
     "(Apache-2.0, RapidAI). Converted to TFLite by SwiftVision; no warranty.")
+PPOCR_REC_LICENSE = (
+    "Weights and character list: PaddleOCR PP-OCRv4 mobile text recogniser (ch_PP-OCRv4_rec, "
+    "Apache-2.0, PaddlePaddle authors), as converted to ONNX and redistributed in the "
+    "rapidocr-onnxruntime 1.4.4 wheel (Apache-2.0, RapidAI). Converted to TFLite by SwiftVision; "
+    "no warranty.")
 
 IMAGENET_LABELS_FILE = "imagenet_labels.txt"
+PPOCR_CHARACTERS_FILE = "ppocr_v4_characters.txt"
 COCO_LABELS_FILE = "coco_labels.txt"
 YOLO_DECODING_FILE = "yolo_decoding.json"
 
@@ -57,8 +63,12 @@ FP16_SUFFIX = "_fp16"
 TEXT_DETECTOR = "ppocr_v4_text_detection"
 # The nominal input size written in the text detector's tensors; any multiple of 32 works at run time.
 TEXT_DETECTOR_SIZE = (736, 1312)
+TEXT_RECOGNIZER = "ppocr_v4_text_recognition"
+# The text recogniser's input: height 48 fixed; width written as 320 (rapidocr's), resizable in steps of 8.
+TEXT_RECOGNIZER_SIZE = (48, 320)
+TEXT_RECOGNIZER_STEP = 8
 # Each base model also comes with float16 weights (same graph, half the size).
-MODEL_NAMES = BASE_MODELS + tuple(n + FP16_SUFFIX for n in BASE_MODELS) + (TEXT_DETECTOR,)
+MODEL_NAMES = BASE_MODELS + tuple(n + FP16_SUFFIX for n in BASE_MODELS) + (TEXT_DETECTOR, TEXT_RECOGNIZER)
 FP16_NOTE = (" This variant stores the weights as float16 (DEQUANTIZE to float32 at load "
              "time); arithmetic stays float32.")
 
@@ -216,6 +226,17 @@ def build_yolo(src: Sources, ms, fp16=False, base="yolov3_tiny_coco") -> bytes:
     return md.append_zip(model, [labels, anchors_file])
 
 
+def _ppocr_input(ms, what: str, sizes: str, padding: str):
+    """The PaddleOCR models' input: BGR, (pixel / 255 - 0.5) / 0.5 (colour space UNKNOWN: the schema
+    has no BGR)."""
+    return md.image_input(
+        ms, "image",
+        f"{what} (blue, green, red channel order, as PaddleOCR reads with OpenCV), float32, "
+        f"{sizes}; values are (pixel / 255 - 0.5) / 0.5 = (pixel - 127.5) / 127.5 for 8-bit "
+        f"pixels{padding}.",
+        mean=[127.5], std=[127.5], stats_min=[-1.0], stats_max=[1.0], color_space="UNKNOWN")
+
+
 def build_text_detector(src: Sources, ms) -> bytes:
     h, w = TEXT_DETECTOR_SIZE
     g = onnx_graph.convert(src.ppocr_detector_onnx(), h, w, "image", ["probability_map"])
@@ -234,18 +255,61 @@ def build_text_detector(src: Sources, ms) -> bytes:
             "defaults): binarise at 0.3, keep contours whose mean probability is at least 0.5, "
             "expand each box by area * 1.6 / perimeter."),
         version=VERSION, author=AUTHOR, license=PPOCR_LICENSE,
-        inputs=[md.image_input(
-            ms, "image",
-            "BGR image (blue, green, red channel order, as PaddleOCR reads with OpenCV), float32, "
-            "height and width multiples of 32; values are (pixel / 255 - 0.5) / 0.5 = "
-            "(pixel - 127.5) / 127.5 for 8-bit pixels.",
-            mean=[127.5], std=[127.5], stats_min=[-1.0], stats_max=[1.0], color_space="UNKNOWN")],
+        inputs=[_ppocr_input(ms, "BGR image", "height and width multiples of 32", "")],
         outputs=[md.feature_output(
             ms, "probability_map",
             "[1, H, W, 1]: probability that each input pixel lies in text (the DB shrink map).",
             stats_min=[0.0], stats_max=[1.0])])
     return g.serialize("SwiftVision: PP-OCRv4 mobile text detector (DB probability map)",
                        {md.METADATA_FIELD_NAME: meta})
+
+
+def ctc_labels(onnx_bytes: bytes) -> list:
+    """The recogniser's class names in output order, as rapidocr decodes: "blank" (the CTC blank) at
+    index 0, the model's "character" list (split into lines), then a space (use_space_char)."""
+    import onnx
+    model = onnx.load_from_string(onnx_bytes)
+    characters = {p.key: p.value for p in model.metadata_props}["character"].splitlines()
+    return ["blank"] + characters + [" "]
+
+
+def build_text_recognizer(src: Sources, ms) -> bytes:
+    h, w = TEXT_RECOGNIZER_SIZE
+    onnx_bytes = src.ppocr_recognizer_onnx()
+    labels = ctc_labels(onnx_bytes)
+    g = onnx_graph.convert(onnx_bytes, h, w, "image", ["probabilities"], steps=(0, TEXT_RECOGNIZER_STEP))
+    classes = g.shape(g.outputs[0])[-1]
+    if len(labels) != classes:
+        raise ValueError(f"{len(labels)} labels for {classes} output classes")
+    characters = md.AssociatedFile(
+        PPOCR_CHARACTERS_FILE,
+        "CTC classes, one per line, in output index order: line 1 'blank' is the CTC blank (index 0), "
+        f"then PP-OCRv4's {classes - 2} characters, and the last line is a space (index {classes - 1}).",
+        "TENSOR_AXIS_LABELS", _labels_bytes(labels))
+    meta = md.model_metadata(
+        ms,
+        name="PP-OCRv4 mobile text recogniser",
+        description=(
+            "Reads one line of text: PaddleOCR's PP-OCRv4 mobile recogniser (SVTR-LCNet: PP-LCNetV3 "
+            "backbone, a two-block SVTR transformer neck, CTC head; float32; Chinese and Latin script, "
+            f"{classes - 2} characters), converted without TensorFlow from the ONNX file in "
+            "rapidocr-onnxruntime 1.4.4. The input's height is 48 and its width is dynamic "
+            f"(shape_signature [1, 48, -1, 3], written as {w}): a multiple of 8, W; the output has W / 8 "
+            "time steps. rapidocr's preprocessing: scale the line crop to height 48 keeping its aspect "
+            "ratio (width ceil(48 w / h)), normalise, and pad with zeros on the right to the input width. "
+            "The output is a softmax over the CTC classes per time step; greedy decoding takes the "
+            "arg-max per step, merges repeats and drops the blank (index 0). Class names in "
+            f"{PPOCR_CHARACTERS_FILE}."),
+        version=VERSION, author=AUTHOR, license=PPOCR_REC_LICENSE,
+        inputs=[_ppocr_input(ms, "BGR line crop", "height 48, width a multiple of 8", ", padding 0")],
+        outputs=[md.feature_output(
+            ms, "probabilities",
+            f"[1, W / 8, {classes}]: per time step (8 input columns), "
+            f"the softmax probabilities of the {classes} CTC classes (labels in {PPOCR_CHARACTERS_FILE}).",
+            files=[characters], stats_min=[0.0], stats_max=[1.0])])
+    model = g.serialize("SwiftVision: PP-OCRv4 mobile text recogniser (CTC probabilities)",
+                        {md.METADATA_FIELD_NAME: meta})
+    return md.append_zip(model, [characters])
 
 
 def build_models(wheels_dir: str, out_dir: str, names=MODEL_NAMES, log=print) -> dict:
@@ -268,6 +332,8 @@ def build_models(wheels_dir: str, out_dir: str, names=MODEL_NAMES, log=print) ->
             data = build_yolo(src, ms, fp16, base)
         elif name == TEXT_DETECTOR:
             data = build_text_detector(src, ms)
+        elif name == TEXT_RECOGNIZER:
+            data = build_text_recognizer(src, ms)
         else:
             raise ValueError(f"unknown model {name}")
         path = os.path.join(out_dir, f"{name}.tflite")

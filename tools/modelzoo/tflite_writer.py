@@ -81,11 +81,10 @@ class Graph:
     def shape(self, t: int) -> tuple:
         return self.tensors[t].shape
 
-    def dynamic_hw(self, t: int) -> None:
-        """Mark an NHWC tensor's height and width as set at run time (shape_signature -1): the
-        runtime may resize the input, and each operator recomputes its output's size."""
-        n, _, _, c = self.tensors[t].shape
-        self.tensors[t].signature = (n, -1, -1, c)
+    def mark_dynamic(self, t: int, axes) -> None:
+        """Mark axes of a tensor as set at run time (shape_signature -1): the runtime may resize the
+        input, and each operator recomputes its output's size."""
+        self.tensors[t].signature = tuple(-1 if i in axes else d for i, d in enumerate(self.tensors[t].shape))
 
     def input(self, name, shape) -> int:
         t = self._add_tensor(name, shape, np.float32)
@@ -122,22 +121,29 @@ class Graph:
             return math.ceil(size / stride)
         return (size - k) // stride + 1
 
+    @staticmethod
+    def _pair(v) -> tuple:
+        """(height, width) from one value for both or a pair."""
+        return (v, v) if isinstance(v, int) else tuple(v)
+
     def conv2d(self, name, x, w_ohwi, bias, stride=1, padding="SAME", act=None) -> int:
+        """`stride`: one value for both axes or (height, width)."""
         n, h, wd, c = self.shape(x)
         o, kh, kw, i = w_ohwi.shape
         if i != c:
             raise ValueError(f"{name}: {c} input channels, filter wants {i}")
         wt = self.const(f"{name}/weights", w_ohwi.astype(np.float32))
         bt = self.const(f"{name}/bias", bias.astype(np.float32))
-        shape = (n, self._out_size(h, kh, stride, padding), self._out_size(wd, kw, stride, padding), o)
+        sh, sw = self._pair(stride)
+        shape = (n, self._out_size(h, kh, sh, padding), self._out_size(wd, kw, sw, padding), o)
         pad = Padding.SAME if padding == "SAME" else Padding.VALID
         fused = ACTIVATIONS[act]
 
         def options(b):
             tflite.Conv2DOptionsStart(b)
             tflite.Conv2DOptionsAddPadding(b, pad)
-            tflite.Conv2DOptionsAddStrideW(b, stride)
-            tflite.Conv2DOptionsAddStrideH(b, stride)
+            tflite.Conv2DOptionsAddStrideW(b, sw)
+            tflite.Conv2DOptionsAddStrideH(b, sh)
             tflite.Conv2DOptionsAddFusedActivationFunction(b, fused)
             tflite.Conv2DOptionsAddDilationWFactor(b, 1)
             tflite.Conv2DOptionsAddDilationHFactor(b, 1)
@@ -146,21 +152,23 @@ class Graph:
         return self._op(Op.CONV_2D, [x, wt, bt], name, shape, Opt.Conv2DOptions, options)
 
     def depthwise_conv2d(self, name, x, w_1hwc, bias, stride=1, padding="SAME", act=None) -> int:
+        """`stride`: one value for both axes or (height, width)."""
         n, h, wd, c = self.shape(x)
         one, kh, kw, co = w_1hwc.shape
         if one != 1 or co != c:
             raise ValueError(f"{name}: depthwise filter {w_1hwc.shape} for {c} channels")
         wt = self.const(f"{name}/weights", w_1hwc.astype(np.float32))
         bt = self.const(f"{name}/bias", bias.astype(np.float32))
-        shape = (n, self._out_size(h, kh, stride, padding), self._out_size(wd, kw, stride, padding), c)
+        sh, sw = self._pair(stride)
+        shape = (n, self._out_size(h, kh, sh, padding), self._out_size(wd, kw, sw, padding), c)
         pad = Padding.SAME if padding == "SAME" else Padding.VALID
         fused = ACTIVATIONS[act]
 
         def options(b):
             tflite.DepthwiseConv2DOptionsStart(b)
             tflite.DepthwiseConv2DOptionsAddPadding(b, pad)
-            tflite.DepthwiseConv2DOptionsAddStrideW(b, stride)
-            tflite.DepthwiseConv2DOptionsAddStrideH(b, stride)
+            tflite.DepthwiseConv2DOptionsAddStrideW(b, sw)
+            tflite.DepthwiseConv2DOptionsAddStrideH(b, sh)
             tflite.DepthwiseConv2DOptionsAddDepthMultiplier(b, 1)
             tflite.DepthwiseConv2DOptionsAddFusedActivationFunction(b, fused)
             tflite.DepthwiseConv2DOptionsAddDilationWFactor(b, 1)
@@ -195,9 +203,30 @@ class Graph:
 
         return self._op(Op.MUL, [a, b_], name, sa, Opt.MulOptions, options)
 
+    def sub(self, name, a, b_) -> int:
+        """a - b; `b_` may broadcast over axes where its size is 1."""
+        return self._broadcast(Op.SUB, Opt.SubOptions, tflite.SubOptionsStart, tflite.SubOptionsEnd,
+                               name, a, b_)
+
+    def div(self, name, a, b_) -> int:
+        """a / b; `b_` may broadcast over axes where its size is 1."""
+        return self._broadcast(Op.DIV, Opt.DivOptions, tflite.DivOptionsStart, tflite.DivOptionsEnd,
+                               name, a, b_)
+
+    def _broadcast(self, code, options_type, start, end, name, a, b_) -> int:
+        sa, sb = self.shape(a), self.shape(b_)
+        if len(sa) != len(sb) or any(x != y and y != 1 for x, y in zip(sa, sb)):
+            raise ValueError(f"{name}: cannot broadcast {sb} to {sa}")
+
+        def options(b):
+            start(b)
+            return end(b)
+
+        return self._op(code, [a, b_], name, sa, options_type, options)
+
     def unary(self, name, code, x) -> int:
-        """An option-less elementwise operator: LOGISTIC, HARD_SWISH, RELU, RELU6."""
-        if code not in (Op.LOGISTIC, Op.HARD_SWISH, Op.RELU, Op.RELU6):
+        """An option-less elementwise operator: LOGISTIC, HARD_SWISH, RELU, RELU6, SQRT."""
+        if code not in (Op.LOGISTIC, Op.HARD_SWISH, Op.RELU, Op.RELU6, Op.SQRT):
             raise ValueError(f"{name}: operator {code} is not elementwise without options")
         return self._op(code, [x], name, self.shape(x))
 
@@ -227,6 +256,64 @@ class Graph:
 
         shape = (n, 1, 1, c) if keep_dims else (n, c)
         return self._op(Op.MEAN, [x, axes], name, shape, Opt.ReducerOptions, options)
+
+    def mean_last(self, name, x) -> int:
+        """MEAN over the last axis, kept as size 1."""
+        shape = self.shape(x)
+        axes = self.const(f"{name}/axes", np.array([len(shape) - 1], dtype=np.int32))
+
+        def options(b):
+            tflite.ReducerOptionsStart(b)
+            tflite.ReducerOptionsAddKeepDims(b, True)
+            return tflite.ReducerOptionsEnd(b)
+
+        return self._op(Op.MEAN, [x, axes], name, shape[:-1] + (1,), Opt.ReducerOptions, options)
+
+    def reshape(self, name, x, new_shape) -> int:
+        """RESHAPE to a constant shape with at most one -1 (inferred, so the reshape follows a resized
+        input; no operator reads a size tensor that a resize would leave stale)."""
+        new_shape = [int(d) for d in new_shape]
+        count = math.prod(self.shape(x))
+        if new_shape.count(-1) > 1:
+            raise ValueError(f"{name}: more than one -1 in {new_shape}")
+        known = math.prod(d for d in new_shape if d != -1)
+        if count % known:
+            raise ValueError(f"{name}: cannot reshape {self.shape(x)} to {new_shape}")
+        out_shape = tuple(count // known if d == -1 else d for d in new_shape)
+        if math.prod(out_shape) != count:
+            raise ValueError(f"{name}: cannot reshape {self.shape(x)} to {new_shape}")
+        shape_t = self.const(f"{name}/shape", np.array(new_shape, dtype=np.int32))
+
+        def options(b):
+            tflite.ReshapeOptionsStartNewShapeVector(b, len(new_shape))
+            for d in reversed(new_shape):
+                b.PrependInt32(d)
+            vec = b.EndVector()
+            tflite.ReshapeOptionsStart(b)
+            tflite.ReshapeOptionsAddNewShape(b, vec)
+            return tflite.ReshapeOptionsEnd(b)
+
+        return self._op(Op.RESHAPE, [x, shape_t], name, out_shape, Opt.ReshapeOptions, options)
+
+    def transpose(self, name, x, perm) -> int:
+        shape = self.shape(x)
+        perm_t = self.const(f"{name}/perm", np.array(perm, dtype=np.int32))
+        return self._op(Op.TRANSPOSE, [x, perm_t], name, tuple(shape[p] for p in perm))
+
+    def batch_matmul(self, name, a, b_, adj_y=False) -> int:
+        """[..., M, K] x [..., K, N] (or [..., N, K] with `adj_y`) -> [..., M, N]."""
+        sa, sb = self.shape(a), self.shape(b_)
+        k, n = (sb[-1], sb[-2]) if adj_y else (sb[-2], sb[-1])
+        if sa[:-2] != sb[:-2] or sa[-1] != k:
+            raise ValueError(f"{name}: cannot multiply {sa} by {sb} (adj_y {adj_y})")
+
+        def options(b):
+            tflite.BatchMatMulOptionsStart(b)
+            tflite.BatchMatMulOptionsAddAdjX(b, False)
+            tflite.BatchMatMulOptionsAddAdjY(b, adj_y)
+            return tflite.BatchMatMulOptionsEnd(b)
+
+        return self._op(Op.BATCH_MATMUL, [a, b_], name, sa[:-1] + (n,), Opt.BatchMatMulOptions, options)
 
     def fully_connected(self, name, x, w_oi, bias, act=None) -> int:
         n, i = self.shape(x)
@@ -263,21 +350,29 @@ class Graph:
         return self._op(Op.LEAKY_RELU, [x], name, self.shape(x), Opt.LeakyReluOptions, options)
 
     def max_pool(self, name, x, size, stride, padding="SAME") -> int:
+        return self._pool(Op.MAX_POOL_2D, name, x, size, stride, padding)
+
+    def average_pool(self, name, x, size, stride, padding="VALID") -> int:
+        """`size` and `stride`: one value for both axes or (height, width)."""
+        return self._pool(Op.AVERAGE_POOL_2D, name, x, size, stride, padding)
+
+    def _pool(self, code, name, x, size, stride, padding) -> int:
         n, h, w, c = self.shape(x)
-        shape = (n, self._out_size(h, size, stride, padding), self._out_size(w, size, stride, padding), c)
+        (kh, kw), (sh, sw) = self._pair(size), self._pair(stride)
+        shape = (n, self._out_size(h, kh, sh, padding), self._out_size(w, kw, sw, padding), c)
         pad = Padding.SAME if padding == "SAME" else Padding.VALID
 
         def options(b):
             tflite.Pool2DOptionsStart(b)
             tflite.Pool2DOptionsAddPadding(b, pad)
-            tflite.Pool2DOptionsAddStrideW(b, stride)
-            tflite.Pool2DOptionsAddStrideH(b, stride)
-            tflite.Pool2DOptionsAddFilterWidth(b, size)
-            tflite.Pool2DOptionsAddFilterHeight(b, size)
+            tflite.Pool2DOptionsAddStrideW(b, sw)
+            tflite.Pool2DOptionsAddStrideH(b, sh)
+            tflite.Pool2DOptionsAddFilterWidth(b, kw)
+            tflite.Pool2DOptionsAddFilterHeight(b, kh)
             tflite.Pool2DOptionsAddFusedActivationFunction(b, Act.NONE)
             return tflite.Pool2DOptionsEnd(b)
 
-        return self._op(Op.MAX_POOL_2D, [x], name, shape, Opt.Pool2DOptions, options)
+        return self._op(code, [x], name, shape, Opt.Pool2DOptions, options)
 
     def resize_nearest(self, name, x, out_h, out_w) -> int:
         n, _, _, c = self.shape(x)
@@ -292,12 +387,14 @@ class Graph:
         return self._op(Op.RESIZE_NEAREST_NEIGHBOR, [x, size], name, (n, out_h, out_w, c),
                         Opt.ResizeNearestNeighborOptions, options)
 
-    def pad_hw(self, name, x, before, after) -> int:
+    def pad_hw(self, name, x, before, after, width=None) -> int:
         """Zero padding of the two spatial axes: `before` rows/columns at the top/left, `after` at the
-        bottom/right (Darknet's symmetric convolution padding, which TFLite's SAME is not for stride 2)."""
+        bottom/right (Darknet's symmetric convolution padding, which TFLite's SAME is not for stride 2);
+        `width`, a (left, right) pair, pads the columns differently from the rows."""
         n, h, w, c = self.shape(x)
-        paddings = self.const(f"{name}/paddings", np.array([[0, 0], [before, after], [before, after], [0, 0]], dtype=np.int32))
-        return self._op(Op.PAD, [x, paddings], name, (n, h + before + after, w + before + after, c))
+        left, right = (before, after) if width is None else width
+        paddings = self.const(f"{name}/paddings", np.array([[0, 0], [before, after], [left, right], [0, 0]], dtype=np.int32))
+        return self._op(Op.PAD, [x, paddings], name, (n, h + before + after, w + left + right, c))
 
     def slice_channels(self, name, x, start, count) -> int:
         """Channels start..<start + count of an NHWC tensor (Darknet's grouped [route])."""
