@@ -62,4 +62,30 @@ import Testing
         })
         #expect(Quadrilateral(rect: CGRect(x: 0, y: 0, width: 2, height: 1)).bottomRight == CGPoint(x: 2, y: 1))
     }
+
+    /// A diamond turned 45°, the lines of its sides worked out by hand: x + y = 5 (top left), x − y = 5
+    /// (top right), x + y = 15 (bottom right) and y − x = 5 (bottom left).
+    @Test func quadrilateralsContainPointsInsideOnAndNearTheirSides() {
+        let diamond = Quadrilateral(
+            topLeft: CGPoint(x: 5, y: 0), topRight: CGPoint(x: 10, y: 5), bottomRight: CGPoint(x: 5, y: 10),
+            bottomLeft: CGPoint(x: 0, y: 5))
+        let reversed = Quadrilateral(
+            topLeft: diamond.bottomLeft, topRight: diamond.bottomRight, bottomRight: diamond.topRight, bottomLeft: diamond.topLeft)
+        for shape in [diamond, reversed] {
+            // Inside, and on a side (x + y = 5, x − y = 5) or a corner: contained.
+            for point in [CGPoint(x: 5, y: 5), CGPoint(x: 3, y: 5), CGPoint(x: 2.5, y: 2.5), CGPoint(x: 7.5, y: 2.5), CGPoint(x: 0, y: 5)] {
+                #expect(shape.contains(point), "\(point)")
+            }
+            // Outside the upright box's corners (x + y = 2, 16) and beyond a corner along the x axis.
+            for point in [CGPoint(x: 1, y: 1), CGPoint(x: 8, y: 8), CGPoint(x: 10.5, y: 5), CGPoint(x: 2.2, y: 2.5)] {
+                #expect(!shape.contains(point), "\(point)")
+            }
+            // (2.2, 2.5) is 0.3 / √2 ≈ 0.21 outside x + y = 5, (2, 2) 1 / √2 ≈ 0.71 and (10.5, 5) 0.5 / √2 ≈ 0.35
+            // outside the two sides that meet at (10, 5).
+            #expect(shape.contains(CGPoint(x: 2.2, y: 2.5), tolerance: 0.5))
+            #expect(shape.contains(CGPoint(x: 10.5, y: 5), tolerance: 0.5))
+            #expect(!shape.contains(CGPoint(x: 2, y: 2), tolerance: 0.5))
+            #expect(!shape.contains(CGPoint(x: 10.5, y: 5), tolerance: 0.3))
+        }
+    }
 }

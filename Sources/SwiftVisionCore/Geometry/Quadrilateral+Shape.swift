@@ -48,6 +48,23 @@ extension Quadrilateral {
         return CGSize(width: (lengths[0] + lengths[2]) / 2, height: (lengths[1] + lengths[3]) / 2)
     }
 
+    /// Whether `point` lies inside the quadrilateral (taken as convex, its corners in either winding),
+    /// on its outline, or within `tolerance` of a side's line on the outside.
+    public func contains(_ point: CGPoint, tolerance: Double = 0) -> Bool {
+        // The side of the outline that the first side the point is clearly off puts it on; every other
+        // side must put it there too, or within `tolerance` of its line.
+        var sign = 0.0
+        func agrees(_ a: CGPoint, _ b: CGPoint) -> Bool {
+            let length = hypot(b.x - a.x, b.y - a.y)
+            guard length > 0 else { return true }
+            let offset = ((b.x - a.x) * (point.y - a.y) - (b.y - a.y) * (point.x - a.x)) / length
+            if sign == 0, abs(offset) > tolerance { sign = offset > 0 ? 1 : -1 }
+            return sign == 0 || offset * sign >= -tolerance
+        }
+        return agrees(topLeft, topRight) && agrees(topRight, bottomRight) && agrees(bottomRight, bottomLeft)
+            && agrees(bottomLeft, topLeft)
+    }
+
     /// The largest distance between a corner of this quadrilateral and the same corner of `other`.
     public func largestCornerDistance(to other: Quadrilateral) -> Double {
         zip(corners, other.corners).map { hypot(Double($0.x - $1.x), Double($0.y - $1.y)) }.max()!

@@ -246,15 +246,3 @@ extension Array where Element == Barcode {
         }
     }
 }
-
-extension Quadrilateral {
-    /// Whether `point` lies inside the quadrilateral (taken as convex), or on its edge.
-    func contains(_ point: CGPoint) -> Bool {
-        let points = corners
-        let sides = points.indices.map { index in
-            let a = points[index], b = points[(index + 1) % points.count]
-            return (b.x - a.x) * (point.y - a.y) - (b.y - a.y) * (point.x - a.x)
-        }
-        return sides.allSatisfy { $0 >= 0 } || sides.allSatisfy { $0 <= 0 }
-    }
-}

@@ -139,7 +139,7 @@ struct ProbabilityMap {
     /// The mean probability over the pixels inside `quadrilateral` (the corners truncated to whole pixels, as
     /// PaddleOCR's `box_score_fast` fills them; a pixel counts when its centre lies within half a pixel of it).
     func score(inside quadrilateral: Quadrilateral) -> Float {
-        let corners = quadrilateral.corners.map { CGPoint(x: $0.x.rounded(.towardZero), y: $0.y.rounded(.towardZero)) }
+        let corners = quadrilateral.applying { CGPoint(x: $0.x.rounded(.towardZero), y: $0.y.rounded(.towardZero)) }
         let bounds = corners.boundingBox
         let minX = min(max(Int(bounds.minX), 0), width - 1)
         let maxX = min(max(Int(bounds.maxX), 0), width - 1)
@@ -147,26 +147,12 @@ struct ProbabilityMap {
         let maxY = min(max(Int(bounds.maxY), 0), height - 1)
         var (sum, count) = (Float(0), 0)
         for y in minY...maxY {
-            for x in minX...maxX where Self.contains(corners, CGPoint(x: Double(x), y: Double(y)), tolerance: 0.5) {
+            for x in minX...maxX where corners.contains(CGPoint(x: Double(x), y: Double(y)), tolerance: 0.5) {
                 sum += values[y * width + x]
                 count += 1
             }
         }
         return count == 0 ? 0 : sum / Float(count)
-    }
-
-    /// Whether `point` lies inside the convex polygon `corners` (either winding) or within `tolerance` of its edges.
-    static func contains(_ corners: [CGPoint], _ point: CGPoint, tolerance: Double) -> Bool {
-        var sign = 0.0
-        for index in corners.indices {
-            let (a, b) = (corners[index], corners[(index + 1) % corners.count])
-            let length = hypot(b.x - a.x, b.y - a.y)
-            guard length > 0 else { continue }
-            let side = ((b.x - a.x) * (point.y - a.y) - (b.y - a.y) * (point.x - a.x)) / length
-            if sign == 0, abs(side) > tolerance { sign = side > 0 ? 1 : -1 }
-            if sign != 0, side * sign < -tolerance { return false }
-        }
-        return true
     }
 
     /// The smallest turned rectangle around a contour (OpenCV's `minAreaRect`): over its convex hull, the rectangle
