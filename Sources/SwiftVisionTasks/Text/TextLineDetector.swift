@@ -112,10 +112,13 @@ struct ProbabilityMap {
         // cv2.dilate with a 2 × 2 kernel (anchor at its centre, (1, 1)): a pixel is set when it or its left, upper
         // or upper-left neighbour is above the threshold.
         for y in 0..<height {
-            for x in 0..<width where values[y * width + x] > TextLineDetector.pixelThreshold {
-                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] where x + dx < width && y + dy < height {
-                    mask[(y + dy) * width + x + dx] = 255
-                }
+            let row = y * width, below = y + 1 < height
+            for x in 0..<width where values[row + x] > TextLineDetector.pixelThreshold {
+                let right = x + 1 < width
+                mask[row + x] = 255
+                if right { mask[row + x + 1] = 255 }
+                if below { mask[row + width + x] = 255 }
+                if right && below { mask[row + width + x + 1] = 255 }
             }
         }
         let binary = try PixelBuffer(format: .gray, width: width, height: height, bytes: mask)
