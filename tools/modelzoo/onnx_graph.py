@@ -194,7 +194,7 @@ class _Reader:
 
     def read(self, n):
         op, a, out, args = n.op_type, _attrs(n), n.output[0], list(n.input)
-        consts, net = self.consts, self.net
+        consts = self.consts
         # shape arithmetic and constants
         if op == "Shape":
             rank = {"nchw": 4, "nhwc": 4, "nct": 3, "ntc": 3}[self.lay[args[0]]]
@@ -602,8 +602,6 @@ def to_tflite(net: Network, height: int, width: int, input_name: str, output_nam
             src, padding = x[0], _conv_padding(name, w.shape[2:], stride, pad)
             if padding == "PAD":
                 src, padding = g.pad_hw(f"{name}/pad", src, pad[0], pad[0], width=(pad[1], pad[1])), "VALID"
-            # A 1x1 convolution at stride 1 is written SAME, as before the padding was per axis.
-            padding = "SAME" if w.shape[2:] == (1, 1) and stride == (1, 1) else padding
             o = w.shape[0]
             conv_name = name if a["d2s"] == 1 else f"{name}/conv"
             if group == 1:
