@@ -9,16 +9,14 @@ zeros on the right up to the input's width. Each crop runs at its own width (at 
 rounded up to a multiple of 8) and padded to 960, as in a batch with a long line; one LiteRT interpreter
 is resized between all of them, as the Swift side resizes its compiled model.
 
-    $CACHE/tools-venv/bin/python Tests/Python/test_text_recognition_model.py   # invoke times, 1 thread
+    $CACHE/tools-venv/bin/python Tests/Python/test_text_recognition_model.py   # invoke times, 1 thread pinned
 """
 from __future__ import annotations
 
 import json
 import math
-import statistics
 import subprocess
 import sys
-import time
 import zipfile
 from pathlib import Path
 
@@ -196,28 +194,50 @@ def test_probabilities_and_readings_match_rapidocr(tmp_path):
     assert read_right >= len(crops) // 2, f"rapidocr reads {read_right} of {len(crops)} crops as ICDAR does"
 
 
+# Runs in the reference venv, which has both runtimes, pinned to one core: for each input of inputs.npz
+# (NHWC), ai-edge-litert on the model and onnxruntime on the ONNX file, one thread each, invoked in turns
+# so that both see the same load; prints the median and range of each.
+TIMING = """
+import os, statistics, sys, time, numpy as np, onnxruntime as ort
+from ai_edge_litert.interpreter import Interpreter
+os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
+model, onnx_path, inputs, rounds = sys.argv[1], sys.argv[2], np.load(sys.argv[3]), int(sys.argv[4])
+options = ort.SessionOptions()
+options.intra_op_num_threads = options.inter_op_num_threads = 1
+session = ort.InferenceSession(onnx_path, options, providers=["CPUExecutionProvider"])
+it = Interpreter(model_path=model, num_threads=1)
+for k in inputs.files:
+    x = inputs[k][None]
+    it.resize_tensor_input(0, list(x.shape), strict=True)
+    it.allocate_tensors()
+    it.set_tensor(it.get_input_details()[0]["index"], x)
+    feed = {session.get_inputs()[0].name: x.transpose(0, 3, 1, 2).copy()}
+    times = {"litert": [], "onnxruntime": []}
+    for i in range(rounds + 3):
+        for name, run in (("litert", it.invoke), ("onnxruntime", lambda: session.run(None, feed))):
+            t0 = time.perf_counter(); run(); ms = (time.perf_counter() - t0) * 1e3
+            if i >= 3:
+                times[name].append(ms)
+    print(k, " ".join(f"{statistics.median(t):.2f} {min(t):.2f} {max(t):.2f}" for t in times.values()))
+"""
+
+
 def main() -> int:
-    """Invoke time at W 320 and 960, 1 thread: ours (ai-edge-litert, XNNPACK) and onnxruntime, same inputs."""
+    """Invoke time at W 320 and 960, 1 thread pinned: ours (ai-edge-litert 2.3.0, XNNPACK) and onnxruntime
+    1.22.0 on the same inputs, in turns (a word of img_47 padded to each width)."""
     import tempfile
     _, _, crop = words()[0]
-    inputs = {f"W{w}": line_input(crop, w) for w in (MIN_WIDTH, LONG)}
-    it = interpreter()
-    rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        *_, onnx_lines = peer(Path(tmp), inputs, repeats=50)
-    onnx = {line.split()[0]: [float(v) for v in line.split()[1:]] for line in onnx_lines.splitlines()}
-    for name, x in inputs.items():
-        ours(it, x)
-        times = []
-        for _ in range(50):
-            t0 = time.perf_counter()
-            it.invoke()
-            times.append((time.perf_counter() - t0) * 1e3)
-        rows.append((name, statistics.median(times), min(times), max(times), *onnx[name]))
-    print("| input (48 × W) | ai-edge-litert 2.3.0 median ms (min–max) | onnxruntime median ms (min–max) |")
+        np.savez(Path(tmp) / "inputs.npz", **{f"48×{w}": line_input(crop, w) for w in (MIN_WIDTH, LONG)})
+        run = subprocess.run([str(CACHE / "venv" / "bin" / "python"), "-c", TIMING, str(CACHE / "models" / MODEL),
+                              str(onnx_file(Path(tmp))), str(Path(tmp) / "inputs.npz"), "40"],
+                             capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    print("| input | ai-edge-litert 2.3.0 median ms (min–max) | onnxruntime 1.22.0 median ms (min–max) |")
     print("| --- | ---: | ---: |")
-    for name, m, lo, hi, om, olo, ohi in rows:
-        print(f"| {name} | {m:.2f} ({lo:.2f}–{hi:.2f}) | {om:.2f} ({olo:.2f}–{ohi:.2f}) |")
+    for line in run.stdout.splitlines():
+        name, m, lo, hi, om, olo, ohi = line.split()
+        print(f"| {name} | {m} ({lo}–{hi}) | {om} ({olo}–{ohi}) |")
     return 0
 
 
