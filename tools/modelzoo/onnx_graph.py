@@ -197,7 +197,9 @@ class _Reader:
         consts = self.consts
         # shape arithmetic and constants
         if op == "Shape":
-            rank = {"nchw": 4, "nhwc": 4, "nct": 3, "ntc": 3}[self.lay[args[0]]]
+            rank = {"nchw": 4, "nhwc": 4, "nct": 3, "ntc": 3}.get(self.lay[args[0]])
+            if rank is None:
+                raise ValueError(f"{out}: Shape of a {self.lay[args[0]]} value")
             self.sizes[out] = [("dim", args[0], i) for i in range(rank)]
         elif op == "Cast":
             if args[0] in self.sizes:
