@@ -30,4 +30,11 @@ int fitDecoded(uint64_t width, uint64_t height, const SVImageView &destination, 
 
 }  // namespace shim
 
+/// One function of an X-macro list (name, parameters, arguments) as the text "name(parameters);". Expanded over a
+/// whole list it gives one string literal, the list's interface: a loader and the library it loads, each compiled
+/// from its own copy of the header, agree on the functions' signatures exactly when their strings are equal. A
+/// library from another build whose functions take other parameters would otherwise be called with the wrong
+/// arguments and corrupt memory.
+#define SV_INTERFACE_ENTRY(name, parameters, arguments) #name #parameters ";"
+
 #endif

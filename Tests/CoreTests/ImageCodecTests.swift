@@ -147,13 +147,37 @@ import Testing
         #expect(sizes == [[810, 1080], [1280, 720]], "\(info.output)")
         let faces = try Fixtures.run(Self.executable, ["faces", "--json"] + photos, environment: missing, timeout: 60)
         #expect(faces.status == 1, "\(faces.errors)")
-        let lines = try faces.output.split(separator: "\n").map {
-            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-        }
+        let lines = try Self.jsonLines(of: faces)
         try #require(lines.count == 2, "\(faces.output)")
         for line in lines {
             let error = try #require(line["error"] as? String, "\(line)")
             #expect(error.contains("libSwiftVisionImaging.so") && error.contains("SWIFTVISION_IMAGING_LIBRARY"), "\(error)")
+        }
+    }
+
+    /// A libSwiftVisionImaging.so built from other sources (here the real library with one function of its
+    /// interface renamed, as a library whose `resize` changed would read) is refused with a clear error line
+    /// before any of its functions is called: called with arguments they do not take, they corrupted memory.
+    @Test func anImagingLibraryFromOtherSourcesIsRefused() throws {
+        let built = Self.executable.deletingLastPathComponent().appendingPathComponent("libSwiftVisionImaging.so")
+        var library = try Data(contentsOf: built)
+        let entry = Data("resize(SVImageView source".utf8)
+        let found = try #require(library.range(of: entry), "the library states no interface")
+        #expect(library.range(of: entry, in: found.upperBound..<library.endIndex) == nil)
+        library[found.lowerBound] = UInt8(ascii: "R")
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let other = folder.appendingPathComponent("libSwiftVisionImaging.so")
+        try library.write(to: other)
+        let photos = [try Fixtures.sample("bus.jpg").path, try Fixtures.sample("zidane.jpg").path]
+        let run = try Fixtures.run(
+            Self.executable, ["faces", "--json"] + photos, environment: ["SWIFTVISION_IMAGING_LIBRARY": other.path], timeout: 60)
+        #expect(run.status == 1, "\(run.errors)")
+        let lines = try Self.jsonLines(of: run)
+        try #require(lines.count == 2, "\(run.output)")
+        for line in lines {
+            let error = try #require(line["error"] as? String, "\(line)")
+            #expect(error.contains("libSwiftVisionImaging.so was built from other sources"), "\(error)")
         }
     }
 
@@ -173,9 +197,7 @@ import Testing
             Self.executable, ["faces", "--json", try Fixtures.sample("zidane.jpg").path, bmp.path, video.path,
                               try Fixtures.sample("chelsea.png").path], environment: missing, timeout: 120)
         #expect(run.status == 1, "\(run.errors)")
-        let lines = try run.output.split(separator: "\n").map {
-            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-        }
+        let lines = try Self.jsonLines(of: run)
         try #require(lines.count == 4, "\(run.output)")
         #expect((lines[0]["faces"] as? [Any])?.count == 2, "\(lines[0])")
         for line in lines[1...2] {
@@ -186,5 +208,12 @@ import Testing
                                      environment: missing, timeout: 120)
         #expect(track.status != 0 && (track.output + track.errors).contains("libSwiftVisionMedia.so"), "\(track.output) \(track.errors)")
         #expect(track.status < 128, "the tool crashed: \(track.status)")
+    }
+
+    /// Each line of a `--json` run's output as a JSON object.
+    private static func jsonLines(of run: (status: Int32, output: String, errors: String)) throws -> [[String: Any]] {
+        try run.output.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
     }
 }
