@@ -95,10 +95,10 @@ int svi_invert(SVImageView source, SVImageView destination) {
     });
 }
 
-int svi_find_contours(SVImageView binary, int32_t **points, int32_t **lengths, int32_t *count) {
+int svi_find_contours(SVImageView binary, int outerOnly, int32_t **points, int32_t **lengths, int32_t *count) {
     return guarded([&] {
         std::vector<std::vector<cv::Point>> contours;
-        cv::findContours(asMat(binary), contours, cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
+        cv::findContours(asMat(binary), contours, outerOnly ? cv::RETR_EXTERNAL : cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
         size_t total = 0;
         for (const auto &contour : contours) total += contour.size();
         *points = static_cast<int32_t *>(std::malloc(sizeof(int32_t) * (2 * total + 1)));

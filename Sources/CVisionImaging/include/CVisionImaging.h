@@ -60,8 +60,8 @@ extern "C" {
     X(divide, (SVImageView numerator, SVImageView denominator, SVImageView destination, double scale),                \
       (numerator, denominator, destination, scale))                                                                   \
     X(invert, (SVImageView source, SVImageView destination), (source, destination))                                   \
-    X(find_contours, (SVImageView binary, int32_t **points, int32_t **lengths, int32_t *count),                       \
-      (binary, points, lengths, count))                                                                               \
+    X(find_contours, (SVImageView binary, int outerOnly, int32_t **points, int32_t **lengths, int32_t *count),        \
+      (binary, outerOnly, points, lengths, count))                                                                    \
     X(line_segments, (SVImageView gray, float **segments, int32_t *count), (gray, segments, count))                   \
     X(convex_hull, (const int32_t *xy, int32_t count, int32_t *hull, int32_t *hullCount), (xy, count, hull, hullCount)) \
     X(approximate_polygon,                                                                                            \

@@ -34,10 +34,11 @@ int sv_divide(SVImageView numerator, SVImageView denominator, SVImageView destin
 /// destination = 255 − source (bitwise not).
 int sv_invert(SVImageView source, SVImageView destination);
 
-/// Outlines of the non-zero regions of an 8-bit image, every contour (outer and inner), with straight
-/// runs compressed to their end points. `points` receives x, y pairs of all contours one after another
-/// and `lengths` the number of points of each; release both with sv_free.
-int sv_find_contours(SVImageView binary, int32_t **points, int32_t **lengths, int32_t *count);
+/// Outlines of the non-zero regions of an 8-bit image, with straight runs compressed to their end points:
+/// every contour (outer and inner), or when `outerOnly` is non-zero only the outermost ones (no hole, and
+/// nothing inside a hole). `points` receives x, y pairs of all contours one after another and `lengths`
+/// the number of points of each; release both with sv_free.
+int sv_find_contours(SVImageView binary, int outerOnly, int32_t **points, int32_t **lengths, int32_t *count);
 /// Straight line segments in an 8-bit gray image (OpenCV's LSD line segment detector with its
 /// default parameters). `segments` receives x1, y1, x2, y2 for each; release it with sv_free.
 int sv_line_segments(SVImageView gray, float **segments, int32_t *count);

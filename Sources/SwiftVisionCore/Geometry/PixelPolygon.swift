@@ -63,12 +63,14 @@ package struct PixelPolygon: Sendable, Equatable {
 }
 
 extension PixelBuffer {
-    /// The outlines of all non-zero regions of a gray buffer, outer and inner.
-    package func contours() throws -> [PixelPolygon] {
+    /// The outlines of the non-zero regions of a gray buffer: all of them, outer and inner, or with
+    /// `outerOnly` only the outermost (no hole's outline, and nothing inside a hole), which traces far
+    /// fewer pixels in a busy edge map.
+    package func contours(outerOnly: Bool = false) throws -> [PixelPolygon] {
         var points: UnsafeMutablePointer<Int32>?
         var lengths: UnsafeMutablePointer<Int32>?
         var count: Int32 = 0
-        try withView { view in try shimCall { sv_find_contours(view, &points, &lengths, &count) } }
+        try withView { view in try shimCall { sv_find_contours(view, outerOnly ? 1 : 0, &points, &lengths, &count) } }
         defer {
             sv_free(points)
             sv_free(lengths)
