@@ -27,13 +27,12 @@ template <typename Function> void resolve(void *handle, const std::string &name,
     if (function == nullptr) missing += missing.empty() ? name : ", " + name;
 }
 
-/// When `missing` names functions, closes `handle` and sets `failure` to say that the library is from another version.
-bool checkComplete(void *handle, const char *fileName, const std::string &missing, std::string &failure);
-
-/// When the library's interface (``SV_INTERFACE_ENTRY`` over its function list) differs from `expected`, the
-/// shim's own, closes `handle` and sets `failure` to say that the library is from another build: calling it would
-/// pass arguments its functions do not take.
-bool checkInterface(void *handle, const char *fileName, const char *interface, const char *expected, std::string &failure);
+/// Checks a library whose functions were resolved: when `missing` names functions, or its interface (the
+/// function `interfaceSymbol` returns, ``SV_INTERFACE_ENTRY`` over its function list) differs from `expected`, the
+/// shim's own, closes `handle` and sets `failure` to say that it is from another version or build. Calling a
+/// library from other sources would pass arguments its functions do not take.
+bool checkLibrary(void *handle, const char *fileName, const char *interfaceSymbol, const char *expected,
+                  std::string &missing, std::string &failure);
 
 /// Calls `body` with `library` (which has `failure` and `lastError`), or fails with the reason it could not be
 /// loaded; a failure inside the library is passed on with its message.

@@ -2,7 +2,7 @@
 #ifndef SWIFTVISION_MEDIALIBRARY_HPP
 #define SWIFTVISION_MEDIALIBRARY_HPP
 
-#include "CVisionShim.h"
+#include "../CVisionMedia/include/CVisionMedia.h"
 
 #include <string>
 
@@ -11,19 +11,9 @@ struct MediaLibrary {
     /// Why the library could not be used; empty once it is loaded.
     std::string failure;
     const char *(*lastError)(void) = nullptr;
-    int (*decode)(const uint8_t *, size_t, SVImageView, int32_t *, int32_t *, int) = nullptr;
-    int (*encode)(SVImageView, const char *, int, uint8_t **, size_t *) = nullptr;
-    SVVideoReader *(*openReader)(const char *) = nullptr;
-    SVVideoReader *(*openCamera)(int32_t) = nullptr;
-    void (*readerProperties)(SVVideoReader *, int32_t *, int32_t *, double *, int64_t *) = nullptr;
-    int (*readFrame)(SVVideoReader *, SVImageView, double *) = nullptr;
-    void (*closeReader)(SVVideoReader *) = nullptr;
-    SVVideoWriter *(*openWriter)(const char *, const char *, double, int32_t, int32_t) = nullptr;
-    int (*writeFrame)(SVVideoWriter *, SVImageView) = nullptr;
-    void (*closeWriter)(SVVideoWriter *) = nullptr;
-    SVObjectTracker *(*createTracker)(SVTrackerKind, SVImageView, int32_t, int32_t, int32_t, int32_t) = nullptr;
-    int (*updateTracker)(SVObjectTracker *, SVImageView, int32_t *, int32_t *, int32_t *, int32_t *) = nullptr;
-    void (*releaseTracker)(SVObjectTracker *) = nullptr;
+#define SV_MEDIA_MEMBER(result, name, parameters) result(*name) parameters = nullptr;
+    SV_MEDIA_FUNCTIONS(SV_MEDIA_MEMBER)
+#undef SV_MEDIA_MEMBER
 
     /// The library, loaded by the first call (thread-safe).
     static const MediaLibrary &shared();

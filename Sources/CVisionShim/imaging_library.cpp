@@ -47,10 +47,8 @@ ImagingLibrary load() {
 #define SV_IMAGING_RESOLVE(name, parameters, arguments) resolve(handle, "svi_" #name, library.name, missing);
     SV_IMAGING_FUNCTIONS(SV_IMAGING_RESOLVE)
 #undef SV_IMAGING_RESOLVE
-    const char *(*interface)(void) = nullptr;
-    resolve(handle, "svi_interface", interface, missing);
-    if (!checkComplete(handle, libraryName, missing, library.failure)) return library;
-    checkInterface(handle, libraryName, interface(), SV_IMAGING_FUNCTIONS(SV_INTERFACE_ENTRY), library.failure);
+    checkLibrary(handle, libraryName, "svi_interface", SV_IMAGING_FUNCTIONS(SV_INTERFACE_ENTRY), missing,
+                 library.failure);
     return library;
 }
 

@@ -46,19 +46,19 @@ void *shim::openSystemLibrary(const char *soname, const std::string &purpose, st
     return nullptr;
 }
 
-bool shim::checkComplete(void *handle, const char *fileName, const std::string &missing, std::string &failure) {
-    if (missing.empty()) return true;
-    failure = std::string(fileName) + " lacks " + missing + ": it is from another version of SwiftVision";
-    dlclose(handle);
-    return false;
-}
-
-bool shim::checkInterface(void *handle, const char *fileName, const char *interface, const char *expected,
-                          std::string &failure) {
-    if (std::strcmp(interface, expected) == 0) return true;
-    failure = std::string(fileName) +
-              " was built from other sources than this executable (its functions take other arguments); build both "
-              "again from the same sources, for example with `swift build`, which builds every product";
+bool shim::checkLibrary(void *handle, const char *fileName, const char *interfaceSymbol, const char *expected,
+                        std::string &missing, std::string &failure) {
+    const char *(*interface)(void) = nullptr;
+    resolve(handle, interfaceSymbol, interface, missing);
+    if (!missing.empty()) {
+        failure = std::string(fileName) + " lacks " + missing + ": it is from another version of SwiftVision";
+    } else if (std::strcmp(interface(), expected) != 0) {
+        failure = std::string(fileName) +
+                  " was built from other sources than this executable (its functions take other arguments); build "
+                  "both again from the same sources, for example with `swift build`, which builds every product";
+    } else {
+        return true;
+    }
     dlclose(handle);
     return false;
 }

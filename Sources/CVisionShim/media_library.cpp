@@ -25,20 +25,11 @@ MediaLibrary load() {
     if (handle == nullptr) return library;
     std::string missing;
     resolve(handle, "svm_last_error", library.lastError, missing);
-    resolve(handle, "svm_decode", library.decode, missing);
-    resolve(handle, "svm_encode", library.encode, missing);
-    resolve(handle, "svm_video_reader_open", library.openReader, missing);
-    resolve(handle, "svm_video_reader_open_camera", library.openCamera, missing);
-    resolve(handle, "svm_video_reader_properties", library.readerProperties, missing);
-    resolve(handle, "svm_video_reader_read", library.readFrame, missing);
-    resolve(handle, "svm_video_reader_close", library.closeReader, missing);
-    resolve(handle, "svm_video_writer_open", library.openWriter, missing);
-    resolve(handle, "svm_video_writer_write", library.writeFrame, missing);
-    resolve(handle, "svm_video_writer_close", library.closeWriter, missing);
-    resolve(handle, "svm_tracker_create", library.createTracker, missing);
-    resolve(handle, "svm_tracker_update", library.updateTracker, missing);
-    resolve(handle, "svm_tracker_release", library.releaseTracker, missing);
-    checkComplete(handle, libraryName, missing, library.failure);
+#define SV_MEDIA_RESOLVE(result, name, parameters) resolve(handle, "svm_" #name, library.name, missing);
+    SV_MEDIA_FUNCTIONS(SV_MEDIA_RESOLVE)
+#undef SV_MEDIA_RESOLVE
+    checkLibrary(handle, libraryName, "svm_interface", SV_MEDIA_FUNCTIONS(SV_MEDIA_INTERFACE_ENTRY), missing,
+                 library.failure);
     return library;
 }
 
@@ -67,45 +58,45 @@ int MediaLibrary::encodeAny(SVImageView source, const char *extension, int quali
 extern "C" {
 
 SVVideoReader *sv_video_reader_open(const char *path) {
-    return withMedia<SVVideoReader *>(nullptr, [&](const MediaLibrary &library) { return library.openReader(path); });
+    return withMedia<SVVideoReader *>(nullptr, [&](const MediaLibrary &library) { return library.video_reader_open(path); });
 }
 
 SVVideoReader *sv_video_reader_open_camera(int32_t index) {
-    return withMedia<SVVideoReader *>(nullptr, [&](const MediaLibrary &library) { return library.openCamera(index); });
+    return withMedia<SVVideoReader *>(nullptr, [&](const MediaLibrary &library) { return library.video_reader_open_camera(index); });
 }
 
 void sv_video_reader_properties(SVVideoReader *reader, int32_t *width, int32_t *height, double *fps, int64_t *frameCount) {
-    MediaLibrary::shared().readerProperties(reader, width, height, fps, frameCount);
+    MediaLibrary::shared().video_reader_properties(reader, width, height, fps, frameCount);
 }
 
 int sv_video_reader_read(SVVideoReader *reader, SVImageView destination, double *timestampMs) {
-    return withMedia(-1, [&](const MediaLibrary &library) { return library.readFrame(reader, destination, timestampMs); });
+    return withMedia(-1, [&](const MediaLibrary &library) { return library.video_reader_read(reader, destination, timestampMs); });
 }
 
-void sv_video_reader_close(SVVideoReader *reader) { MediaLibrary::shared().closeReader(reader); }
+void sv_video_reader_close(SVVideoReader *reader) { MediaLibrary::shared().video_reader_close(reader); }
 
 SVVideoWriter *sv_video_writer_open(const char *path, const char *fourcc, double fps, int32_t width, int32_t height) {
     return withMedia<SVVideoWriter *>(
-        nullptr, [&](const MediaLibrary &library) { return library.openWriter(path, fourcc, fps, width, height); });
+        nullptr, [&](const MediaLibrary &library) { return library.video_writer_open(path, fourcc, fps, width, height); });
 }
 
 int sv_video_writer_write(SVVideoWriter *writer, SVImageView frame) {
-    return withMedia(-1, [&](const MediaLibrary &library) { return library.writeFrame(writer, frame); });
+    return withMedia(-1, [&](const MediaLibrary &library) { return library.video_writer_write(writer, frame); });
 }
 
-void sv_video_writer_close(SVVideoWriter *writer) { MediaLibrary::shared().closeWriter(writer); }
+void sv_video_writer_close(SVVideoWriter *writer) { MediaLibrary::shared().video_writer_close(writer); }
 
 SVObjectTracker *sv_tracker_create(SVTrackerKind kind, SVImageView image, int32_t x, int32_t y, int32_t width,
                                    int32_t height) {
     return withMedia<SVObjectTracker *>(
-        nullptr, [&](const MediaLibrary &library) { return library.createTracker(kind, image, x, y, width, height); });
+        nullptr, [&](const MediaLibrary &library) { return library.tracker_create(kind, image, x, y, width, height); });
 }
 
 int sv_tracker_update(SVObjectTracker *tracker, SVImageView image, int32_t *x, int32_t *y, int32_t *width,
                       int32_t *height) {
-    return withMedia(-1, [&](const MediaLibrary &library) { return library.updateTracker(tracker, image, x, y, width, height); });
+    return withMedia(-1, [&](const MediaLibrary &library) { return library.tracker_update(tracker, image, x, y, width, height); });
 }
 
-void sv_tracker_release(SVObjectTracker *tracker) { MediaLibrary::shared().releaseTracker(tracker); }
+void sv_tracker_release(SVObjectTracker *tracker) { MediaLibrary::shared().tracker_release(tracker); }
 
 }  // extern "C"

@@ -155,29 +155,36 @@ import Testing
         }
     }
 
-    /// A libSwiftVisionImaging.so built from other sources (here the real library with one function of its
-    /// interface renamed, as a library whose `resize` changed would read) is refused with a clear error line
-    /// before any of its functions is called: called with arguments they do not take, they corrupted memory.
-    @Test func anImagingLibraryFromOtherSourcesIsRefused() throws {
-        let built = Self.executable.deletingLastPathComponent().appendingPathComponent("libSwiftVisionImaging.so")
+    /// A shim library built from other sources (here the real library with one function of its interface renamed,
+    /// as a library whose function changed would read) is refused with a clear error line before any of its
+    /// functions is called: called with arguments they do not take, they corrupted memory. The imaging library
+    /// serves any photo, the media library a BMP.
+    @Test(arguments: [
+        ("libSwiftVisionImaging.so", "SWIFTVISION_IMAGING_LIBRARY", "resize(SVImageView source", "jpg"),
+        ("libSwiftVisionMedia.so", "SWIFTVISION_MEDIA_LIBRARY", "decode(const uint8_t", "bmp"),
+    ])
+    func aLibraryFromOtherSourcesIsRefused(name: String, variable: String, entry: String, format: String) throws {
+        let built = Self.executable.deletingLastPathComponent().appendingPathComponent(name)
         var library = try Data(contentsOf: built)
-        let entry = Data("resize(SVImageView source".utf8)
-        let found = try #require(library.range(of: entry), "the library states no interface")
-        #expect(library.range(of: entry, in: found.upperBound..<library.endIndex) == nil)
-        library[found.lowerBound] = UInt8(ascii: "R")
+        let found = try #require(library.range(of: Data(entry.utf8)), "\(name) states no interface")
+        #expect(library.range(of: Data(entry.utf8), in: found.upperBound..<library.endIndex) == nil)
+        library[found.lowerBound] = UInt8(ascii: "X")
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let other = folder.appendingPathComponent("libSwiftVisionImaging.so")
+        let other = folder.appendingPathComponent(name)
         try library.write(to: other)
-        let photos = [try Fixtures.sample("bus.jpg").path, try Fixtures.sample("zidane.jpg").path]
-        let run = try Fixtures.run(
-            Self.executable, ["faces", "--json"] + photos, environment: ["SWIFTVISION_IMAGING_LIBRARY": other.path], timeout: 60)
+        let photos = try ["bus", "zidane"].map { photo in
+            let file = folder.appendingPathComponent("\(photo).\(format)")
+            try Fixtures.image("\(photo).jpg").encoded(fileExtension: ".\(format)", quality: 95).write(to: file)
+            return file.path
+        }
+        let run = try Fixtures.run(Self.executable, ["faces", "--json"] + photos, environment: [variable: other.path], timeout: 60)
         #expect(run.status == 1, "\(run.errors)")
         let lines = try Self.jsonLines(of: run)
         try #require(lines.count == 2, "\(run.output)")
         for line in lines {
             let error = try #require(line["error"] as? String, "\(line)")
-            #expect(error.contains("libSwiftVisionImaging.so was built from other sources"), "\(error)")
+            #expect(error.contains("\(name) was built from other sources"), "\(error)")
         }
     }
 

@@ -15,26 +15,39 @@ extern "C" {
 /// Text of the last failure on this thread.
 const char *svm_last_error(void);
 
-/// Decodes any format OpenCV's imgcodecs reads, at full size, into 8-bit BGR; OpenCV's own messages about
-/// a failed decode reach standard error only when `showMessages` is non-zero.
-int svm_decode(const uint8_t *bytes, size_t length, SVImageView destination, int32_t *width, int32_t *height,
-               int showMessages);
-/// Encodes with OpenCV's imgcodecs; `output` is allocated with malloc.
-int svm_encode(SVImageView source, const char *extension, int quality, uint8_t **output, size_t *length);
+/// The functions the shim forwards, each as X(result, name, parameters), declared below as svm_<name>:
+/// - decode: any format OpenCV's imgcodecs reads, at full size, into 8-bit BGR; OpenCV's own messages about a
+///   failed decode reach standard error only when `showMessages` is non-zero.
+/// - encode: with OpenCV's imgcodecs; `output` is allocated with malloc.
+/// - video_reader_*, video_writer_*, tracker_*: as the sv_ functions of the same names.
+#define SV_MEDIA_FUNCTIONS(X)                                                                                          \
+    X(int, decode,                                                                                                    \
+      (const uint8_t *bytes, size_t length, SVImageView destination, int32_t *width, int32_t *height,                 \
+       int showMessages))                                                                                             \
+    X(int, encode, (SVImageView source, const char *extension, int quality, uint8_t **output, size_t *length))       \
+    X(SVVideoReader *, video_reader_open, (const char *path))                                                         \
+    X(SVVideoReader *, video_reader_open_camera, (int32_t index))                                                     \
+    X(void, video_reader_properties,                                                                                  \
+      (SVVideoReader * reader, int32_t *width, int32_t *height, double *fps, int64_t *frameCount))                    \
+    X(int, video_reader_read, (SVVideoReader * reader, SVImageView destination, double *timestampMs))                 \
+    X(void, video_reader_close, (SVVideoReader * reader))                                                             \
+    X(SVVideoWriter *, video_writer_open,                                                                             \
+      (const char *path, const char *fourcc, double fps, int32_t width, int32_t height))                              \
+    X(int, video_writer_write, (SVVideoWriter * writer, SVImageView frame))                                           \
+    X(void, video_writer_close, (SVVideoWriter * writer))                                                             \
+    X(SVObjectTracker *, tracker_create,                                                                              \
+      (SVTrackerKind kind, SVImageView image, int32_t x, int32_t y, int32_t width, int32_t height))                   \
+    X(int, tracker_update,                                                                                            \
+      (SVObjectTracker * tracker, SVImageView image, int32_t *x, int32_t *y, int32_t *width, int32_t *height))        \
+    X(void, tracker_release, (SVObjectTracker * tracker))
 
-SVVideoReader *svm_video_reader_open(const char *path);
-SVVideoReader *svm_video_reader_open_camera(int32_t index);
-void svm_video_reader_properties(SVVideoReader *reader, int32_t *width, int32_t *height, double *fps, int64_t *frameCount);
-int svm_video_reader_read(SVVideoReader *reader, SVImageView destination, double *timestampMs);
-void svm_video_reader_close(SVVideoReader *reader);
+#define SV_MEDIA_DECLARATION(result, name, parameters) result svm_##name parameters;
+SV_MEDIA_FUNCTIONS(SV_MEDIA_DECLARATION)
+#undef SV_MEDIA_DECLARATION
 
-SVVideoWriter *svm_video_writer_open(const char *path, const char *fourcc, double fps, int32_t width, int32_t height);
-int svm_video_writer_write(SVVideoWriter *writer, SVImageView frame);
-void svm_video_writer_close(SVVideoWriter *writer);
-
-SVObjectTracker *svm_tracker_create(SVTrackerKind kind, SVImageView image, int32_t x, int32_t y, int32_t width, int32_t height);
-int svm_tracker_update(SVObjectTracker *tracker, SVImageView image, int32_t *x, int32_t *y, int32_t *width, int32_t *height);
-void svm_tracker_release(SVObjectTracker *tracker);
+/// One function of ``SV_MEDIA_FUNCTIONS`` as the text "result name(parameters);": over the whole list, the
+/// library's interface (see ``SV_INTERFACE_ENTRY`` in ShimSupport.hpp).
+#define SV_MEDIA_INTERFACE_ENTRY(result, name, parameters) #result " " #name #parameters ";"
 
 #ifdef __cplusplus
 }
