@@ -1,5 +1,6 @@
 @_exported import MLKitVision
 import Foundation
+import SwiftVisionCore
 import SwiftVisionTasks
 
 /// The text recognised in an image, as ML Kit's `Text`: blocks of lines of elements (words).
@@ -26,7 +27,8 @@ public final class TextBlock: @unchecked Sendable {
     public let frame: CGRect
     /// The languages of the block's words, each once.
     public let recognizedLanguages: [TextRecognizedLanguage]
-    /// The corners of ``frame``, clockwise from the top left, as `CGPoint`s in `NSValue`s (as on iOS).
+    /// The corners of the text, clockwise from its top left (turned with the text where it was found turned), as
+    /// `CGPoint`s in `NSValue`s (as on iOS).
     public let cornerPoints: [NSValue]
 
     init(_ block: SwiftVisionTasks.TextBlock) {
@@ -34,7 +36,7 @@ public final class TextBlock: @unchecked Sendable {
         lines = block.lines.map(TextLine.init)
         frame = block.frame
         recognizedLanguages = TextRecognizedLanguage.distinct(lines.flatMap(\.recognizedLanguages))
-        cornerPoints = frame.cornerPoints
+        cornerPoints = block.corners.cornerPoints
     }
 }
 
@@ -48,7 +50,8 @@ public final class TextLine: @unchecked Sendable {
     public let frame: CGRect
     /// The languages of the line's words, each once.
     public let recognizedLanguages: [TextRecognizedLanguage]
-    /// The corners of ``frame``, clockwise from the top left, as `CGPoint`s in `NSValue`s (as on iOS).
+    /// The corners of the text, clockwise from its top left (turned with the text where it was found turned), as
+    /// `CGPoint`s in `NSValue`s (as on iOS).
     public let cornerPoints: [NSValue]
 
     init(_ line: SwiftVisionTasks.TextLine) {
@@ -56,7 +59,7 @@ public final class TextLine: @unchecked Sendable {
         elements = line.elements.map(TextElement.init)
         frame = line.frame
         recognizedLanguages = TextRecognizedLanguage.distinct(elements.flatMap(\.recognizedLanguages))
-        cornerPoints = frame.cornerPoints
+        cornerPoints = line.corners.cornerPoints
     }
 }
 
@@ -68,14 +71,15 @@ public final class TextElement: @unchecked Sendable {
     public let frame: CGRect
     /// The language of the data the word was read with; empty when not known.
     public let recognizedLanguages: [TextRecognizedLanguage]
-    /// The corners of ``frame``, clockwise from the top left, as `CGPoint`s in `NSValue`s (as on iOS).
+    /// The corners of the text, clockwise from its top left (turned with the text where it was found turned), as
+    /// `CGPoint`s in `NSValue`s (as on iOS).
     public let cornerPoints: [NSValue]
 
     init(_ element: SwiftVisionTasks.TextElement) {
         text = element.text
         frame = element.frame
         recognizedLanguages = element.recognizedLanguage.isEmpty ? [] : [TextRecognizedLanguage(tesseractName: element.recognizedLanguage)]
-        cornerPoints = frame.cornerPoints
+        cornerPoints = element.corners.cornerPoints
     }
 }
 
@@ -97,10 +101,7 @@ public final class TextRecognizedLanguage: Sendable {
     }
 }
 
-extension CGRect {
+extension Quadrilateral {
     /// The corners, clockwise from the top left (y grows downwards), as ML Kit's `cornerPoints`.
-    fileprivate var cornerPoints: [NSValue] {
-        [CGPoint(x: minX, y: minY), CGPoint(x: maxX, y: minY), CGPoint(x: maxX, y: maxY), CGPoint(x: minX, y: maxY)]
-            .map { NSValue(cgPoint: $0) }
-    }
+    fileprivate var cornerPoints: [NSValue] { corners.map { NSValue(cgPoint: $0) } }
 }

@@ -15,7 +15,8 @@ public struct RecognizedText: Sendable, Equatable {
 public struct RecognizedTextObservation: QuadrilateralObservation, Equatable {
     /// Identifies the observation (Vision's `uuid`): new for each observation made, kept by its copies.
     public let uuid: UUID
-    /// The corners of the line's box in upright pixels, origin at the top left.
+    /// The line's corners in upright pixels, origin at the top left: turned with the text where it was found
+    /// turned, else those of its box.
     public var imageCorners: Quadrilateral
     /// The upright size of the image the line was read in, in pixels.
     public var imageSize: CGSize
@@ -27,7 +28,7 @@ public struct RecognizedTextObservation: QuadrilateralObservation, Equatable {
     /// An observation of `line`, read in an image of `imageSize` upright pixels.
     public init(line: TextLine, imageSize: CGSize) {
         uuid = UUID()
-        imageCorners = Quadrilateral(rect: line.frame)
+        imageCorners = line.corners
         self.imageSize = imageSize
         self.line = line
     }
