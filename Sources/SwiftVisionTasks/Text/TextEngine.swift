@@ -17,6 +17,8 @@ package final class TextEngine: @unchecked Sendable {
     /// The scene-text line detector for accurate recognition, nil when its model is not installed (the reading
     /// is then as before it: the sparse-text second pass, ``addingSparseWords(to:on:unflattened:reader:)``).
     private let detector: TextLineDetector?
+    /// The reader of the detector's lines, nil when its model is not installed (Tesseract then reads each line).
+    private let recognizer: TextLineRecognizer?
 
     /// One Tesseract instance that reads text and, for accurate recognition, one that finds the page's
     /// orientation, loaded on a thread of its own while the first one loads and reads.
@@ -53,15 +55,26 @@ package final class TextEngine: @unchecked Sendable {
     /// Tesseract 5.3 single-line): word recall 0.492, 0.480, 0.455, 0.442, 0.420 and precision 0.401, 0.503, 0.547,
     /// 0.603, 0.641 at 0, 0.3, 0.4, 0.5 and 0.6.
     static let minimumLineWordConfidence: Float = 0.5
+    /// Lines that ``TextLineRecognizer`` reads with a lower confidence (the mean probability of their characters,
+    /// 0–1) are left out: rapidocr's `text_score`. On eval/scenetext_dev.py's DEV set (60 ICDAR 2015 training photos,
+    /// 319 words), with words at 0.7 or more, word recall is 0.473 and precision 0.537 at 0, 0.3, 0.5 and 0.7
+    /// alike (the word threshold decides); 0.5 keeps rapidocr's rule for lines of unsure words.
+    static let minimumRecognizedLineConfidence: Float = 0.5
+    /// Words that ``TextLineRecognizer`` reads with a lower confidence (the mean probability of their characters,
+    /// 0–1) are left out: the highest that loses no word on the DEV set. With lines at 0.5: word recall 0.473,
+    /// 0.473, 0.473, 0.467, 0.461, 0.448 and precision 0.503, 0.517, 0.537, 0.571, 0.605, 0.653 at 0, 0.6, 0.7, 0.8,
+    /// 0.85 and 0.9.
+    static let minimumRecognizedWordConfidence: Float = 0.7
     /// A detected line this many times taller than wide is read turned a quarter counter-clockwise, as PaddleOCR
     /// reads its crops.
     static let uprightLineAspect = 1.5
 
     /// Starts Tesseract with the options' languages, to run up to `parallelRecognitions` recognitions at once.
-    /// The accurate level also reads the lines that `detector` finds in a photo (see ``results(in:)``).
+    /// The accurate level also reads the lines that `detector` finds in a photo (see ``results(in:)``), with
+    /// `recognizer` when given, else with Tesseract.
     package init(
         options: TextEngineOptions = .init(), parallelRecognitions: Int = Interpreter.defaultParallelInferences,
-        detector: TextLineDetector? = nil
+        detector: TextLineDetector? = nil, recognizer: TextLineRecognizer? = nil
     ) throws {
         guard (0...1).contains(options.minimumTextHeight) else {
             throw VisionTaskError.invalidOption("minimumTextHeight must lie in 0…1")
@@ -77,6 +90,7 @@ package final class TextEngine: @unchecked Sendable {
         }
         self.options = options
         self.detector = options.recognitionLevel == .accurate ? detector : nil
+        self.recognizer = self.detector == nil ? nil : recognizer
         let languages = languages
         engines = try InstancePool(limit: parallelRecognitions) {
             let orientation =
@@ -96,22 +110,25 @@ package final class TextEngine: @unchecked Sendable {
 
     /// A recogniser for `options` kept by `store`, so that the process starts Tesseract once per set of
     /// options and trained-data file (starting it takes a while), with the cache's text line detector
-    /// (``TextLineDetector/defaultModelName``) at the accurate level when it is installed.
+    /// (``TextLineDetector/defaultModelName``) and line recogniser (``TextLineRecognizer/defaultModelName``) at the
+    /// accurate level when they are installed.
     package static func shared(_ options: TextEngineOptions, store: ModelStore = .shared) throws -> TextEngine {
-        let detectorFile = SwiftVisionCache.current.model(named: TextLineDetector.defaultModelName)
-        let detector =
-            options.recognitionLevel == .accurate && FileManager.default.fileExists(atPath: detectorFile.path)
-            ? try TextLineDetector(url: detectorFile, store: store) : nil
+        func installed(_ name: String) -> URL? {
+            let file = SwiftVisionCache.current.model(named: name)
+            return options.recognitionLevel == .accurate && FileManager.default.fileExists(atPath: file.path) ? file : nil
+        }
+        let detector = try installed(TextLineDetector.defaultModelName).map { try TextLineDetector(url: $0, store: store) }
+        let recognizer = try installed(TextLineRecognizer.defaultModelName).map { try TextLineRecognizer(url: $0, store: store) }
         let directory = TesseractLanguage.dataDirectory(options.dataDirectory)
         let installed = TesseractLanguage.installed(in: directory)
         let main = options.languages.first.flatMap { TesseractLanguage.tesseractName(for: $0, installed: installed) } ?? "eng"
         let data = directory.appendingPathComponent("\(main).traineddata")
         let parallel = store.parallelInferences
         guard FileManager.default.fileExists(atPath: data.path) else {
-            return try TextEngine(options: options, parallelRecognitions: parallel, detector: detector)
+            return try TextEngine(options: options, parallelRecognitions: parallel, detector: detector, recognizer: recognizer)
         }
         return try store.resource(kind: "tesseract", file: data, variant: options) { _ in
-            try TextEngine(options: options, parallelRecognitions: parallel, detector: detector)
+            try TextEngine(options: options, parallelRecognitions: parallel, detector: detector, recognizer: recognizer)
         }
     }
 
@@ -132,7 +149,7 @@ package final class TextEngine: @unchecked Sendable {
                 let unflattened = page
                 (page, words) = try readAccurately(page.flattened(), engines: engines)
                 if Self.looksMisread(words), let detector {
-                    let lines = try readingLines(detector.lines(in: image), in: upright, reader: engines.text)
+                    let lines = try readingLines(detector.lines(in: image), in: image, gray: upright, reader: engines.text)
                     if !lines.isEmpty { return text(from: lines, height: upright.height) }
                 }
                 words = try addingSparseWords(to: words, on: page, unflattened: unflattened, reader: engines.text)
@@ -195,35 +212,32 @@ package final class TextEngine: @unchecked Sendable {
         return kept + added
     }
 
-    /// The words of each detected line (`quadrilaterals`, upright pixels) at ``minimumLineWordConfidence`` or more,
-    /// its crop warped upright and read by Tesseract as a single line, with their boxes taken back to `gray`'s
+    /// The words of each detected line (`quadrilaterals`, upright pixels), its crop warped upright and read by
+    /// ``TextLineRecognizer`` from `image` (words of lines at ``minimumRecognizedLineConfidence`` and at
+    /// ``minimumRecognizedWordConfidence`` or more), or without it by Tesseract as a single line from `gray`, the
+    /// upright gray image (words at ``minimumLineWordConfidence`` or more), with their boxes taken back to upright
     /// pixels; lines without such a word are left out. Used in place of the first reading when that looks misread
-    /// (``looksMisread(_:)``): on the DEV set (eval/scenetext_dev.py) the first reading's words added to these took
-    /// precision from 0.603 to 0.324 for recall 0.442 to 0.467.
+    /// (``looksMisread(_:)``): on the DEV set (eval/scenetext_dev.py) the first reading's words added to Tesseract's
+    /// took precision from 0.603 to 0.324 for recall 0.442 to 0.467.
     private func readingLines(
-        _ quadrilaterals: [Quadrilateral], in gray: PixelBuffer, reader: TesseractEngine
+        _ quadrilaterals: [Quadrilateral], in image: VisionImage, gray: PixelBuffer, reader: TesseractEngine
     ) throws -> [[TesseractEngine.Word]] {
-        let page = VisionImage(buffer: gray)
+        let page = try recognizer == nil ? VisionImage(buffer: gray) : image.upright()
         // Top to bottom, then left to right, by each line's top left corner.
         let ordered = quadrilaterals.sorted { ($0.topLeft.y, $0.topLeft.x) < ($1.topLeft.y, $1.topLeft.x) }
         return try ordered.compactMap { quadrilateral in
             // Corners clipped to the image can leave a box flat or folded: nothing to read there.
             guard quadrilateral.isConvex, quadrilateral.area >= 1 else { return nil }
-            let crop = try page.perspectiveCorrected(quadrilateral).buffer.converted(to: .gray)
+            let warped = try page.perspectiveCorrected(quadrilateral).buffer
+            let crop = try recognizer == nil ? warped.converted(to: .gray) : warped
             let (width, height) = (Double(crop.width), Double(crop.height))
             let turned = height >= Self.uprightLineAspect * width
             let line = turned ? try VisionImage(buffer: crop, orientation: .left).upright().buffer : crop
             // The crop's corners are the quadrilateral's (VisionImage.perspectiveCorrected).
             let back = try Homography(
                 from: Quadrilateral(rect: CGRect(x: 0, y: 0, width: width - 1, height: height - 1)), to: quadrilateral)
-            // Light letters on a dark sign may read better inverted: of the two readings the one with the surer words
-            // is kept. On the DEV set: recall 0.433 to 0.445 at precision 0.577, 7 % more CPU time.
-            let readings = try [line, line.inverted()].map {
-                try reader.words(in: $0, resolution: Self.resolution, layout: .singleLine)
-            }
-            let read = readings.max { Self.meanConfidence($0) < Self.meanConfidence($1) } ?? []
-            let words = read.compactMap { read -> TesseractEngine.Word? in
-                guard read.confidence >= Self.minimumLineWordConfidence else { return nil }
+            let read = try recognizer.map { try Self.words(of: line, by: $0) } ?? Self.words(of: line, by: reader)
+            let words = read.map { read in
                 var word = read
                 let corners = [
                     CGPoint(x: read.box.minX, y: read.box.minY), CGPoint(x: read.box.maxX, y: read.box.minY),
@@ -236,6 +250,39 @@ package final class TextEngine: @unchecked Sendable {
                 return word
             }
             return words.isEmpty ? nil : words
+        }
+    }
+
+    /// The words that `reader` reads in `line` as a single line at ``minimumLineWordConfidence`` or more, in its
+    /// pixels.
+    private static func words(of line: PixelBuffer, by reader: TesseractEngine) throws -> [TesseractEngine.Word] {
+        // Light letters on a dark sign may read better inverted: of the two readings the one with the surer words
+        // is kept. On the DEV set: recall 0.433 to 0.445 at precision 0.577, 7 % more CPU time.
+        let readings = try [line, line.inverted()].map {
+            try reader.words(in: $0, resolution: Self.resolution, layout: .singleLine)
+        }
+        let read = readings.max { meanConfidence($0) < meanConfidence($1) } ?? []
+        return read.filter { $0.confidence >= minimumLineWordConfidence }
+    }
+
+    /// The words that `recognizer` reads in `line` (none when the line's confidence is below
+    /// ``minimumRecognizedLineConfidence``) at ``minimumRecognizedWordConfidence`` or more, each boxed from its
+    /// extent along the line over the line's height, in its pixels. A line is read as the detector turned it, without
+    /// rapidocr's upside-down classifier: reading the crop turned half a turn too, when the line's confidence is
+    /// below 0.7, and keeping the surer reading found 2 more of the DEV set's 319 words (precision 0.539 against
+    /// 0.537), and none below 0.9, for a second reading of most lines.
+    private static func words(of line: PixelBuffer, by recognizer: TextLineRecognizer) throws -> [TesseractEngine.Word] {
+        let reading = try recognizer.read(line)
+        guard reading.confidence >= minimumRecognizedLineConfidence else { return [] }
+        let (right, bottom) = (Double(line.width - 1), Double(line.height - 1))
+        return reading.words.compactMap { word in
+            guard word.confidence >= minimumRecognizedWordConfidence else { return nil }
+            let (minX, maxX) = (min(word.minX, right), min(word.maxX, right))
+            return TesseractEngine.Word(
+                text: word.text, box: CGRect(x: minX, y: 0, width: maxX - minX, height: bottom),
+                confidence: word.confidence, language: word.text.unicodeScalars.contains { $0.properties.isIdeographic }
+                    ? "chi_sim" : "eng",
+                startsBlock: false, startsLine: false)
         }
     }
 

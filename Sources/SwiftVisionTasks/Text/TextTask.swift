@@ -40,11 +40,11 @@ public struct TextTask: VisionTask {
     /// The text of one image, as ML Kit's `Text`.
     public typealias Output = RecognizedText
 
-    /// Named `text`; reads with the installed Tesseract data, and finds the lines of photos with the model zoo's
-    /// text line detector.
+    /// Named `text`; reads with the installed Tesseract data, and finds and reads the lines of photos with the model
+    /// zoo's text line detector and recogniser.
     public static let descriptor = TaskDescriptor(
         name: "text", title: "Text", summary: "Printed text: blocks, lines and words (Tesseract)",
-        models: [TextLineDetector.defaultModelName])
+        models: [TextLineDetector.defaultModelName, TextLineRecognizer.defaultModelName])
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 
