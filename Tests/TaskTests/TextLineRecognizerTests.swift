@@ -100,6 +100,36 @@ import Testing
         #expect(split > 0)
     }
 
+    /// Through the text engine (accurate level, detector and recogniser installed) the words of two ICDAR 2015 test
+    /// photos that match a published transcription lie where ICDAR marks them: each one's frame centre inside the
+    /// bounding box of the word's published quadrilateral (at least 5 such words), so the word extents come back
+    /// through the line's inverse warp to the right place.
+    @Test func engineWordsLieOnTheirICDARBoxes() throws {
+        _ = try Fixtures.model(TextLineDetector.defaultModelName)
+        _ = try Fixtures.model(TextLineRecognizer.defaultModelName)
+        let truth = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.folder.appendingPathComponent("truth.json")))
+        let all = try #require(truth as? [String: [[String: Any]]])
+        let engine = try TextEngine.shared(TextEngineOptions())
+        var placed = 0
+        for name in ["img_47.jpg", "img_296.jpg"] {
+            let boxes = try #require(all[name]).compactMap { word -> (String, CGRect)? in
+                guard let text = word["text"] as? String, text != "###", let points = word["points"] as? [[Double]] else {
+                    return nil
+                }
+                return (Self.comparable(text), points.map { CGPoint(x: $0[0], y: $0[1]) }.boundingBox)
+            }
+            let text = try engine.results(in: VisionImage(contentsOfFile: Self.folder.appendingPathComponent(name).path))
+            for element in text.blocks.flatMap(\.lines).flatMap(\.elements) {
+                let candidates = boxes.filter { $0.0 == Self.comparable(element.text) }
+                guard !candidates.isEmpty else { continue }
+                let centre = CGPoint(x: element.frame.midX, y: element.frame.midY)
+                #expect(candidates.contains { $0.1.insetBy(dx: -2, dy: -2).contains(centre) }, "\(name): \(element)")
+                placed += 1
+            }
+        }
+        #expect(placed >= 5)
+    }
+
     /// Four readings at once through the one pooled interpreter (each instance resized to its line) give what one
     /// at a time gives.
     @Test func concurrentReadingsGiveTheSameText() async throws {
