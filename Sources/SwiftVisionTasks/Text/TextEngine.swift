@@ -216,16 +216,18 @@ package final class TextEngine: @unchecked Sendable {
     /// ``TextLineRecognizer`` from `image` (words of lines at ``minimumRecognizedLineConfidence`` and at
     /// ``minimumRecognizedWordConfidence`` or more), or without it by Tesseract as a single line from `gray`, the
     /// upright gray image (words at ``minimumLineWordConfidence`` or more), with their boxes taken back to upright
-    /// pixels; lines without such a word are left out. Used in place of the first reading when that looks misread
-    /// (``looksMisread(_:)``): on the DEV set (eval/scenetext_dev.py) the first reading's words added to Tesseract's
-    /// took precision from 0.603 to 0.324 for recall 0.442 to 0.467.
+    /// pixels; lines without such a word are left out. Each line keeps its detected turned rectangle as its corners
+    /// and each word the inverse warp of its box's corners, both top left first in the text's direction. Used in
+    /// place of the first reading when that looks misread (``looksMisread(_:)``): on the DEV set
+    /// (eval/scenetext_dev.py) the first reading's words added to Tesseract's took precision from 0.603 to 0.324 for
+    /// recall 0.442 to 0.467.
     private func readingLines(
         _ quadrilaterals: [Quadrilateral], in image: VisionImage, gray: PixelBuffer, reader: TesseractEngine
-    ) throws -> [[TesseractEngine.Word]] {
+    ) throws -> [TextLine] {
         let page = try recognizer == nil ? VisionImage(buffer: gray) : image.upright()
         // Top to bottom, then left to right, by each line's top left corner.
         let ordered = quadrilaterals.sorted { ($0.topLeft.y, $0.topLeft.x) < ($1.topLeft.y, $1.topLeft.x) }
-        return try ordered.compactMap { quadrilateral in
+        return try ordered.compactMap { quadrilateral -> TextLine? in
             // Corners clipped to the image can leave a box flat or folded: nothing to read there.
             guard quadrilateral.isConvex, quadrilateral.area >= 1 else { return nil }
             let warped = try page.perspectiveCorrected(quadrilateral).buffer
@@ -238,18 +240,20 @@ package final class TextEngine: @unchecked Sendable {
                 from: Quadrilateral(rect: CGRect(x: 0, y: 0, width: width - 1, height: height - 1)), to: quadrilateral)
             let read = try recognizer.map { try Self.words(of: line, by: $0) } ?? Self.words(of: line, by: reader)
             let words = read.map { read in
-                var word = read
-                let corners = [
-                    CGPoint(x: read.box.minX, y: read.box.minY), CGPoint(x: read.box.maxX, y: read.box.minY),
-                    CGPoint(x: read.box.maxX, y: read.box.maxY), CGPoint(x: read.box.minX, y: read.box.maxY),
-                ].map { point in
+                let corners = Quadrilateral(rect: read.box).applying { point in
                     // A quarter turn counter-clockwise took the crop's (x, y) to (y, width − x).
                     back.apply(to: turned ? CGPoint(x: width - point.y, y: point.x) : point)
                 }
-                word.box = corners.boundingBox
-                return word
+                return TextElement(text: read.text, corners: corners, confidence: read.confidence, recognizedLanguage: read.language)
             }
-            return words.isEmpty ? nil : words
+            guard !words.isEmpty else { return nil }
+            // Read turned, the line's text starts at the crop's top right corner.
+            let q = quadrilateral
+            return TextLine(
+                elements: words,
+                corners: turned
+                    ? Quadrilateral(topLeft: q.topRight, topRight: q.bottomRight, bottomRight: q.bottomLeft, bottomLeft: q.topLeft)
+                    : q)
         }
     }
 
@@ -288,17 +292,13 @@ package final class TextEngine: @unchecked Sendable {
 
     /// One block of one line per detected line, without lines below the minimum height (of an image `height`
     /// pixels high).
-    private func text(from lines: [[TesseractEngine.Word]], height: Int) -> RecognizedText {
+    private func text(from lines: [TextLine], height: Int) -> RecognizedText {
         let minimumHeight = Double(options.minimumTextHeight) * Double(height)
         return RecognizedText(
-            blocks: lines.map { words in
-                TextLine(
-                    elements: words.map {
-                        TextElement(text: $0.text, frame: $0.box, confidence: $0.confidence, recognizedLanguage: $0.language)
-                    })
-            }
-            .filter { Double($0.frame.height) >= minimumHeight }
-            .map { TextBlock(lines: [$0]) })
+            blocks: lines
+                // The height of the words' boxes, not of the detected rectangle around them.
+                .filter { Double($0.elements.map(\.frame).reduce(CGRect.null) { $0.union($1) }.height) >= minimumHeight }
+                .map { TextBlock(lines: [$0]) })
     }
 
     /// The mean confidence of `words`, 0 for none.
