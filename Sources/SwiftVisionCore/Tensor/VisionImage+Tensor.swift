@@ -32,7 +32,7 @@ extension VisionImage {
         }
         let upright = try VisionImage(buffer: scaled, orientation: orientation).upright().buffer
         let pixels = try upright.converted(to: format.channelOrder.pixelFormat)
-        try Self.store(pixels, into: tensor, format: format, at: (layout.contentX, layout.contentY))
+        try pixels.store(into: tensor, format: format, at: (layout.contentX, layout.contentY))
         let content = CGRect(x: layout.contentX, y: layout.contentY, width: layout.contentWidth, height: layout.contentHeight)
         let region = layout.region
         return TensorImageMapping(
@@ -79,16 +79,25 @@ extension VisionImage {
                 }
             }
         }
-        try Self.store(try sampled.converted(to: format.channelOrder.pixelFormat), into: tensor, format: format, at: (0, 0))
+        try sampled.converted(to: format.channelOrder.pixelFormat).store(into: tensor, format: format, at: (0, 0))
         return TensorImageMapping(
             transform: toImage, content: CGRect(origin: .zero, size: tensorSize), tensorSize: tensorSize)
     }
+}
 
-    /// Copies or normalises `pixels` into the tensor at `origin`, padding the rest.
-    private static func store(
-        _ pixels: PixelBuffer, into tensor: UnsafeMutableRawBufferPointer, format: ImageTensorFormat,
-        at origin: (x: Int, y: Int)
+extension PixelBuffer {
+    /// Copies or normalises these pixels (in `format`'s channel order) into `tensor` at `origin`, padding the
+    /// rest with `format`'s padding value; an error when the tensor does not hold `format` or the pixels do not
+    /// fit at `origin`.
+    package func store(
+        into tensor: UnsafeMutableRawBufferPointer, format: ImageTensorFormat, at origin: (x: Int, y: Int)
     ) throws {
+        guard tensor.count == format.byteCount else {
+            throw ImageError.invalidBuffer("the tensor has \(tensor.count) bytes, the format needs \(format.byteCount)")
+        }
+        guard origin.x >= 0, origin.y >= 0, origin.x + width <= format.width, origin.y + height <= format.height else {
+            throw ImageError.invalidDimensions(width: width, height: height)
+        }
         let channels = format.channelOrder.channelCount
         let isFloat = if case .float32 = format.elementType { true } else { false }
         let elementSize = isFloat ? 4 : 1
@@ -96,22 +105,22 @@ extension VisionImage {
             base: tensor.baseAddress!, width: format.width, height: format.height,
             bytesPerRow: format.width * channels * elementSize, channels: channels,
             depth: isFloat ? SV_DEPTH_F32 : SV_DEPTH_U8)
-        let content = whole.region(x: origin.x, y: origin.y, width: pixels.width, height: pixels.height)
+        let content = whole.region(x: origin.x, y: origin.y, width: width, height: height)
         switch format.elementType {
         case .uint8:
-            if pixels.width != format.width || pixels.height != format.height {
+            if width != format.width || height != format.height {
                 var padding = [Double](repeating: format.paddingValue, count: 4)
                 try shimCall { sv_fill(whole, &padding) }
             }
-            try pixels.withView { view in try shimCall { sv_copy(view, content) } }
+            try withView { view in try shimCall { sv_copy(view, content) } }
         case .float32(let normalization):
             var mean = (0..<4).map { normalization.channel($0).mean }
             var std = (0..<4).map { normalization.channel($0).std }
-            if pixels.width != format.width || pixels.height != format.height {
+            if width != format.width || height != format.height {
                 var padding = (0..<4).map { (format.paddingValue - mean[$0]) / std[$0] }
                 try shimCall { sv_fill(whole, &padding) }
             }
-            try pixels.withView { view in try shimCall { sv_normalize(view, content, &mean, &std) } }
+            try withView { view in try shimCall { sv_normalize(view, content, &mean, &std) } }
         }
     }
 }

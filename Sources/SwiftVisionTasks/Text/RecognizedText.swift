@@ -42,9 +42,9 @@ public struct TextLine: Sendable, Equatable, Codable {
     public var text: String { elements.map(\.text).joined(separator: " ") }
     /// The smallest upright rectangle around the line: around ``corners`` when it was found turned, else around
     /// the words; in upright pixels.
-    public var frame: CGRect {
-        turnedCorners?.boundingBox ?? elements.map(\.frame).reduce(CGRect.null) { $0.union($1) }
-    }
+    public var frame: CGRect { turnedCorners?.boundingBox ?? wordsFrame }
+    /// The smallest upright rectangle around the words, in upright pixels.
+    var wordsFrame: CGRect { elements.map(\.frame).reduce(CGRect.null) { $0.union($1) } }
     /// The line's corners in upright pixels, top left first in the text's own direction: the turned rectangle
     /// the line was found in, else the corners of ``frame``.
     public var corners: Quadrilateral { turnedCorners ?? Quadrilateral(rect: frame) }

@@ -297,7 +297,7 @@ package final class TextEngine: @unchecked Sendable {
         return RecognizedText(
             blocks: lines
                 // The height of the words' boxes, not of the detected rectangle around them.
-                .filter { Double($0.elements.map(\.frame).reduce(CGRect.null) { $0.union($1) }.height) >= minimumHeight }
+                .filter { Double($0.wordsFrame.height) >= minimumHeight }
                 .map { TextBlock(lines: [$0]) })
     }
 

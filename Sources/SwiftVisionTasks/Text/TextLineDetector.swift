@@ -60,7 +60,7 @@ package struct TextLineDetector: Sendable {
         let (width, height) = Self.inputSize(width: image.width, height: image.height)
         let format = ImageTensorFormat(
             width: width, height: height, channelOrder: .bgr,
-            elementType: .float32(Normalization(mean: [127.5], std: [127.5])))
+            elementType: .float32(.signedUnit))
         let probabilities = try interpreter.invoke(inputShapes: [[1, height, width, 3]]) { inputs in
             try image.write(into: inputs[0], format: format)
         } readingOutputs: { outputs in

@@ -79,18 +79,12 @@ package struct TextLineRecognizer: Sendable {
         let pixels = try crop.resized(width: scaled, height: Self.inputHeight).converted(to: .bgr)
         let steps = width / Self.step
         let classes = characters.count
+        // Zeros after normalisation pad the line on the right, as rapidocr pads it.
+        let format = ImageTensorFormat(
+            width: width, height: Self.inputHeight, channelOrder: .bgr, elementType: .float32(.signedUnit),
+            paddingValue: 127.5)
         let best = try interpreter.invoke(inputShapes: [[1, Self.inputHeight, width, 3]]) { inputs in
-            let tensor = inputs[0].bindMemory(to: Float.self)
-            guard tensor.count == Self.inputHeight * width * 3 else {
-                throw LiteRTError.incompatibleModel("the text recogniser's input is not [1, 48, \(width), 3]")
-            }
-            tensor.initialize(repeating: 0)
-            for y in 0..<Self.inputHeight {
-                let row = y * pixels.bytesPerRow, out = y * width * 3
-                for index in 0..<(scaled * 3) {
-                    tensor[out + index] = Float(pixels.bytes[row + index]) / 127.5 - 1
-                }
-            }
+            try pixels.store(into: inputs[0], format: format, at: (0, 0))
         } readingOutputs: { outputs in
             guard outputs[0].count == steps * classes * 4 else {
                 throw LiteRTError.incompatibleModel("the text recogniser's output is not [1, \(steps), \(classes)]")
