@@ -85,9 +85,17 @@ void svb_free_barcodes(SVBarcode *results, int32_t count) {
     std::free(results);
 }
 
+const char *svb_interface(void) {
+    static const std::string text = [] {
+        char described[SVB_INTERFACE_CAPACITY];
+        svb_describe_interface(described);
+        return std::string(described);
+    }();
+    return text.c_str();
+}
+
 }  // extern "C"
 
-static_assert(std::is_same_v<decltype(&svb_last_error), svb_last_errorFunction> &&
-                  std::is_same_v<decltype(&svb_read_barcodes), svb_read_barcodesFunction> &&
-                  std::is_same_v<decltype(&svb_free_barcodes), svb_free_barcodesFunction>,
-              "the functions have the types CBarcodeShim.h declares");
+#define SVB_TYPE_CHECK(result, name, parameters)                                                                      \
+    static_assert(std::is_same_v<decltype(&name), name##Function>, #name " has the type CBarcodeShim.h declares");
+SVB_FUNCTIONS(SVB_TYPE_CHECK)

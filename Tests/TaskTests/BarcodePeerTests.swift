@@ -134,4 +134,36 @@ import Testing
         let error = try #require(line["error"] as? String, "\(line)")
         #expect(error.contains("libSwiftVisionBarcodes.so") && error.contains("SWIFTVISION_BARCODES_LIBRARY"), "\(error)")
     }
+
+    /// A libSwiftVisionBarcodes.so built from other declarations than the tool's is refused with an error line
+    /// before any of its functions is called: the real library with one function's declaration changed in the
+    /// interface it states is refused, while an unchanged copy reads the QR code.
+    @Test func aFallbackFromOtherSourcesIsRefused() throws {
+        let photo = try Fixtures.sample("pyzbar-qrcode.png").path
+        let built = Fixtures.executable.deletingLastPathComponent().appendingPathComponent("libSwiftVisionBarcodes.so")
+        let entry = Data("int svb_read_barcodes(".utf8)
+        var library = try Data(contentsOf: built)
+        let found = try #require(library.range(of: entry), "libSwiftVisionBarcodes.so states no interface")
+        #expect(library.range(of: entry, in: found.upperBound..<library.endIndex) == nil)
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func run(_ library: Data, in name: String) throws -> (status: Int32, line: [String: Any]) {
+            let copy = folder.appendingPathComponent(name, isDirectory: true)
+            try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+            let file = copy.appendingPathComponent("libSwiftVisionBarcodes.so")
+            try library.write(to: file)
+            let environment = ["SWIFTVISION_ZXING_LIBRARY": "/nonexistent/libZXing.so", "SWIFTVISION_BARCODES_LIBRARY": file.path]
+            let run = try Fixtures.run(Fixtures.executable, ["barcodes", "--json", photo], environment: environment)
+            let lines = run.output.split(separator: "\n")
+            try #require(lines.count == 1, "\(run.output) \(run.errors)")
+            return (run.status, try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any]))
+        }
+        let same = try run(library, in: "same")
+        #expect(same.status == 0 && same.line["error"] == nil, "\(same.line)")
+        library[found.lowerBound] = UInt8(ascii: "X")
+        let other = try run(library, in: "other")
+        #expect(other.status == 1, "\(other.line)")
+        let error = try #require(other.line["error"] as? String, "\(other.line)")
+        #expect(error.contains("libSwiftVisionBarcodes.so was built from other sources"), "\(error)")
+    }
 }

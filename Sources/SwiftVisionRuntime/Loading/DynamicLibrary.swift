@@ -54,6 +54,24 @@ package struct DynamicLibrary {
     /// exports this function.
     private static var sanitizerLoaded: Bool { dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__sanitizer_print_stack_trace") != nil }
 
+    /// Checks that the library was built from the same declarations as this program: its function `symbol`
+    /// (taking nothing, answering C text) must answer `expected`, the same description written by this
+    /// program's compilation of the library's header. Throws, naming `fileName`, when the function is missing
+    /// or answers other text, so that no other function of a library built from other sources is called.
+    package func checkInterface(symbol: String, expected: String, fileName: String) throws {
+        let interface: @convention(c) () -> UnsafePointer<CChar>?
+        do {
+            interface = try function(symbol)
+        } catch {
+            throw failure("\(fileName) lacks \(symbol): it is from another version of SwiftVision")
+        }
+        guard let answered = interface(), String(cString: answered) == expected else {
+            throw failure(
+                "\(fileName) was built from other sources than this executable (its functions or types differ); build"
+                    + " both again from the same sources, for example with `swift build`, which builds every product")
+        }
+    }
+
     /// The function `name` as the C function type `Function`; throws "missing function `name`" when absent.
     package func function<Function>(_ name: String) throws -> Function {
         guard let symbol = dlsym(handle, name) else { throw failure("missing function \(name)") }

@@ -45,6 +45,15 @@ final class DebianZXingLibrary: Sendable {
                     + " next to the executable or set SWIFTVISION_BARCODES_LIBRARY to its path: "
                     + attempts.joined(separator: "; "))
         }
+        let expected = withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(SVB_INTERFACE_CAPACITY)) { text in
+            svb_describe_interface(text.baseAddress!)
+            return String(cString: text.baseAddress!)
+        }
+        do {
+            try library.checkInterface(symbol: "svb_interface", expected: expected, fileName: Self.fileName)
+        } catch {
+            throw VisionTaskError.engineFailed("zxing-cpp 1.4: \(error)")
+        }
         do {
             lastError = try library.function("svb_last_error")
             readBarcodes = try library.function("svb_read_barcodes")
