@@ -113,6 +113,10 @@ int svm_encode(SVImageView source, const char *extension, int quality, uint8_t *
 
 struct SVVideoReader {
     cv::VideoCapture capture;
+    /// Whether each frame takes a half turn after OpenCV's own: OpenCV 4.6 turns a frame whose display
+    /// matrix asks for a quarter turn the other way (opencv/opencv#22088: a phone's portrait video comes
+    /// out upside down), and a half turn more puts it upright, as FFmpeg and players show it.
+    bool turnsHalfAfterRead = false;
 };
 
 struct SVVideoWriter {
@@ -127,6 +131,10 @@ SVVideoReader *svm_video_reader_open(const char *path) {
             lastError = std::string("cannot open the video ") + path;
             return -1;
         }
+#if CV_VERSION_MAJOR == 4 && CV_VERSION_MINOR == 6
+        opened->turnsHalfAfterRead = opened->capture.get(cv::CAP_PROP_ORIENTATION_AUTO) != 0 &&
+            static_cast<int>(opened->capture.get(cv::CAP_PROP_ORIENTATION_META)) % 180 == 90;
+#endif
         reader = opened.release();
         return 0;
     });
@@ -159,6 +167,11 @@ int svm_video_reader_read(SVVideoReader *reader, SVImageView destination, double
         cv::Mat target = asMat(destination);
         if (!reader->capture.read(target)) return 1;
         *timestampMs = reader->capture.get(cv::CAP_PROP_POS_MSEC);
+        if (reader->turnsHalfAfterRead) {
+            cv::Mat turned;
+            cv::rotate(target, turned, cv::ROTATE_180);
+            turned.copyTo(target);
+        }
         return checkedInPlace(target, destination);
     });
 }
