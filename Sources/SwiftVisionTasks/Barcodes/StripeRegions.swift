@@ -79,10 +79,11 @@ enum StripeRegions {
     }
 
     /// `gray` reduced by a whole factor (OpenCV averages areas quickly then; most photos need none,
-    /// their sampled gradients cost no more than a reduced copy's), and the factors back to `gray`.
+    /// their sampled gradients cost no more than a reduced copy's), and the factors back to `gray`. A strip
+    /// narrower than the factor stays as it is: it holds no cell either way.
     private static func reduced(_ gray: PixelBuffer) throws -> (buffer: PixelBuffer, scale: CGSize) {
         let factor = max(1, max(gray.width, gray.height) / reducedSide)
-        guard factor > 1 else { return (gray, CGSize(width: 1, height: 1)) }
+        guard factor > 1, min(gray.width, gray.height) >= factor else { return (gray, CGSize(width: 1, height: 1)) }
         let (width, height) = (gray.width / factor, gray.height / factor)
         let whole = try gray.cropped(x: 0, y: 0, width: width * factor, height: height * factor)
         return (try whole.resized(width: width, height: height), CGSize(width: factor, height: factor))
