@@ -47,9 +47,15 @@ PPOCR_REC_LICENSE = (
     "Apache-2.0, PaddlePaddle authors), as converted to ONNX and redistributed in the "
     "rapidocr-onnxruntime 1.4.4 wheel (Apache-2.0, RapidAI). Converted to TFLite by SwiftVision; "
     "no warranty.")
+PPOCR_CLS_LICENSE = (
+    "Weights: PaddleOCR mobile v2.0 text direction classifier (ch_ppocr_mobile_v2.0_cls, Apache-2.0, "
+    "PaddlePaddle authors), as converted to ONNX and redistributed in the rapidocr-onnxruntime 1.4.4 wheel "
+    "(Apache-2.0, RapidAI); labels from the wheel's config.yaml (label_list). Converted to TFLite by "
+    "SwiftVision; no warranty.")
 
 IMAGENET_LABELS_FILE = "imagenet_labels.txt"
 PPOCR_CHARACTERS_FILE = "ppocr_v4_characters.txt"
+PPOCR_DIRECTION_LABELS_FILE = "ppocr_text_direction_labels.txt"
 COCO_LABELS_FILE = "coco_labels.txt"
 YOLO_DECODING_FILE = "yolo_decoding.json"
 
@@ -67,8 +73,14 @@ TEXT_RECOGNIZER = "ppocr_v4_text_recognition"
 # The text recogniser's input: height 48 fixed; width written as 320 (rapidocr's), resizable in steps of 8.
 TEXT_RECOGNIZER_SIZE = (48, 320)
 TEXT_RECOGNIZER_STEP = 8
+TEXT_DIRECTION = "ppocr_mobile_v2_text_direction"
+# The direction classifier's input, fixed: rapidocr's cls_image_shape [3, 48, 192].
+TEXT_DIRECTION_SIZE = (48, 192)
+# Its classes in output order: rapidocr's label_list (config.yaml, Cls), the line's turn in degrees.
+TEXT_DIRECTION_LABELS = ("0", "180")
 # Each base model also comes with float16 weights (same graph, half the size).
-MODEL_NAMES = BASE_MODELS + tuple(n + FP16_SUFFIX for n in BASE_MODELS) + (TEXT_DETECTOR, TEXT_RECOGNIZER)
+MODEL_NAMES = BASE_MODELS + tuple(n + FP16_SUFFIX for n in BASE_MODELS) + (
+    TEXT_DETECTOR, TEXT_RECOGNIZER, TEXT_DIRECTION)
 FP16_NOTE = (" This variant stores the weights as float16 (DEQUANTIZE to float32 at load "
              "time); arithmetic stays float32.")
 
@@ -312,6 +324,40 @@ def build_text_recognizer(src: Sources, ms) -> bytes:
     return md.append_zip(model, [characters])
 
 
+def build_text_direction(src: Sources, ms) -> bytes:
+    h, w = TEXT_DIRECTION_SIZE
+    g = onnx_graph.convert(src.ppocr_direction_onnx(), h, w, "image", ["probabilities"], steps=(0, 0))
+    classes = g.shape(g.outputs[0])[-1]
+    if classes != len(TEXT_DIRECTION_LABELS):
+        raise ValueError(f"{len(TEXT_DIRECTION_LABELS)} labels for {classes} output classes")
+    labels = md.AssociatedFile(
+        PPOCR_DIRECTION_LABELS_FILE,
+        "The line's turn in degrees, one class per line in output index order: 0 (upright), 180 (upside down).",
+        "TENSOR_AXIS_LABELS", _labels_bytes(TEXT_DIRECTION_LABELS))
+    meta = md.model_metadata(
+        ms,
+        name="PaddleOCR mobile text direction classifier",
+        description=(
+            "Tells whether one line of text is upright or upside down: PaddleOCR's mobile v2.0 direction "
+            "classifier (MobileNetV3 small, scale 0.35; float32), converted without TensorFlow from the ONNX file "
+            "in rapidocr-onnxruntime 1.4.4: NHWC, BatchNorm folded into the convolutions, HARD_SWISH, "
+            "HardSigmoid as RELU6. The input is fixed at "
+            f"{h}x{w}. rapidocr's preprocessing (ch_ppocr_cls): scale the line crop to height {h} keeping its "
+            f"aspect ratio, at most {w} wide (width min({w}, ceil({h} w / h))), normalise, and pad with zeros on the "
+            "right. The output is a softmax over the two classes; rapidocr turns a line half a turn when the "
+            f"class is 180 with a probability above 0.9 (cls_thresh). Class names in {PPOCR_DIRECTION_LABELS_FILE}."),
+        version=VERSION, author=AUTHOR, license=PPOCR_CLS_LICENSE,
+        inputs=[_ppocr_input(ms, "BGR line crop", f"{h}x{w}", ", padding 0")],
+        outputs=[md.feature_output(
+            ms, "probabilities",
+            f"[1, {classes}]: the softmax probabilities of the line being upright (0) and upside down (180) "
+            f"(labels in {PPOCR_DIRECTION_LABELS_FILE}).",
+            files=[labels], stats_min=[0.0], stats_max=[1.0])])
+    model = g.serialize("SwiftVision: PaddleOCR mobile text direction classifier (0 / 180 probabilities)",
+                        {md.METADATA_FIELD_NAME: meta})
+    return md.append_zip(model, [labels])
+
+
 def build_models(wheels_dir: str, out_dir: str, names=MODEL_NAMES, log=print) -> dict:
     verify(wheels_dir)
     src = Sources(wheels_dir)
@@ -334,6 +380,8 @@ def build_models(wheels_dir: str, out_dir: str, names=MODEL_NAMES, log=print) ->
             data = build_text_detector(src, ms)
         elif name == TEXT_RECOGNIZER:
             data = build_text_recognizer(src, ms)
+        elif name == TEXT_DIRECTION:
+            data = build_text_direction(src, ms)
         else:
             raise ValueError(f"unknown model {name}")
         path = os.path.join(out_dir, f"{name}.tflite")

