@@ -19,6 +19,9 @@ package final class TextEngine: @unchecked Sendable {
     private let detector: TextLineDetector?
     /// The reader of the detector's lines, nil when its model is not installed (Tesseract then reads each line).
     private let recognizer: TextLineRecognizer?
+    /// Tells the recogniser's lines that stand upside down, nil when its model or the recogniser's is not installed
+    /// (each line is then read as the detector turned it).
+    private let direction: TextDirectionClassifier?
 
     /// One Tesseract instance that reads text and, for accurate recognition, one that finds the page's
     /// orientation, loaded on a thread of its own while the first one loads and reads.
@@ -71,10 +74,11 @@ package final class TextEngine: @unchecked Sendable {
 
     /// Starts Tesseract with the options' languages, to run up to `parallelRecognitions` recognitions at once.
     /// The accurate level also reads the lines that `detector` finds in a photo (see ``results(in:)``), with
-    /// `recognizer` when given, else with Tesseract.
+    /// `recognizer` when given (also turned half a turn where `direction` finds one upside down), else with
+    /// Tesseract.
     package init(
         options: TextEngineOptions = .init(), parallelRecognitions: Int = Interpreter.defaultParallelInferences,
-        detector: TextLineDetector? = nil, recognizer: TextLineRecognizer? = nil
+        detector: TextLineDetector? = nil, recognizer: TextLineRecognizer? = nil, direction: TextDirectionClassifier? = nil
     ) throws {
         guard (0...1).contains(options.minimumTextHeight) else {
             throw VisionTaskError.invalidOption("minimumTextHeight must lie in 0…1")
@@ -91,6 +95,7 @@ package final class TextEngine: @unchecked Sendable {
         self.options = options
         self.detector = options.recognitionLevel == .accurate ? detector : nil
         self.recognizer = self.detector == nil ? nil : recognizer
+        self.direction = self.recognizer == nil ? nil : direction
         let languages = languages
         engines = try InstancePool(limit: parallelRecognitions) {
             let orientation =
@@ -110,8 +115,9 @@ package final class TextEngine: @unchecked Sendable {
 
     /// A recogniser for `options` kept by `store`, so that the process starts Tesseract once per set of
     /// options and trained-data file (starting it takes a while), with the cache's text line detector
-    /// (``TextLineDetector/defaultModelName``) and line recogniser (``TextLineRecognizer/defaultModelName``) at the
-    /// accurate level when they are installed.
+    /// (``TextLineDetector/defaultModelName``), line recogniser (``TextLineRecognizer/defaultModelName``) and line
+    /// direction classifier (``TextDirectionClassifier/defaultModelName``) at the accurate level when they are
+    /// installed.
     package static func shared(_ options: TextEngineOptions, store: ModelStore = .shared) throws -> TextEngine {
         func installed(_ name: String) -> URL? {
             let file = SwiftVisionCache.current.model(named: name)
@@ -119,16 +125,23 @@ package final class TextEngine: @unchecked Sendable {
         }
         let detector = try installed(TextLineDetector.defaultModelName).map { try TextLineDetector(url: $0, store: store) }
         let recognizer = try installed(TextLineRecognizer.defaultModelName).map { try TextLineRecognizer(url: $0, store: store) }
+        let direction = try installed(TextDirectionClassifier.defaultModelName).map {
+            try TextDirectionClassifier(url: $0, store: store)
+        }
         let directory = TesseractLanguage.dataDirectory(options.dataDirectory)
         let installed = TesseractLanguage.installed(in: directory)
         let main = options.languages.first.flatMap { TesseractLanguage.tesseractName(for: $0, installed: installed) } ?? "eng"
         let data = directory.appendingPathComponent("\(main).traineddata")
         let parallel = store.parallelInferences
         guard FileManager.default.fileExists(atPath: data.path) else {
-            return try TextEngine(options: options, parallelRecognitions: parallel, detector: detector, recognizer: recognizer)
+            return try TextEngine(
+                options: options, parallelRecognitions: parallel, detector: detector, recognizer: recognizer,
+                direction: direction)
         }
         return try store.resource(kind: "tesseract", file: data, variant: options) { _ in
-            try TextEngine(options: options, parallelRecognitions: parallel, detector: detector, recognizer: recognizer)
+            try TextEngine(
+                options: options, parallelRecognitions: parallel, detector: detector, recognizer: recognizer,
+                direction: direction)
         }
     }
 
@@ -214,9 +227,10 @@ package final class TextEngine: @unchecked Sendable {
 
     /// The words of each detected line (`quadrilaterals`, upright pixels), its crop warped upright and read by
     /// ``TextLineRecognizer`` from `image` (words of lines at ``minimumRecognizedLineConfidence`` and at
-    /// ``minimumRecognizedWordConfidence`` or more), or without it by Tesseract as a single line from `gray`, the
-    /// upright gray image (words at ``minimumLineWordConfidence`` or more), with their boxes taken back to upright
-    /// pixels; lines without such a word are left out. Each line keeps its detected turned rectangle as its corners
+    /// ``minimumRecognizedWordConfidence`` or more), also turned half a turn where ``TextDirectionClassifier`` finds
+    /// it upside down (the surer reading kept), or without the recogniser by Tesseract as a single line from `gray`, the upright gray image
+    /// (words at ``minimumLineWordConfidence`` or more), with their boxes taken back to upright pixels; lines
+    /// without such a word are left out. Each line keeps its detected turned rectangle as its corners
     /// and each word the inverse warp of its box's corners, both top left first in the text's direction. Used in
     /// place of the first reading when that looks misread (``looksMisread(_:)``): on the DEV set
     /// (eval/scenetext_dev.py) the first reading's words added to Tesseract's took precision from 0.603 to 0.324 for
@@ -235,25 +249,35 @@ package final class TextEngine: @unchecked Sendable {
             let (width, height) = (Double(crop.width), Double(crop.height))
             let turned = height >= Self.uprightLineAspect * width
             let line = turned ? try VisionImage(buffer: crop, orientation: .left).upright().buffer : crop
+            let (right, bottom) = (Double(line.width - 1), Double(line.height - 1))
             // The crop's corners are the quadrilateral's (VisionImage.perspectiveCorrected).
             let back = try Homography(
                 from: Quadrilateral(rect: CGRect(x: 0, y: 0, width: width - 1, height: height - 1)), to: quadrilateral)
-            let read = try recognizer.map { try Self.words(of: line, by: $0) } ?? Self.words(of: line, by: reader)
+            let (read, upsideDown) =
+                try recognizer.map { try self.words(of: line, by: $0) } ?? (Self.words(of: line, by: reader), false)
             let words = read.map { read in
-                let corners = Quadrilateral(rect: read.box).applying { point in
-                    // A quarter turn counter-clockwise took the crop's (x, y) to (y, width − x).
-                    back.apply(to: turned ? CGPoint(x: width - point.y, y: point.x) : point)
+                let corners = Quadrilateral(rect: read.box).applying { corner in
+                    // Half a turn took the line's (x, y) to (right − x, bottom − y), a quarter turn counter-clockwise
+                    // the crop's (x, y) to (y, width − x).
+                    let point = upsideDown ? CGPoint(x: right - corner.x, y: bottom - corner.y) : corner
+                    return back.apply(to: turned ? CGPoint(x: width - point.y, y: point.x) : point)
                 }
                 return TextElement(text: read.text, corners: corners, confidence: read.confidence, recognizedLanguage: read.language)
             }
             guard !words.isEmpty else { return nil }
-            // Read turned, the line's text starts at the crop's top right corner.
+            // Read turned a quarter, the line's text starts at the crop's top right corner; half a turn, at the
+            // bottom right corner of the line so far.
             let q = quadrilateral
+            let along = turned
+                ? Quadrilateral(topLeft: q.topRight, topRight: q.bottomRight, bottomRight: q.bottomLeft, bottomLeft: q.topLeft)
+                : q
             return TextLine(
                 elements: words,
-                corners: turned
-                    ? Quadrilateral(topLeft: q.topRight, topRight: q.bottomRight, bottomRight: q.bottomLeft, bottomLeft: q.topLeft)
-                    : q)
+                corners: upsideDown
+                    ? Quadrilateral(
+                        topLeft: along.bottomRight, topRight: along.bottomLeft, bottomRight: along.topLeft,
+                        bottomLeft: along.topRight)
+                    : along)
         }
     }
 
@@ -269,14 +293,29 @@ package final class TextEngine: @unchecked Sendable {
         return read.filter { $0.confidence >= minimumLineWordConfidence }
     }
 
-    /// The words that `recognizer` reads in `line` (none when the line's confidence is below
-    /// ``minimumRecognizedLineConfidence``) at ``minimumRecognizedWordConfidence`` or more, each boxed from its
-    /// extent along the line over the line's height, in its pixels. A line is read as the detector turned it, without
-    /// rapidocr's upside-down classifier: reading the crop turned half a turn too, when the line's confidence is
-    /// below 0.7, and keeping the surer reading found 2 more of the DEV set's 319 words (precision 0.539 against
-    /// 0.537), and none below 0.9, for a second reading of most lines.
-    private static func words(of line: PixelBuffer, by recognizer: TextLineRecognizer) throws -> [TesseractEngine.Word] {
+    /// The words that `recognizer` reads in `line` (see ``words(of:in:)``), and whether they were read with the line
+    /// turned half a turn, in the turned line's pixels then. Where ``TextDirectionClassifier`` finds the line upside
+    /// down, it is read both ways and the reading with the higher confidence kept. On eval/scenetext_dev.py's DEV set
+    /// (60 ICDAR 2015 training photos, 319 words), upright: word recall and precision 0.473 / 0.537 without the
+    /// classifier, 0.464 / 0.544 turning as it says (rapidocr's rule; it turned a few upright lines, whose words were
+    /// then lost), 0.480 / 0.539 so; the same photos turned half a turn: 0.009 / 0.034, 0.373 / 0.543 and 0.373 /
+    /// 0.543. Before the classifier, reading a line both ways whenever its confidence was below 0.7 found 2 more
+    /// upright words (below 0.9: none more), for a second reading of most lines.
+    private func words(of line: PixelBuffer, by recognizer: TextLineRecognizer) throws -> ([TesseractEngine.Word], Bool) {
         let reading = try recognizer.read(line)
+        guard let direction, try direction.direction(of: line).isUpsideDown else {
+            return (Self.words(of: reading, in: line), false)
+        }
+        let turned = try VisionImage(buffer: line, orientation: .down).upright().buffer
+        let turnedReading = try recognizer.read(turned)
+        return turnedReading.confidence > reading.confidence
+            ? (Self.words(of: turnedReading, in: turned), true) : (Self.words(of: reading, in: line), false)
+    }
+
+    /// The words of `reading`, the recogniser's reading of `line` (none when the line's confidence is below
+    /// ``minimumRecognizedLineConfidence``), at ``minimumRecognizedWordConfidence`` or more, each boxed from its
+    /// extent along the line over the line's height, in its pixels.
+    private static func words(of reading: TextLineRecognizer.Reading, in line: PixelBuffer) -> [TesseractEngine.Word] {
         guard reading.confidence >= minimumRecognizedLineConfidence else { return [] }
         let (right, bottom) = (Double(line.width - 1), Double(line.height - 1))
         return reading.words.compactMap { word in

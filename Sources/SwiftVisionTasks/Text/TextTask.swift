@@ -41,10 +41,12 @@ public struct TextTask: VisionTask {
     public typealias Output = RecognizedText
 
     /// Named `text`; reads with the installed Tesseract data, and finds and reads the lines of photos with the model
-    /// zoo's text line detector and recogniser.
+    /// zoo's text line detector, direction classifier and recogniser.
     public static let descriptor = TaskDescriptor(
         name: "text", title: "Text", summary: "Printed text: blocks, lines and words (Tesseract)",
-        models: [TextLineDetector.defaultModelName, TextLineRecognizer.defaultModelName])
+        models: [
+            TextLineDetector.defaultModelName, TextLineRecognizer.defaultModelName, TextDirectionClassifier.defaultModelName,
+        ])
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 
