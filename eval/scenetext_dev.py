@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """Scores `swiftvision text` on the scene-text DEV set: 60 ICDAR 2015 training photos, apart from the TEST photos.
 
-Usage: scenetext_dev.py SOURCE [BINARY ...]. SOURCE is a checkout of github.com/wkerspace/traindata (commit
-75c275a) or its bare git directory. Its `train_data/icdar2015/text_localization/` holds the 1000 training images of
+Usage: scenetext_dev.py [--turn DEGREES] SOURCE [BINARY ...]. SOURCE is a checkout of
+github.com/wkerspace/traindata (commit 75c275a) or its bare git directory. Its `train_data/icdar2015/text_localization/` holds the 1000 training images of
 the ICDAR 2015 Robust Reading Competition, challenge 4 (`icdar_c4_train_imgs/img_N.jpg`) and their published words
 (`train_icdar2015_label.txt`, the form eval/make_scenetext_data.py reads). Of the images with at least one readable
 word, IMAGES are drawn with random.Random(SEED) and copied unmodified into a temporary folder, so that the text
 engine can be studied and tuned on them without looking at eval/data/scenetext (drawn from the TEST images).
 Each binary is run as `BINARY text --json FILE...` (on one core where `taskset` exists) and scored with
 eval/sections/scenetext.py's word recall and precision; the `tesseract` command and, where it is installed (the eval
-venv), rapidocr are scored beside them.
+venv), rapidocr are scored beside them. With --turn 90, 180 or 270 every side reads the photos turned that many
+degrees clockwise (eval/sections/scenetext.py's `turned`), scored against the same published words.
 Set EVAL_SCENETEXT_DETAIL=1 to print each image's words.
 """
 import importlib.util
@@ -78,14 +79,20 @@ def report(label, names, expected, texts, ms):
 
 
 def main():
+    arguments = sys.argv[1:]
+    degrees = None
+    if arguments[:1] == ["--turn"]:
+        degrees, arguments = int(arguments[1]), arguments[2:]
     with tempfile.TemporaryDirectory() as temp:
         out = pathlib.Path(temp)
-        truth = build(sys.argv[1], out)
+        truth = build(arguments[0], out)
         names = sorted(truth, key=lambda name: int(re.sub(r"\D", "", name)))
         paths = [out / name for name in names]
+        if degrees is not None:
+            paths = section.turned(paths, out, degrees)
         expected = [truth[name] for name in names]
         prefix = ["taskset", "-c", "0"] if shutil.which("taskset") else []
-        for binary in sys.argv[2:]:
+        for binary in arguments[1:]:
             texts, ms = section.ours(binary, paths, prefix)
             report(binary, names, expected, texts, ms)
         if shutil.which("tesseract"):
