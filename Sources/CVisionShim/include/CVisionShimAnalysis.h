@@ -22,6 +22,10 @@ typedef enum {
 int sv_gaussian_blur(SVImageView source, SVImageView destination, double sigma);
 /// Canny edges of an 8-bit gray image: 255 on edges, 0 elsewhere.
 int sv_canny(SVImageView source, SVImageView destination, double lowThreshold, double highThreshold);
+/// The Canny edges of an 8-bit gray image at two threshold pairs, into `first` and `second`, as two sv_canny
+/// calls give them but with the gradient and its non-maxima suppression worked out once.
+int sv_canny_pair(SVImageView source, SVImageView first, SVImageView second, double firstLow, double firstHigh,
+                  double secondLow, double secondHigh);
 /// 255 where a pixel is brighter than the mean of its `blockSize` neighbourhood minus `offset`
 /// (darker, when `inverted` is non-zero), 0 elsewhere.
 int sv_adaptive_threshold(SVImageView source, SVImageView destination, int32_t blockSize, double offset, int inverted);

@@ -17,9 +17,15 @@ package struct PixelPolygon: Sendable, Equatable {
 
     /// The smallest upright rectangle holding every point (a point spans one pixel); null when empty.
     package var bounds: CGRect {
-        guard var lower = points.first else { return .null }
+        Self.bounds(of: points)
+    }
+
+    /// The smallest upright rectangle holding every one of `points` (a point spans one pixel); null when empty.
+    static func bounds<Points: Sequence<SIMD2<Int32>>>(of points: Points) -> CGRect {
+        var iterator = points.makeIterator()
+        guard var lower = iterator.next() else { return .null }
         var upper = lower
-        for point in points {
+        while let point = iterator.next() {
             lower = pointwiseMin(lower, point)
             upper = pointwiseMax(upper, point)
         }
@@ -65,8 +71,11 @@ package struct PixelPolygon: Sendable, Equatable {
 extension PixelBuffer {
     /// The outlines of the non-zero regions of a gray buffer: all of them, outer and inner, or with
     /// `outerOnly` only the outermost (no hole's outline, and nothing inside a hole), which traces far
-    /// fewer pixels in a busy edge map.
-    package func contours(outerOnly: Bool = false) throws -> [PixelPolygon] {
+    /// fewer pixels in a busy edge map. With `isKept`, only the outlines for which it is true given their
+    /// ``PixelPolygon/bounds`` and point count, tested before any is copied (a busy map has thousands of small ones).
+    package func contours(
+        outerOnly: Bool = false, keeping isKept: ((_ bounds: CGRect, _ pointCount: Int) -> Bool)? = nil
+    ) throws -> [PixelPolygon] {
         var points: UnsafeMutablePointer<Int32>?
         var lengths: UnsafeMutablePointer<Int32>?
         var count: Int32 = 0
@@ -76,13 +85,16 @@ extension PixelBuffer {
             sv_free(lengths)
         }
         var result: [PixelPolygon] = []
-        result.reserveCapacity(Int(count))
         var offset = 0
         for index in 0..<Int(count) {
             let length = Int(lengths![index])
-            let polygon = (0..<length).map { SIMD2(points![2 * (offset + $0)], points![2 * (offset + $0) + 1]) }
-            result.append(PixelPolygon(points: polygon))
-            offset += length
+            defer { offset += length }
+            let outline = (points! + 2 * offset).withMemoryRebound(to: SIMD2<Int32>.self, capacity: length) { start in
+                let vertices = UnsafeBufferPointer(start: start, count: length)
+                if let isKept, !isKept(PixelPolygon.bounds(of: vertices), length) { return nil as PixelPolygon? }
+                return PixelPolygon(points: Array(vertices))
+            }
+            if let outline { result.append(outline) }
         }
         return result
     }

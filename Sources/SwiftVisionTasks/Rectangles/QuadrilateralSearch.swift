@@ -37,12 +37,14 @@ struct QuadrilateralSearch {
     private let smooth: PixelBuffer
     /// Faint Canny edges of `smooth`, one pixel wide.
     private let faintEdges: PixelBuffer
+    /// Strong Canny edges of `smooth`, one pixel wide.
+    private let strongEdges: PixelBuffer
 
     /// A search of the gray image `image` for outlines whose shorter side spans at least `minimumSide` pixels.
     init(image: PixelBuffer, minimumSide: Double) throws {
         self.minimumSide = minimumSide
         smooth = try image.blurred(sigma: 1)
-        faintEdges = try smooth.cannyEdges(low: 12, high: 36)
+        (faintEdges, strongEdges) = try smooth.cannyEdges((low: 12, high: 36), (low: 40, high: 120))
     }
 
     /// Distinct candidates, corners ordered from the top left clockwise.
@@ -50,14 +52,14 @@ struct QuadrilateralSearch {
         let block = max(15, min(smooth.width, smooth.height) / 12)
         // Each map with whether only its outermost outlines are traced.
         var maps = [
-            (try smooth.cannyEdges(low: 40, high: 120).morphology(.dilate, size: 3), false),
+            (try strongEdges.morphology(.dilate, size: 3), false),
             (try faintEdges.morphology(.dilate, size: 3), true),
             (try smooth.adaptiveThreshold(blockSize: block, offset: 6, inverted: true), false),
         ]
         for level in Self.levels { maps.append((try smooth.thresholded(at: level), true)) }
         var found = DistinctQuadrilaterals(tolerance: 3)
         for (map, outerOnly) in maps {
-            for contour in try map.contours(outerOnly: outerOnly) where spans(contour) {
+            for contour in try map.contours(outerOnly: outerOnly, keeping: spans) {
                 for shape in try quadrilaterals(approximating: contour) { found.insert(shape) }
             }
         }
@@ -69,9 +71,10 @@ struct QuadrilateralSearch {
     /// ``segmentTolerance`` pixels, each piece once (a thin edge's outline runs along it and back).
     func segments(minimumLength: Double) throws -> [LineSegment] {
         var segments: [LineSegment] = []
-        for contour in try faintEdges.contours(outerOnly: true) {
-            let bounds = contour.bounds
-            guard contour.points.count >= 2, Double(max(bounds.width, bounds.height)) >= minimumLength else { continue }
+        let outlines = try faintEdges.contours(outerOnly: true) { bounds, pointCount in
+            pointCount >= 2 && Double(max(bounds.width, bounds.height)) >= minimumLength
+        }
+        for contour in outlines {
             let corners = try contour.simplified(epsilon: Self.segmentTolerance).points.map { SIMD2<Double>($0) }
             var pieces: [LineSegment] = []
             for index in corners.indices {
@@ -95,10 +98,9 @@ struct QuadrilateralSearch {
         return (d1 * d1).sum() <= tolerance * tolerance && (d2 * d2).sum() <= tolerance * tolerance
     }
 
-    /// Whether the outline's bounding box is at least `minimumSide` in both directions.
-    private func spans(_ contour: PixelPolygon) -> Bool {
-        let bounds = contour.bounds
-        return contour.points.count >= 4 && Double(min(bounds.width, bounds.height)) > minimumSide
+    /// Whether an outline of `pointCount` points and these bounds spans more than `minimumSide` in both directions.
+    private func spans(_ bounds: CGRect, pointCount: Int) -> Bool {
+        pointCount >= 4 && Double(min(bounds.width, bounds.height)) > minimumSide
     }
 
     /// Four-cornered simplifications of the outline itself and of its convex hull.
