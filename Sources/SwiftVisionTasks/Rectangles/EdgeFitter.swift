@@ -45,27 +45,34 @@ struct EdgeFitter {
     /// The quadrilateral with every side refitted within `radius` pixels of its rough position;
     /// nil if a side has no edge.
     func refine(_ shape: Quadrilateral, radius: Double) -> Fit? {
-        var lines: [Line] = []
-        var support: [Double] = []
-        for side in shape.sides {
-            guard let fit = fit(from: SIMD2(side.start), to: SIMD2(side.end), radius: radius) else { return nil }
-            lines.append(fit.line)
-            support.append(fit.support)
+        image.withSampler { sampler in
+            var lines: [Line] = []
+            var support: [Double] = []
+            for side in shape.sides {
+                guard let fit = fit(from: SIMD2(side.start), to: SIMD2(side.end), radius: radius, sampler: sampler) else {
+                    return nil
+                }
+                lines.append(fit.line)
+                support.append(fit.support)
+            }
+            // Side i runs from corner i to corner i + 1, so corner i lies where sides i − 1 and i meet.
+            var corners: [SIMD2<Double>] = []
+            for index in 0..<4 {
+                guard let corner = lines[(index + 3) % 4].intersection(with: lines[index]) else { return nil }
+                corners.append(corner)
+            }
+            let points = corners.map { CGPoint(x: $0.x, y: $0.y) }
+            let refined = Quadrilateral(topLeft: points[0], topRight: points[1], bottomRight: points[2], bottomLeft: points[3])
+            guard refined.isConvex, refined.largestCornerDistance(to: shape) <= 3 * radius + 2 else { return nil }
+            let overruns = (0..<4).flatMap { index in
+                let start = corners[index], end = corners[(index + 1) % 4]
+                return [
+                    edgeShare(beyond: start, awayFrom: end, sampler: sampler),
+                    edgeShare(beyond: end, awayFrom: start, sampler: sampler),
+                ]
+            }
+            return Fit(shape: refined, support: support, overrun: overruns.reduce(0, +) / 8)
         }
-        // Side i runs from corner i to corner i + 1, so corner i lies where sides i − 1 and i meet.
-        var corners: [SIMD2<Double>] = []
-        for index in 0..<4 {
-            guard let corner = lines[(index + 3) % 4].intersection(with: lines[index]) else { return nil }
-            corners.append(corner)
-        }
-        let points = corners.map { CGPoint(x: $0.x, y: $0.y) }
-        let refined = Quadrilateral(topLeft: points[0], topRight: points[1], bottomRight: points[2], bottomLeft: points[3])
-        guard refined.isConvex, refined.largestCornerDistance(to: shape) <= 3 * radius + 2 else { return nil }
-        let overruns = (0..<4).flatMap { index in
-            let start = corners[index], end = corners[(index + 1) % 4]
-            return [edgeShare(beyond: start, awayFrom: end), edgeShare(beyond: end, awayFrom: start)]
-        }
-        return Fit(shape: refined, support: support, overrun: overruns.reduce(0, +) / 8)
     }
 
     /// A cheap estimate of a fit's support, to rank rough candidates before fitting them: for each
@@ -73,49 +80,55 @@ struct EdgeFitter {
     /// the geometric mean of the four shares. It reads about 500 levels where a fit reads 10 000.
     func roughSupport(of shape: Quadrilateral, radius: Int) -> Double {
         let samples = 12
-        var product = 1.0
-        for side in shape.sides {
-            let start = SIMD2(side.start), vector = SIMD2(side.end) - start
-            let length = (vector * vector).sum().squareRoot()
-            guard length >= 4 else { return 0 }
-            let normal = SIMD2(-vector.y, vector.x) / length
-            var onEdge = 0
-            for index in 0..<samples {
-                let base = start + vector * (0.08 + 0.84 * (Double(index) + 0.5) / Double(samples))
-                var previous = image.intensity(x: base.x - normal.x * Double(radius + 1), y: base.y - normal.y * Double(radius + 1))
-                var current = image.intensity(x: base.x - normal.x * Double(radius), y: base.y - normal.y * Double(radius))
-                for offset in -radius...radius {
-                    let point = base + normal * Double(offset + 1)
-                    let next = image.intensity(x: point.x, y: point.y)
-                    if abs(next - previous) >= minimumStep {
-                        onEdge += 1
-                        break
+        return image.withSampler { sampler in
+            var product = 1.0
+            for side in shape.sides {
+                let start = SIMD2(side.start), vector = SIMD2(side.end) - start
+                let length = (vector * vector).sum().squareRoot()
+                guard length >= 4 else { return 0 }
+                let normal = SIMD2(-vector.y, vector.x) / length
+                var onEdge = 0
+                for index in 0..<samples {
+                    let base = start + vector * (0.08 + 0.84 * (Double(index) + 0.5) / Double(samples))
+                    var previous = sampler.intensity(
+                        x: base.x - normal.x * Double(radius + 1), y: base.y - normal.y * Double(radius + 1))
+                    var current = sampler.intensity(x: base.x - normal.x * Double(radius), y: base.y - normal.y * Double(radius))
+                    for offset in -radius...radius {
+                        let point = base + normal * Double(offset + 1)
+                        let next = sampler.intensity(x: point.x, y: point.y)
+                        if abs(next - previous) >= minimumStep {
+                            onEdge += 1
+                            break
+                        }
+                        (previous, current) = (current, next)
                     }
-                    (previous, current) = (current, next)
                 }
+                product *= Double(onEdge) / Double(samples)
             }
-            product *= Double(onEdge) / Double(samples)
+            return pow(product, 0.25)
         }
-        return pow(product, 0.25)
     }
 
     /// The share of points on the line from `other` through `corner`, continued past `corner` by 3 %
     /// to 15 % of the side's length, that lie on an edge along that line.
-    private func edgeShare(beyond corner: SIMD2<Double>, awayFrom other: SIMD2<Double>) -> Double {
+    private func edgeShare(beyond corner: SIMD2<Double>, awayFrom other: SIMD2<Double>, sampler: GrayLevels.Sampler) -> Double {
         let vector = corner - other
         let length = (vector * vector).sum().squareRoot()
         let outward = vector / length, normal = SIMD2(-outward.y, outward.x)
         let samples = 8
-        let onEdge = (0..<samples).filter { index in
+        var onEdge = 0
+        for index in 0..<samples {
             let point = corner + outward * (length * (0.03 + 0.12 * Double(index) / Double(samples - 1)) + 1)
-            let step = profile(at: point + normal, along: outward) - profile(at: point - normal, along: outward)
-            return abs(step) >= minimumStep
+            let step = sampler.profile(at: point + normal, along: outward) - sampler.profile(at: point - normal, along: outward)
+            if abs(step) >= minimumStep { onEdge += 1 }
         }
-        return Double(onEdge.count) / Double(samples)
+        return Double(onEdge) / Double(samples)
     }
 
     /// The line through the strongest edge near the segment from `start` to `end`, and its support.
-    func fit(from start: SIMD2<Double>, to end: SIMD2<Double>, radius: Double) -> (line: Line, support: Double)? {
+    private func fit(from start: SIMD2<Double>, to end: SIMD2<Double>, radius: Double, sampler: GrayLevels.Sampler)
+        -> (line: Line, support: Double)?
+    {
         let vector = end - start
         let length = (vector * vector).sum().squareRoot()
         guard length >= 4 else { return nil }
@@ -124,25 +137,38 @@ struct EdgeFitter {
         let count = Int(min(96, max(12, length / 3)))
         // Gray levels every half pixel across the side, then the step over two pixels at each offset.
         let offsets = Array(stride(from: -radius - 1, through: radius + 1, by: 0.5))
-        var levels = [Double](repeating: 0, count: offsets.count)
-        var steps = [(Double, Double)](repeating: (0, 0), count: max(0, offsets.count - 4))
+        let stepCount = offsets.count - 4
+        guard stepCount > 0 else { return nil }
         var rising: [SIMD2<Double>] = [], falling: [SIMD2<Double>] = []
         rising.reserveCapacity(count)
         falling.reserveCapacity(count)
-        for index in 0..<count {
-            // Samples keep clear of the corners, where neighbouring sides and rounding interfere.
-            let base = start + vector * (0.08 + 0.84 * (Double(index) + 0.5) / Double(count))
-            for (position, offset) in offsets.enumerated() { levels[position] = profile(at: base + normal * offset, along: along) }
-            guard !steps.isEmpty else { continue }
-            // The first strongest rise and the first strongest fall.
-            var (highest, lowest) = (0, 0)
-            for position in steps.indices {
-                steps[position] = (offsets[position + 2], levels[position + 4] - levels[position])
-                if steps[position].1 > steps[highest].1 { highest = position }
-                if steps[position].1 < steps[lowest].1 { lowest = position }
+        offsets.withUnsafeBufferPointer { offsets in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: offsets.count) { levels in
+                withUnsafeTemporaryAllocation(of: Double.self, capacity: stepCount) { steps in
+                    for index in 0..<count {
+                        // Samples keep clear of the corners, where neighbouring sides and rounding interfere.
+                        let base = start + vector * (0.08 + 0.84 * (Double(index) + 0.5) / Double(count))
+                        for position in 0..<offsets.count {
+                            levels[position] = sampler.profile(at: base + normal * offsets[position], along: along)
+                        }
+                        // The first strongest rise and the first strongest fall.
+                        var (highest, lowest) = (0, 0)
+                        for position in 0..<stepCount {
+                            let step = levels[position + 4] - levels[position]
+                            steps[position] = step
+                            if step > steps[highest] { highest = position }
+                            if step < steps[lowest] { lowest = position }
+                        }
+                        let stepValues = UnsafeBufferPointer(rebasing: steps[0..<stepCount])
+                        if steps[highest] >= minimumStep {
+                            rising.append(base + normal * Self.refined(offsets[highest + 2], at: highest, in: stepValues))
+                        }
+                        if -steps[lowest] >= minimumStep {
+                            falling.append(base + normal * Self.refined(offsets[lowest + 2], at: lowest, in: stepValues))
+                        }
+                    }
+                }
             }
-            if steps[highest].1 >= minimumStep { rising.append(base + normal * refined(at: highest, in: steps)) }
-            if -steps[lowest].1 >= minimumStep { falling.append(base + normal * refined(at: lowest, in: steps)) }
         }
         let points = rising.count >= falling.count ? rising : falling
         guard points.count >= max(3, count / 5), var line = Self.line(through: points) else { return nil }
@@ -155,19 +181,13 @@ struct EdgeFitter {
         return (line, Double(inliers.count) / Double(count))
     }
 
-    /// The mean of three samples along the side: smoother without blurring across it.
+    /// `offset`, the offset of the extreme step at `index` in `steps` (each step's value, its offsets
+    /// half a pixel apart), refined to a fraction of a sample by fitting a parabola through its neighbours.
     @inline(__always)
-    func profile(at point: SIMD2<Double>, along: SIMD2<Double>) -> Double {
-        (image.intensity(x: point.x - along.x, y: point.y - along.y) + image.intensity(x: point.x, y: point.y)
-            + image.intensity(x: point.x + along.x, y: point.y + along.y)) / 3
-    }
-
-    /// The offset of the extreme step at `index` in `steps` (offset, step) refined to a fraction of a
-    /// sample by fitting a parabola through its neighbours.
-    func refined(at index: Int, in steps: [(Double, Double)]) -> Double {
-        let offset = steps[index].0
-        guard index > 0, index < steps.count - 1 else { return offset }
-        let (a, b, c) = (steps[index - 1].1, steps[index].1, steps[index + 1].1)
+    static func refined<Steps: RandomAccessCollection>(_ offset: Double, at index: Int, in steps: Steps) -> Double
+    where Steps.Element == Double, Steps.Index == Int {
+        guard index > steps.startIndex, index < steps.endIndex - 1 else { return offset }
+        let (a, b, c) = (steps[index - 1], steps[index], steps[index + 1])
         let curvature = a - 2 * b + c
         guard curvature != 0 else { return offset }
         return offset + 0.5 * min(max(0.5 * (a - c) / curvature, -1), 1)
