@@ -56,7 +56,7 @@ import Testing
     }
 
     /// Two ICDAR 2015 test photos turned half a turn: with the classifier the engine reads all but at most one of the
-    /// published words it reads upright (at least 5; seen: 5 of 6), each word's frame centre on its published
+    /// published words it reads upright (at least 5; seen: 6 of 6), each word's frame centre on its published
     /// quadrilateral turned with the photo; without it, at most one of them (seen: none).
     @Test func upsideDownPhotosReadAsUpright() throws {
         let store = ModelStore.shared

@@ -18,17 +18,18 @@ package struct TextDirectionClassifier: Sendable {
     static let inputWidth = 192
     /// A line is taken for upside down when the classifier gives "180" a probability above this: rapidocr's
     /// `cls_thresh`. On eval/scenetext_dev.py's DEV set (60 ICDAR 2015 training photos, 319 words), with the text
-    /// engine's check (such a line is read both ways, the surer reading kept), word recall and precision were 0.480 /
-    /// 0.539 upright and 0.373 / 0.543 on the photos turned half a turn; at 0.7: 0.473 / 0.530 and 0.417 / 0.547; at
-    /// 0.5: 0.473 / 0.530 and 0.439 / 0.534 (without the classifier: 0.473 / 0.537 and 0.009 / 0.034). Only 0.9 loses
-    /// nothing upright.
+    /// engine's rules (`TextEngine.linesReadBothWays`), word recall and precision upright / turned half a turn:
+    /// 0.480 / 0.539 and 0.480 / 0.528 at 0.9; 0.473 / 0.530 and 0.480 / 0.539 at 0.7; 0.473 / 0.530 and 0.483 / 0.540
+    /// at 0.5 (without the classifier: 0.473 / 0.537 and 0.009 / 0.034). Only 0.9 loses nothing upright.
     static let threshold: Float = 0.9
 
     /// A line's class: the probability that it is upside down (label "180"), 0–1.
     struct Direction {
         var upsideDownProbability: Float
-        /// Whether the line is to be turned half a turn before it is read (above ``threshold``).
+        /// Whether the line is upside down: "180" above ``threshold``.
         var isUpsideDown: Bool { upsideDownProbability > TextDirectionClassifier.threshold }
+        /// Whether the line is upright with as sure a probability: "0" above ``threshold``.
+        var isSurelyUpright: Bool { 1 - upsideDownProbability > TextDirectionClassifier.threshold }
     }
 
     private let interpreter: Interpreter
