@@ -74,7 +74,7 @@ package final class TextEngine: @unchecked Sendable {
 
     /// Starts Tesseract with the options' languages, to run up to `parallelRecognitions` recognitions at once.
     /// The accurate level also reads the lines that `detector` finds in a photo (see ``results(in:)``), with
-    /// `recognizer` when given (also turned half a turn where `direction` finds one upside down), else with
+    /// `recognizer` when given (also turned half a turn where `direction` finds lines upside down), else with
     /// Tesseract.
     package init(
         options: TextEngineOptions = .init(), parallelRecognitions: Int = Interpreter.defaultParallelInferences,
@@ -227,9 +227,9 @@ package final class TextEngine: @unchecked Sendable {
 
     /// The words of each detected line (`quadrilaterals`, upright pixels), its crop warped upright and read by
     /// ``TextLineRecognizer`` from `image` (words of lines at ``minimumRecognizedLineConfidence`` and at
-    /// ``minimumRecognizedWordConfidence`` or more), also turned half a turn where ``TextDirectionClassifier`` finds
-    /// it upside down (the surer reading kept), or without the recogniser by Tesseract as a single line from `gray`, the upright gray image
-    /// (words at ``minimumLineWordConfidence`` or more), with their boxes taken back to upright pixels; lines
+    /// ``minimumRecognizedWordConfidence`` or more), also turned half a turn where ``linesReadBothWays(_:)`` says
+    /// (the surer reading kept), or without the recogniser by Tesseract as a single line from `gray`, the upright gray
+    /// image (words at ``minimumLineWordConfidence`` or more), with their boxes taken back to upright pixels; lines
     /// without such a word are left out. Each line keeps its detected turned rectangle as its corners
     /// and each word the inverse warp of its box's corners, both top left first in the text's direction. Used in
     /// place of the first reading when that looks misread (``looksMisread(_:)``): on the DEV set
