@@ -30,8 +30,24 @@ import Testing
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Whether a TCP connection to `port` on loopback is accepted within a fifth of a second (a connection
+    /// tried while the server starts may go unanswered, and the system would try it again for seconds).
+    static func isListening(_ port: Int) -> Bool {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var timeout = timeval(tv_sec: 0, tv_usec: 200_000)
+        setsockopt(socket, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+
     /// Runs the command line with `arguments` and the URL of `file`, served over HTTP on loopback by Python's
-    /// own server, as any web server would serve it; retries while the server does not listen yet.
+    /// own server, as any web server would serve it (without ranges: a reader cannot seek), once it listens.
     static func runServing(_ file: URL, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String, url: String) {
         let port = freePort()
         let server = Process()
@@ -45,12 +61,9 @@ import Testing
             kill(server.processIdentifier, SIGKILL)
             server.waitUntilExit()
         }
+        for _ in 0..<100 where !isListening(port) { Thread.sleep(forTimeInterval: 0.05) }
         let url = "http://127.0.0.1:\(port)/\(file.lastPathComponent)"
-        var run = try Fixtures.run(Fixtures.executable, arguments + [url])
-        for _ in 0..<50 where run.status != 0 && run.output.isEmpty {
-            Thread.sleep(forTimeInterval: 0.1)  // the server may not listen yet
-            run = try Fixtures.run(Fixtures.executable, arguments + [url])
-        }
+        let run = try Fixtures.run(Fixtures.executable, arguments + [url])
         return (run.status, run.output, run.errors, url)
     }
 
@@ -69,6 +82,26 @@ import Testing
         #expect(ids.allSatisfy { !$0.isEmpty } && Set(ids.joined()).count <= 2, "\(ids)")
         let timestamps = lines.compactMap { $0["timestampMs"] as? Int }
         #expect(timestamps == timestamps.sorted() && Set(timestamps).count == timestamps.count)
+    }
+
+    /// A stream that opens and ends before its first frame: an MJPEG AVI cut a hundred bytes into its frame
+    /// list (`movi`), served over HTTP. The command says so in one error line and fails, instead of printing
+    /// nothing and succeeding.
+    @Test func aStreamThatGivesNoFrameIsAnError() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = folder.appendingPathComponent("whole.avi")
+        try Self.panningVideo(whole, count: 5)
+        let data = try Data(contentsOf: whole)
+        let frames = try #require(data.firstRange(of: Data("movi".utf8)))
+        let cut = folder.appendingPathComponent("cut.avi")
+        try data.prefix(frames.upperBound + 100).write(to: cut)
+        let run = try Self.runServing(cut, ["faces", "--json"])
+        let message = "cannot read frame 0 of \(run.url): the video ended before its first frame"
+        #expect(run.status == 1, "\(run.output) \(run.errors)")
+        let lines = Fixtures.jsonLines(run.output)
+        #expect(lines.count == 1 && lines.first?["error"] as? String == message, "\(lines)")
+        #expect(run.errors == "\(run.url): \(message)\n", "\(run.errors)")
     }
 
     @Test func ctrlCEndsAVideoCleanlyWithEveryLineWritten() throws {

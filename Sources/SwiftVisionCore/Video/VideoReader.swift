@@ -105,6 +105,10 @@ public final class VideoReader: Sequence, IteratorProtocol {
             // Containers' frame counts may be estimates, so only a clear shortfall is an error.
             if !isLive, reportedFrameCount > 0, nextIndex < reportedFrameCount - Swift.max(2, reportedFrameCount / 20) {
                 error = .endedEarly(path: name, read: nextIndex, announced: reportedFrameCount)
+            } else if nextIndex == 0 {
+                // A source that opens and gives nothing, such as an MP4 with its index at the end read from a
+                // server that cannot seek, is an error, not an empty video.
+                error = .unreadableFrame(path: name, index: 0, reason: "the video ended before its first frame")
             }
             return nil
         default:
