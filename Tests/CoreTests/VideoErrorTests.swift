@@ -25,3 +25,27 @@ import Testing
         }
     }
 }
+
+/// Videos are written in the containers FFmpeg takes MPEG-4 Part 2 (or, in AVI, Motion JPEG) in; any other
+/// name is refused before a file is made (FFmpeg would write `clip.jpg` as an undecodable image sequence).
+@Suite struct VideoWriterContainerTests {
+    @Test func writesOnlyVideoContainers() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let frame = try Fixtures.image("bus.jpg").resized(width: 160, height: 120)
+        for name in ["clip.mp4", "clip.M4V", "clip.mov", "clip.mkv", "clip.avi"] {
+            let url = folder.appendingPathComponent(name)
+            let writer = try VideoWriter(url: url, width: 160, height: 120, framesPerSecond: 10)
+            for _ in 0..<3 { try writer.append(frame) }
+            writer.close()
+            #expect(Array(try VideoReader(url: url)).count == 3, "\(name)")
+        }
+        for name in ["clip.jpg", "clip.png", "clip.webm", "clip.gif", "clip"] {
+            let url = folder.appendingPathComponent(name)
+            #expect(throws: VideoError.cannotWrite(path: url.path, reason: "a video is written as .mp4, .m4v, .mov, .mkv or .avi")) {
+                try VideoWriter(url: url, width: 160, height: 120, framesPerSecond: 10)
+            }
+            #expect(!FileManager.default.fileExists(atPath: url.path), "\(name)")
+        }
+    }
+}

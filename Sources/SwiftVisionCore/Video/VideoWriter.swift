@@ -1,8 +1,12 @@
 import CVisionShim
 import Foundation
 
-/// Writes frames into a video file: MPEG-4 Part 2 in `.mp4`/`.mov`, Motion JPEG in `.avi`. Not safe for concurrent use.
+/// Writes frames into a video file: MPEG-4 Part 2 in `.mp4`, `.m4v`, `.mov` and `.mkv`, Motion JPEG in `.avi`.
+/// Not safe for concurrent use.
 public final class VideoWriter {
+    /// The file extensions of the containers written, in lower case.
+    private static let fileExtensions: Set<String> = ["mp4", "m4v", "mov", "mkv", "avi"]
+
     /// The video file.
     public let url: URL
     /// The frames' width in pixels.
@@ -11,9 +15,15 @@ public final class VideoWriter {
     public let height: Int
     private var writer: OpaquePointer?
 
-    /// Creates the video file at `url` for frames `width` × `height` pixels at `framesPerSecond`.
+    /// Creates the video file at `url`, named `.mp4`, `.m4v`, `.mov`, `.mkv` or `.avi`, for frames `width` ×
+    /// `height` pixels at `framesPerSecond`.
     public init(url: URL, width: Int, height: Int, framesPerSecond: Double) throws {
-        let codec = url.pathExtension.lowercased() == "avi" ? "MJPG" : "mp4v"
+        let container = url.pathExtension.lowercased()
+        // FFmpeg would write an image sequence's name as a broken image, and refuse WebM and GIF noisily.
+        guard Self.fileExtensions.contains(container) else {
+            throw VideoError.cannotWrite(path: url.path, reason: "a video is written as .mp4, .m4v, .mov, .mkv or .avi")
+        }
+        let codec = container == "avi" ? "MJPG" : "mp4v"
         guard let writer = sv_video_writer_open(url.path, codec, framesPerSecond, Int32(width), Int32(height)) else {
             throw VideoError.cannotWrite(path: url.path, reason: String(cString: sv_last_error()))
         }
