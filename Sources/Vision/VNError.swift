@@ -65,7 +65,7 @@ extension VNErrorCode {
         switch error {
         case let error as ImageError:
             switch error {
-            case .unreadableFile: self = .ioError
+            case .unreadableFile, .unwritableFile: self = .ioError
             case .emptyData, .unknownFormat, .truncated, .corrupt: self = .invalidFormat
             case .invalidDimensions, .tooLarge, .invalidBuffer: self = .invalidImage
             case .invalidRegion: self = .invalidOption

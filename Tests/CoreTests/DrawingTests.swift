@@ -35,6 +35,15 @@ import Testing
         try canvas.image.write(to: jpeg)
         #expect(try Fixtures.meanDifference(try VisionImage(contentsOf: jpeg).buffer, pixels) < 4)
         #expect(throws: ImageError.self) { try canvas.image.write(to: folder.appendingPathComponent("annotated.gif")) }
+        // A folder that does not exist: an error about writing the file, not reading it.
+        let nowhere = folder.appendingPathComponent("missing/annotated.png")
+        do {
+            try canvas.image.write(to: nowhere)
+            Issue.record("wrote into a missing folder")
+        } catch let error as ImageError {
+            guard case .unwritableFile(let path, _) = error else { throw error }
+            #expect(path == nowhere.path && error.description.hasPrefix("cannot write image file \(nowhere.path): "))
+        }
     }
 
     @Test func drawsOnRealPhotos() throws {

@@ -2,8 +2,10 @@ import Foundation
 
 /// Why an image could not be read, built or processed.
 public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
-    /// The file at `path` could not be read (or, when encoding, written).
+    /// The file at `path` could not be read.
     case unreadableFile(path: String, reason: String)
+    /// The image could not be written to the file at `path`.
+    case unwritableFile(path: String, reason: String)
     /// The data holds no bytes.
     case emptyData
     /// The data is not a JPEG, PNG, WebP, BMP, TIFF, HEIF, AVIF or GIF image.
@@ -27,6 +29,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     public var description: String {
         switch self {
         case .unreadableFile(let path, let reason): "cannot read image file \(path): \(reason)"
+        case .unwritableFile(let path, let reason): "cannot write image file \(path): \(reason)"
         case .emptyData: "the image data is empty"
         case .unknownFormat: "the data is not an image in a supported format (JPEG, PNG, WebP, BMP, TIFF, HEIF/HEIC, AVIF, GIF)"
         case .truncated(let format): "the \(format.rawValue.uppercased()) data is truncated"

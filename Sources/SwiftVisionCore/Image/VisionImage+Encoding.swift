@@ -51,7 +51,7 @@ extension VisionImage {
         } catch let error as ImageError {
             throw error
         } catch {
-            throw ImageError.unreadableFile(path: url.path, reason: "cannot write: \(error.localizedDescription)")
+            throw ImageError.unwritableFile(path: url.path, reason: error.localizedDescription)
         }
     }
 }
