@@ -7,7 +7,7 @@ import Testing
 
 /// Live sources of the command line: a network stream served on loopback, and Ctrl-C.
 @Suite(.serialized) struct LiveSourceCommandTests {
-    /// An MJPEG AVI of `count` frames panning across zidane.jpg (two faces) at 25 fps.
+    /// A video of `count` frames panning across zidane.jpg (two faces) at 25 fps: MJPEG in an AVI, MPEG-4 in an MP4.
     static func panningVideo(_ url: URL, count: Int) throws {
         let photo = try Fixtures.image("zidane.jpg")
         let writer = try VideoWriter(url: url, width: 640, height: 480, framesPerSecond: 25)
@@ -102,6 +102,22 @@ import Testing
         let lines = Fixtures.jsonLines(run.output)
         #expect(lines.count == 1 && lines.first?["error"] as? String == message, "\(lines)")
         #expect(run.errors == "\(run.url): \(message)\n", "\(run.errors)")
+    }
+
+    /// An MP4 of 40 frames whose index follows them, as OpenCV writes it, served by a server that cannot
+    /// seek: FFmpeg opens it without a frame size. One error line says so.
+    @Test func anMP4ThatCannotBeSeekedIsAnError() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("pan.mp4")
+        try Self.panningVideo(video, count: 40)
+        let data = try Data(contentsOf: video)
+        let frames = try #require(data.firstRange(of: Data("mdat".utf8))), index = try #require(data.firstRange(of: Data("moov".utf8)))
+        try #require(frames.lowerBound < index.lowerBound, "the index follows the frames")
+        let run = try Self.runServing(video, ["faces", "--json"])
+        #expect(run.status == 1, "\(run.output) \(run.errors)")
+        let message = "cannot open video \(run.url): FFmpeg finds no frame size in it"
+        #expect(Fixtures.jsonLines(run.output).map { $0["error"] as? String } == [message], "\(run.output)")
     }
 
     @Test func ctrlCEndsAVideoCleanlyWithEveryLineWritten() throws {

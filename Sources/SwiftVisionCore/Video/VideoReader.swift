@@ -67,8 +67,12 @@ public final class VideoReader: Sequence, IteratorProtocol {
         }
         var width: Int32 = 0, height: Int32 = 0, fps = 0.0, count: Int64 = 0
         sv_video_reader_properties(reader, &width, &height, &fps, &count)
+        guard width > 0, height > 0 else {
+            // As FFmpeg opens an MP4 whose index follows its frames when it cannot seek (a plain web server).
+            sv_video_reader_close(reader)
+            throw VideoError.cannotOpen(path: name, reason: "FFmpeg finds no frame size in it")
+        }
         do {
-            guard width > 0, height > 0 else { throw ImageError.invalidDimensions(width: Int(width), height: Int(height)) }
             try limits.check(width: Int(width), height: Int(height))
         } catch {
             sv_video_reader_close(reader)
