@@ -139,6 +139,17 @@ import Testing
         #expect(throws: VisionTaskError.self) { try TrackTask(options: track) }
     }
 
+    /// A face turned a hair the other way or a point a hair left of the edge is written as 0, as ECMAScript's
+    /// JSON.stringify writes negative zero (ECMA-262, Number::toString), not as "-0".
+    @Test func roundedNumbersAreNeverNegativeZero() throws {
+        struct Angle: Codable { @OneDecimal var roll: Double }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let point = String(decoding: try encoder.encode(PixelPoint(CGPoint(x: -0.004, y: -0.3))), as: UTF8.self)
+        #expect(point == #"{"x":0,"y":-0.3}"#)
+        #expect(String(decoding: try encoder.encode(Angle(roll: -0.04)), as: UTF8.self) == #"{"roll":0}"#)
+    }
+
     @Test func outputsRoundTripThroughTheirJSON() throws {
         var options = FacesTask.Options()
         options.landmarks = true

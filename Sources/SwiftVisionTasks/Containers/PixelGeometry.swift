@@ -74,10 +74,12 @@ public struct PixelPoint: Sendable, Hashable, Codable {
 }
 
 extension BinaryFloatingPoint {
-    /// The value rounded to `places` decimals, for JSON that does not carry noise digits.
+    /// The value rounded to `places` decimals, for JSON that does not carry noise digits; a small negative
+    /// value gives 0, not -0 (which JSONEncoder would write as `-0`).
     package func rounded(toPlaces places: Int) -> Self {
         var scale: Self = 1
         for _ in 0..<places { scale *= 10 }
-        return (self * scale).rounded() / scale
+        let rounded = (self * scale).rounded() / scale
+        return rounded == 0 ? 0 : rounded
     }
 }
