@@ -73,6 +73,7 @@ package struct RectangleEngine: Sendable {
         let (search, searchScale) = try work.grayscaled(maximumSide: Self.searchSide)
         let searchFactor = SIMD2(Double(searchScale.width), Double(searchScale.height))
         var tried = DistinctQuadrilaterals(tolerance: 3)
+        var wideFits = EdgeFitter.SideFits(radius: 6)
         func fit(_ rough: [Quadrilateral]) {
             let candidates = rough.filter { isAcceptable($0, minimumSide: minimumSide * 0.8, slack: 10) && tried.insert($0) }
             for shape in rankedForFitting(candidates, on: coarse, imageArea: Double(work.width * work.height)) {
@@ -82,7 +83,7 @@ package struct RectangleEngine: Sendable {
                     || found.couldEnclose(confidence: 1, area: reach)
                 else { continue }
                 // A wide search first (rough corners may be cut by rounding or off by a few pixels), then a narrow one.
-                guard let fit = coarse.refine(shape, radius: 6).flatMap({ coarse.refine($0.shape, radius: 2) }),
+                guard let fit = coarse.refine(shape, reusing: &wideFits).flatMap({ coarse.refine($0.shape, radius: 2) }),
                     isAcceptable(fit.shape, minimumSide: minimumSide, slack: 0),
                     fit.confidence >= max(Self.minimumSupport, Double(options.minimumConfidence))
                 else { continue }
