@@ -26,7 +26,7 @@ import Testing
     }
 }
 
-/// Videos are written in the containers FFmpeg takes MPEG-4 Part 2 (or, in AVI, Motion JPEG) in; any other
+/// Videos are written in the containers FFmpeg takes H.264 (or, in AVI, Motion JPEG) in; any other
 /// name is refused before a file is made (FFmpeg would write `clip.jpg` as an undecodable image sequence).
 @Suite struct VideoWriterContainerTests {
     @Test func writesOnlyVideoContainers() throws {
