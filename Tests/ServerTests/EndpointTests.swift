@@ -193,6 +193,25 @@ enum Samples {
         }
     }
 
+    /// A photo alone has nothing to follow: `POST /v1/track` without a `box=` (the OpenAPI document's
+    /// repeated seed) is a 400, as the `track` command refuses to run without `--box`; with one it answers
+    /// the seed. A stream may still open without one and be seeded later (StreamTests).
+    @Test func trackingAPhotoNeedsASeedBox() async throws {
+        try await Self.app().test(.live) { client in
+            let unseeded = try await client.execute(uri: "/v1/track", method: .post, headers: Samples.jpeg, body: try Samples.body("bus.jpg"))
+            #expect(unseeded.status == .badRequest)
+            let error = try #require(try Samples.json(unseeded)["error"] as? [String: Any])
+            #expect(error["code"] as? String == "bad_option")
+            #expect(error["message"] as? String == "invalid option: track needs at least one box=x,y,width,height")
+            let seeded = try await client.execute(
+                uri: "/v1/track?box=10,20,30,40", method: .post, headers: Samples.jpeg, body: try Samples.body("bus.jpg"))
+            #expect(seeded.status == .ok)
+            let tracks = try #require(try Samples.json(seeded)["tracks"] as? [[String: Any]])
+            let box = try #require(tracks.first?["boundingBox"] as? [String: Double])
+            #expect(tracks.count == 1 && box == ["x": 10, "y": 20, "width": 30, "height": 40])
+        }
+    }
+
     @Test func aTokenGuardsTheAPIButNotTheHealthCheck() async throws {
         try await Self.app({ $0.token = "s3cret" }).test(.router) { client in
             let without = try await client.execute(uri: "/v1/tasks", method: .get)

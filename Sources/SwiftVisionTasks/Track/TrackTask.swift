@@ -118,8 +118,15 @@ public struct TrackTask: VisionTask {
     /// A stream whose trackers start on its first frame.
     public func makeStreamState() -> StreamState { StreamState() }
 
-    /// Without a stream there is nothing to follow: the seeds, as they are.
+    /// Without a stream there is nothing to follow: the seeds, as they are. An image alone without a seed
+    /// is refused (a stream may start without one and be given its seeds later).
     public func output(for image: VisionImage) throws -> Output {
+        guard !options.boxes.isEmpty else { throw VisionTaskError.invalidOption("track needs at least one box=x,y,width,height") }
+        return seeds
+    }
+
+    /// The seed boxes as tracks.
+    private var seeds: Output {
         Output(tracks: options.boxes.enumerated().map { Track(id: $0 + 1, boundingBox: $1, confidence: 1, lost: false) })
     }
 
@@ -129,7 +136,7 @@ public struct TrackTask: VisionTask {
             state.trackers = try options.boxes.map {
                 try SingleObjectTracker(kind: options.level == .fast ? .kcf : .csrt, image: image, box: $0.rect)
             }
-            return try output(for: image)
+            return seeds
         }
         return Output(tracks: try trackers.enumerated().map { index, tracker in
             let (box, confidence) = try tracker.update(with: image)
