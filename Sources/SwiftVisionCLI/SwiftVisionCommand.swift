@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import Foundation
 
 /// The program's entry point. Every command but `serve` is synchronous and runs on the main thread, which then
 /// returns and exits. Swift's `async` main would park the main thread in `dispatch_main`, whose `pthread_exit`
@@ -8,14 +9,19 @@ import Dispatch
 @main
 enum SwiftVisionMain {
     static func main() {
+        var command: any ParsableCommand
         do {
-            var command = try SwiftVisionCommand.parseAsRoot()
-            if let server = command as? ServeCommand {
-                serve(server)
-            }
-            try command.run()
+            command = try SwiftVisionCommand.parseAsRoot()
         } catch {
             SwiftVisionCommand.exit(withError: error)
+        }
+        if let server = command as? ServeCommand {
+            serve(server)
+        }
+        do {
+            try command.run()
+        } catch {
+            exit(withError: error, from: type(of: command))
         }
     }
 
@@ -25,11 +31,28 @@ enum SwiftVisionMain {
             do {
                 try await server.run()
             } catch {
-                SwiftVisionCommand.exit(withError: error)
+                exit(withError: error, from: ServeCommand.self)
             }
             SwiftVisionCommand.exit()
         }
         dispatchMain()
+    }
+
+    /// Exits with `error`, thrown while `command` ran. A `ValidationError` is followed by the command's own
+    /// usage, named from the root (`Usage: swiftvision segment …`), as ArgumentParser prints one thrown by
+    /// `validate()`; given the error, ArgumentParser alone knows only the root's usage.
+    private static func exit(withError error: any Error, from command: any ParsableCommand.Type) -> Never {
+        guard let error = error as? ValidationError else { SwiftVisionCommand.exit(withError: error) }
+        let path = [SwiftVisionCommand.configuration.commandName, command.configuration.commandName].compactMap { $0 }
+        let usage = SwiftVisionCommand.usageString(for: command)
+        let text = """
+            Error: \(error.message)
+            Usage: \(usage)
+              See '\(path.joined(separator: " ")) --help' for more information.
+
+            """
+        FileHandle.standardError.write(Data(text.utf8))
+        SwiftVisionCommand.exit(withError: ExitCode.validationFailure)
     }
 }
 

@@ -1,0 +1,30 @@
+import Foundation
+import SwiftVisionTestSupport
+import Testing
+
+/// What a command prints when it is used wrongly, read from the real binary.
+@Suite struct CommandUsageTests {
+    static let executable = Fixtures.executable
+
+    /// An error a command finds while it runs (a zero-byte `--background`) is followed by the command's own
+    /// usage, in the form ArgumentParser prints for an error its `validate()` finds (`--background` without
+    /// `--draw`), not the root's `Usage: swiftvision <subcommand>`.
+    @Test func anErrorWhileRunningShowsTheCommandsOwnUsage() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let empty = folder.appendingPathComponent("empty.jpg")
+        try Data().write(to: empty)
+        let photo = try Fixtures.sample("bus.jpg").path
+        let running = try Fixtures.run(
+            Self.executable, ["segment", "--background", empty.path, "--draw", folder.appendingPathComponent("out.png").path, photo])
+        let validating = try Fixtures.run(Self.executable, ["segment", "--background", empty.path, photo])
+        #expect(running.status == 64 && validating.status == 64)
+        let runningLines = running.errors.split(separator: "\n", omittingEmptySubsequences: false)
+        let validatingLines = validating.errors.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(runningLines.first == "Error: --background \(empty.path): the image data is empty", "\(running.errors)")
+        #expect(validatingLines.first == "Error: --background composites an image: give --draw OUT")
+        #expect(runningLines.dropFirst() == validatingLines.dropFirst(), "\(running.errors)\n\(validating.errors)")
+        #expect(runningLines.dropFirst().first?.hasPrefix("Usage: swiftvision segment [<inputs> ...]") == true, "\(running.errors)")
+        #expect(running.errors.contains("See 'swiftvision segment --help' for more information."))
+    }
+}
