@@ -13,7 +13,7 @@ struct HandsCommand: TaskCommand {
 
     @OptionGroup var input: InputOptions
 
-    @OptionGroup var common: LandmarkCommandOptions
+    @OptionGroup var common: LandmarkCommandOptions<HandsTask>
 
     @Option(help: "Most hands to find.")
     var maxHands = 2
@@ -51,4 +51,8 @@ struct HandsCommand: TaskCommand {
             return canvas.image
         }]
     }
+}
+
+extension HandsTask: LandmarkSubject {
+    static var subject: String { "hand" }
 }

@@ -2,12 +2,18 @@ import ArgumentParser
 import Foundation
 import SwiftVision
 
-/// The options the landmark commands (`pose`, `hands`) share.
-struct LandmarkCommandOptions: ParsableArguments {
-    @Option(help: "Lowest detector score that starts a new pose or hand, 0–1.")
+/// A task whose landmark command (`pose`, `hands`) names what it finds in its options' help.
+protocol LandmarkSubject {
+    /// One thing the task finds, in the singular: "pose", "hand".
+    static var subject: String { get }
+}
+
+/// The options the landmark commands (`pose`, `hands`) share, their help naming `Subject`'s finds.
+struct LandmarkCommandOptions<Subject: LandmarkSubject>: ParsableArguments {
+    @Option(help: ArgumentHelp("Lowest detector score that starts a new \(Subject.subject), 0–1."))
     var minDetectionConfidence: Float = 0.5
 
-    @Option(help: "Lowest confidence of the landmark model that keeps a pose or hand, 0–1.")
+    @Option(help: ArgumentHelp("Lowest confidence of the landmark model that keeps a \(Subject.subject), 0–1."))
     var minPresenceConfidence: Float = 0.5
 
     @Option(help: "Write the image or video with the skeletons drawn here (a folder when there are several inputs).")

@@ -12,7 +12,7 @@ struct PoseCommand: TaskCommand {
 
     @OptionGroup var input: InputOptions
 
-    @OptionGroup var common: LandmarkCommandOptions
+    @OptionGroup var common: LandmarkCommandOptions<PoseTask>
 
     @Option(help: "Most poses to find.")
     var maxPoses = 1
@@ -57,4 +57,8 @@ struct PoseCommand: TaskCommand {
             return canvas.image
         }]
     }
+}
+
+extension PoseTask: LandmarkSubject {
+    static var subject: String { "pose" }
 }

@@ -27,4 +27,15 @@ import Testing
         #expect(runningLines.dropFirst().first?.hasPrefix("Usage: swiftvision segment [<inputs> ...]") == true, "\(running.errors)")
         #expect(running.errors.contains("See 'swiftvision segment --help' for more information."))
     }
+
+    /// `pose --help` and `hands --help` each name their own finds in the thresholds they share.
+    @Test(arguments: [("pose", "pose"), ("hands", "hand")])
+    func landmarkHelpNamesItsOwnSubject(command: String, subject: String) throws {
+        let help = try Fixtures.run(Self.executable, [command, "--help"])
+        #expect(help.status == 0)
+        let text = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("--min-detection-confidence <min-detection-confidence> Lowest detector score that starts a new \(subject), 0–1."), "\(text)")
+        #expect(text.contains("--min-presence-confidence <min-presence-confidence> Lowest confidence of the landmark model that keeps a \(subject), 0–1."), "\(text)")
+        #expect(!text.contains("pose or hand"))
+    }
 }
