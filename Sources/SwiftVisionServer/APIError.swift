@@ -27,6 +27,10 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     public var description: String { "\(status.code) \(code): \(message)" }
 
     static func badOption(_ message: String) -> APIError { APIError(.badRequest, "bad_option", message) }
+    /// A request body over `limit` bytes.
+    static func bodyTooLarge(limit: Int) -> APIError {
+        APIError(.contentTooLarge, "body_too_large", "the request body is larger than the \(sizeText(limit)) the service accepts")
+    }
     /// A request not answered within its deadline.
     static var timedOut: APIError {
         APIError(.gatewayTimeout, "timeout", "the request took longer than the service allows (--request-timeout)")
@@ -98,6 +102,14 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         default:
             return APIError(.internalServerError, "internal_error", withoutPaths(error.localizedDescription))
         }
+    }
+
+    /// `bytes` as a person reads it: `25 MB` (MB of 2²⁰ bytes, as docs/security.md counts), `4 KB`, or
+    /// `400000 bytes` when it is no whole number of either.
+    static func sizeText(_ bytes: Int) -> String {
+        if bytes > 0, bytes.isMultiple(of: 1 << 20) { return "\(bytes >> 20) MB" }
+        if bytes > 0, bytes.isMultiple(of: 1 << 10) { return "\(bytes >> 10) KB" }
+        return "\(bytes) bytes"
     }
 
     /// `text` with every absolute path cut to its last component, so that an answer never shows where

@@ -33,7 +33,7 @@ enum CollectionRoutes {
         }
         group.post("v1/collections") { request, context in
             await VisionService.instrumented(task: "collections") {
-                let body = try await request.body.collect(upTo: 4096)
+                let body = try await VisionService.body(of: request, upTo: 4096)
                 guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any], object.count == 1,
                     let name = object["name"] as? String
                 else { throw APIError.badOption("make a collection with {\"name\": \"…\"}") }
@@ -134,7 +134,7 @@ enum CollectionRoutes {
                 var query = CollectionQuery()
                 var file: ImageUpload.File?
                 if isJSON {
-                    let body = try await request.body.collect(upTo: 64 * 1024)
+                    let body = try await VisionService.body(of: request, upTo: 64 * 1024)
                     query = try searchQuery(Data(buffer: body), store: try store.opened(), collection: name)
                 } else {
                     file = try await VisionService.upload(request, images: 1, configuration: configuration)[0]

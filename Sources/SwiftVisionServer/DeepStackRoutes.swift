@@ -54,7 +54,7 @@ enum DeepStackRoutes {
         var apiKey: String?
 
         init(_ request: Request, configuration: ServerConfiguration) async throws {
-            let body = try await request.body.collect(upTo: configuration.maxBodyBytes)
+            let body = try await VisionService.body(of: request, upTo: configuration.maxBodyBytes)
             guard
                 let parts = try ImageUpload.formParts(
                     of: body, contentType: request.headers[.contentType], maxParts: configuration.maxFormParts)

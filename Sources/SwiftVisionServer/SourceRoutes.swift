@@ -221,7 +221,7 @@ enum SourceRoutes {
         }
         router.post("v1/sources") { request, _ in
             let manager = try enabled()
-            let body = try await request.body.collect(upTo: largestBody)
+            let body = try await VisionService.body(of: request, upTo: largestBody)
             let spec = try await manager.add(body)
             let answer = try serviceEncoder.encode(SourceAnswer(spec: spec, status: manager.runner(spec.id)?.current ?? SourceStatus()))
             return Response(

@@ -158,12 +158,22 @@ public enum VisionService {
 
     /// The request's images, read (within the body limit) and checked from their headers; not decoded.
     static func upload(_ request: Request, images: Int, configuration: ServerConfiguration) async throws -> [ImageUpload.File] {
-        let body = try await request.body.collect(upTo: configuration.maxBodyBytes)
+        let body = try await Self.body(of: request, upTo: configuration.maxBodyBytes)
         return try ImageUpload.files(
             in: body, contentType: request.headers[.contentType],
             limits: .init(
                 images: images, maxPixels: configuration.maxPixels, maxRequestPixels: configuration.maxRequestPixels,
                 maxParts: configuration.maxFormParts))
+    }
+
+    /// The request's body, at most `limit` bytes: a longer one is a 413 that names the limit (NIO's error
+    /// carries what was left of it after the first chunk, not the limit).
+    static func body(of request: Request, upTo limit: Int) async throws -> ByteBuffer {
+        do {
+            return try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw APIError.bodyTooLarge(limit: limit)
+        }
     }
 
     /// `{"status":"ok"}` when every task's model files are installed; 503 naming the missing files otherwise.

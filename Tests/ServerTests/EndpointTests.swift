@@ -212,6 +212,27 @@ enum Samples {
         }
     }
 
+    /// A 413 says the limit it enforces: the configured `maxBodyBytes` (256 KB here, coffee.png is larger),
+    /// and 25 MB by default (ServerConfiguration, docs/security.md).
+    @Test func aTooLargeBodyIsAnsweredWithTheLimit() async throws {
+        let coffee = try Samples.body("coffee.png")
+        #expect(coffee.readableBytes > 256 * 1024)
+        try await Self.app({ $0.maxBodyBytes = 256 * 1024 }).test(.live) { client in
+            let response = try await client.execute(uri: "/v1/faces", method: .post, headers: Samples.png, body: coffee)
+            #expect(response.status == .contentTooLarge)
+            let error = try #require(try Samples.json(response)["error"] as? [String: Any])
+            #expect(error["code"] as? String == "body_too_large")
+            #expect(error["message"] as? String == "the request body is larger than the 256 KB the service accepts")
+        }
+        try await Self.app().test(.router) { client in
+            let body = ByteBuffer(repeating: 0, count: 25 * 1024 * 1024 + 1)
+            let response = try await client.execute(uri: "/v1/faces", method: .post, headers: Samples.png, body: body)
+            #expect(response.status == .contentTooLarge)
+            let error = try #require(try Samples.json(response)["error"] as? [String: Any])
+            #expect(error["message"] as? String == "the request body is larger than the 25 MB the service accepts")
+        }
+    }
+
     @Test func aTokenGuardsTheAPIButNotTheHealthCheck() async throws {
         try await Self.app({ $0.token = "s3cret" }).test(.router) { client in
             let without = try await client.execute(uri: "/v1/tasks", method: .get)
