@@ -58,6 +58,21 @@ import Testing
         #expect(try Data(contentsOf: avi).range(of: Data("MJPG".utf8)) != nil)
     }
 
+    /// MPEG-4 Part 2, asked for, is stored as an `esds` decoder description (ISO/IEC 14496-14), not `avcC`.
+    @Test func writesMPEG4Part2WhenAskedTo() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let frames = try pan(width: 161, height: 121, count: 4)
+        let url = folder.appendingPathComponent("clip.mp4")
+        let writer = try VideoWriter(url: url, width: 161, height: 121, framesPerSecond: 10, codec: .mpeg4Part2)
+        for frame in frames { try writer.append(frame) }
+        writer.close()
+        #expect(writer.width == 161 && writer.height == 121)
+        let data = try Data(contentsOf: url)
+        #expect(data.range(of: Data("esds".utf8)) != nil && data.range(of: Data("avcC".utf8)) == nil)
+        #expect(Array(try VideoReader(url: url)).count == frames.count)
+    }
+
     /// H.264 stores even sides: a 161 × 121 video keeps its top-left 160 × 120 pixels, unscaled.
     @Test func oddSidesLoseTheirLastColumnAndRow() throws {
         let folder = try Fixtures.temporaryDirectory()
