@@ -363,7 +363,7 @@ enum OpenAPIDocument {
         if task == "track" {
             parameters.append([
                 "name": "box", "in": "query", "required": false,
-                "description": "a seed box x,y,width,height in pixels; repeat for several objects",
+                "description": "a seed box x,y,width,height in pixels; repeat for several objects; POST needs one, a stream may get its seeds later",
                 "schema": ["type": "string", "pattern": "^[^,]+,[^,]+,[^,]+,[^,]+$"],
             ])
         }
