@@ -11,8 +11,6 @@ package struct TextDirectionClassifier: Sendable {
     /// probabilities of the line being upright and upside down, [1, 2], named "0" and "180" by the output's label file.
     package static let defaultModelName = "ppocr_mobile_v2_text_direction.tflite"
 
-    /// The input's height in pixels: a line is scaled to it, keeping its aspect ratio.
-    static let inputHeight = 48
     /// The input's width: a longer line is squeezed to it, a shorter one padded with zeros (rapidocr's
     /// `cls_image_shape`).
     static let inputWidth = 192
@@ -41,7 +39,7 @@ package struct TextDirectionClassifier: Sendable {
         interpreter = try store.interpreter(contentsOf: url, options: .default)
         let model = interpreter.model
         guard model.inputs.count == 1, model.inputs[0].elementType == .float32,
-            model.inputs[0].shape == [1, Self.inputHeight, Self.inputWidth, 3], model.outputs.count == 1,
+            model.inputs[0].shape == [1, PaddleLineInput.height, Self.inputWidth, 3], model.outputs.count == 1,
             model.outputs[0].elementType == .float32, model.outputs[0].shape == [1, 2],
             let labels = try model.labels(forOutput: 0), labels.count == 2, let index = labels.firstIndex(of: "180"),
             labels.contains("0")
@@ -52,23 +50,13 @@ package struct TextDirectionClassifier: Sendable {
         upsideDownIndex = index
     }
 
-    /// The width a line `width` × `height` pixels is scaled to: height ``inputHeight``, aspect kept, rounded up as
-    /// rapidocr rounds, at most ``inputWidth``.
-    static func scaledWidth(width: Int, height: Int) -> Int {
-        min(inputWidth, max(1, Int((Double(inputHeight * width) / Double(max(1, height))).rounded(.up))))
-    }
-
     /// The direction of the line `crop` (any pixel format), with rapidocr's preprocessing: BGR scaled to height 48
     /// keeping its aspect ratio, at most 192 wide, normalised, zeros to the right.
     func direction(of crop: PixelBuffer) throws -> Direction {
-        let scaled = Self.scaledWidth(width: crop.width, height: crop.height)
-        let pixels = try crop.resized(width: scaled, height: Self.inputHeight).converted(to: .bgr)
-        // Zeros after normalisation pad the line on the right, as rapidocr pads it.
-        let format = ImageTensorFormat(
-            width: Self.inputWidth, height: Self.inputHeight, channelOrder: .bgr, elementType: .float32(.signedUnit),
-            paddingValue: 127.5)
+        let line = try PaddleLineInput(
+            crop, width: PaddleLineInput.scaledWidth(width: crop.width, height: crop.height, maximum: Self.inputWidth))
         let probability = try interpreter.invoke { inputs in
-            try pixels.store(into: inputs[0], format: format, at: (0, 0))
+            try line.store(into: inputs[0], width: Self.inputWidth)
         } readingOutputs: { outputs in
             guard outputs[0].count == 2 * 4 else {
                 throw LiteRTError.incompatibleModel("the text direction classifier's output is not [1, 2]")

@@ -12,8 +12,6 @@ package struct TextLineRecognizer: Sendable {
     /// named by the output's label file (blank first, a space last).
     package static let defaultModelName = "ppocr_v4_text_recognition.tflite"
 
-    /// The input's height in pixels: a line is scaled to it, keeping its aspect ratio.
-    static let inputHeight = 48
     /// The input's width is a multiple of this, the pixels of one output step.
     static let step = 8
     /// A shorter line is padded with zeros to this width, as rapidocr pads a line alone (its `rec_img_shape`).
@@ -49,7 +47,7 @@ package struct TextLineRecognizer: Sendable {
         interpreter = try store.interpreter(contentsOf: url, options: .default)
         let model = interpreter.model
         guard model.inputs.count == 1, model.inputs[0].elementType == .float32, model.inputs[0].shape.count == 4,
-            model.inputs[0].shape[1] == Self.inputHeight, model.inputs[0].shape[3] == 3, model.outputs.count == 1,
+            model.inputs[0].shape[1] == PaddleLineInput.height, model.inputs[0].shape[3] == 3, model.outputs.count == 1,
             model.outputs[0].elementType == .float32, model.outputs[0].shape.count == 3,
             let labels = try model.labels(forOutput: 0), labels.count == model.outputs[0].shape[2], labels.count > 1
         else {
@@ -60,11 +58,11 @@ package struct TextLineRecognizer: Sendable {
         characters = labels.enumerated().map { $0.offset > 0 && $0.element.isEmpty ? " " : $0.element }
     }
 
-    /// The width a line `width` × `height` pixels is scaled to (height ``inputHeight``, aspect kept, rounded up as
-    /// rapidocr rounds, at most ``maximumInputWidth``) and the model's input width: that rounded up to a multiple
-    /// of ``step``, at least ``minimumInputWidth``.
+    /// The width a line `width` × `height` pixels is scaled to (``PaddleLineInput/scaledWidth(width:height:maximum:)``
+    /// at most ``maximumInputWidth``) and the model's input width: that rounded up to a multiple of ``step``, at
+    /// least ``minimumInputWidth``.
     static func inputWidths(width: Int, height: Int) -> (scaled: Int, input: Int) {
-        let scaled = min(maximumInputWidth, max(1, Int((Double(inputHeight * width) / Double(max(1, height))).rounded(.up))))
+        let scaled = PaddleLineInput.scaledWidth(width: width, height: height, maximum: maximumInputWidth)
         return (scaled, max(minimumInputWidth, (scaled + step - 1) / step * step))
     }
 
@@ -76,15 +74,11 @@ package struct TextLineRecognizer: Sendable {
     /// eval/scenetext_dev.py's DEV set from 0.473 to 0.458, 0.458 and 0.467, splitting more words than it separated.
     func read(_ crop: PixelBuffer) throws -> Reading {
         let (scaled, width) = Self.inputWidths(width: crop.width, height: crop.height)
-        let pixels = try crop.resized(width: scaled, height: Self.inputHeight).converted(to: .bgr)
+        let line = try PaddleLineInput(crop, width: scaled)
         let steps = width / Self.step
         let classes = characters.count
-        // Zeros after normalisation pad the line on the right, as rapidocr pads it.
-        let format = ImageTensorFormat(
-            width: width, height: Self.inputHeight, channelOrder: .bgr, elementType: .float32(.signedUnit),
-            paddingValue: 127.5)
-        let best = try interpreter.invoke(inputShapes: [[1, Self.inputHeight, width, 3]]) { inputs in
-            try pixels.store(into: inputs[0], format: format, at: (0, 0))
+        let best = try interpreter.invoke(inputShapes: [[1, PaddleLineInput.height, width, 3]]) { inputs in
+            try line.store(into: inputs[0], width: width)
         } readingOutputs: { outputs in
             guard outputs[0].count == steps * classes * 4 else {
                 throw LiteRTError.incompatibleModel("the text recogniser's output is not [1, \(steps), \(classes)]")
