@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import NIOCore
 import NIOHTTP1
 import SwiftVision
 import SwiftVisionCollections
@@ -91,8 +90,6 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
             }
         case is HTTPParserError:
             return APIError(.badRequest, "bad_request", "the request is not valid HTTP/1.1")
-        case is NIOTooManyBytesError:
-            return APIError(.contentTooLarge, "body_too_large", "the request body is larger than the service accepts")
         case let error as HTTPError where error.status == .contentTooLarge:
             return APIError(.contentTooLarge, "body_too_large", "the request body is larger than the service accepts")
         case let error as HTTPError where error.status == .notFound:
