@@ -118,23 +118,51 @@ import Testing
         }
     }
 
-    @Test func facesOfAnOrientedPNGMatchTheUprightPhoto() throws {
+    /// A real photo (bus.jpg, 810 × 1080: its JPEG's last row of 16-pixel blocks is cut) stored in every
+    /// orientation, as a JPEG and as a PNG, turns upright to Pillow's `ImageOps.exif_transpose` of the same
+    /// file, byte for byte: no pixel shift, no mirror applied in the wrong order, the same chroma upsampling.
+    @Test func photoInEveryOrientationTurnsUprightAsPillowDoes() throws {
         let fixtures = try OrientationFixtures.require()
-        let options = FaceDetectorOptions()
-        options.performanceMode = .accurate
-        options.minFaceSize = 0.02
-        let detector = try FaceDetector.faceDetector(options: options)
-        let upright = try detector.results(in: try Fixtures.image("bus.jpg").mlKitImage)
-        let oriented = try VisionImage(contentsOfFile: fixtures.photo.file)
-        #expect(oriented.orientation == .right && (oriented.width, oriented.height) == (810, 1080))
-        let faces = try detector.results(in: oriented.mlKitImage)
-        try #require(upright.count >= 2)
-        #expect(faces.count == upright.count)
-        func distance(_ a: CGRect, _ b: CGRect) -> Double { hypot(a.midX - b.midX, a.midY - b.midY) }
-        for face in upright {
-            let match = try #require(faces.min { distance($0.frame, face.frame) < distance($1.frame, face.frame) })
-            #expect(distance(match.frame, face.frame) < 4, "\(face.frame) vs \(match.frame)")
-            #expect(abs(match.frame.width - face.frame.width) < 0.05 * face.frame.width)
+        try #require(Set(fixtures.photos.map { "\($0.format)-\($0.orientation)" }).count == 16)
+        for photo in fixtures.photos {
+            let image = try VisionImage(contentsOfFile: photo.file)
+            #expect(image.orientation.rawValue == photo.orientation && (image.width, image.height) == (810, 1080))
+            let upright = try Fixtures.packed(try image.upright().buffer.converted(to: .rgb))
+            let pillow = [UInt8](try Data(contentsOf: URL(fileURLWithPath: photo.pillow)))
+            guard upright != pillow else { continue }
+            let differing = zip(upright, pillow).filter { $0 != $1 }.count
+            Issue.record("\(photo.file): \(differing) of \(pillow.count) bytes differ from Pillow's (ours \(upright.count))")
+        }
+    }
+
+    /// Faces of the photo stored in every orientation. The turned ones give the upright photo's faces; the
+    /// mirrored ones give the faces found in the mirrored picture, mirrored back, since the faces task looks at
+    /// a mirrored image unmirrored (`findingUnmirrored`). The two sets differ by what the model finds in a
+    /// mirror image, not by the decoding: the pixels are Pillow's (the test above).
+    @Test func facesOfEveryOrientationAreTheUprightOrTheMirroredPhotos() throws {
+        let fixtures = try OrientationFixtures.require()
+        let task = try FacesTask(options: FacesTask.Options(), store: .shared)
+        let photos = fixtures.photos.filter { $0.format == .png }
+        let upright = try VisionImage(contentsOfFile: try #require(photos.first { $0.orientation == 1 }).file)
+        let mirroredPicture = try VisionImage(contentsOfFile: try #require(photos.first { $0.orientation == 2 }).file).buffer
+        let width = Double(upright.width)
+        let uprightFaces = try task.output(for: upright).faces.map(\.boundingBox)
+        let mirroredFaces = try task.output(for: VisionImage(buffer: mirroredPicture)).faces.map { face in
+            PixelRect(CGRect(
+                x: width - face.boundingBox.x - face.boundingBox.width, y: face.boundingBox.y,
+                width: face.boundingBox.width, height: face.boundingBox.height))
+        }
+        try #require(uprightFaces.count >= 2 && mirroredFaces.count >= 2)
+        func agree(_ a: [PixelRect], _ b: [PixelRect]) -> Bool {
+            a.count == b.count && zip(a, b).allSatisfy { a, b in
+                [a.x - b.x, a.y - b.y, a.width - b.width, a.height - b.height].allSatisfy { abs($0) < 0.05 }
+            }
+        }
+        for photo in photos {
+            let orientation = try #require(ImageOrientation(rawValue: photo.orientation))
+            let faces = try task.output(for: VisionImage(contentsOfFile: photo.file)).faces.map(\.boundingBox)
+            let expected = orientation.isMirrored ? mirroredFaces : uprightFaces
+            #expect(agree(faces, expected), "\(orientation): \(faces) vs \(expected)")
         }
     }
 }

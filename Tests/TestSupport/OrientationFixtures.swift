@@ -14,6 +14,14 @@ public struct OrientationFixtures: Decodable, Sendable {
         public var orientation: UInt8
     }
 
+    /// A photo stored in `orientation`, and Pillow's upright decode of it (`ImageOps.exif_transpose`) as raw RGB.
+    public struct Photo: Decodable, Sendable {
+        public var file: String
+        public var format: ImageFormat
+        public var orientation: UInt8
+        public var pillow: String
+    }
+
     /// A PNG stored upright whose `eXIf` chunk is malformed (`case`: truncated or garbage).
     public struct Malformed: Decodable, Sendable {
         public var file: String
@@ -24,8 +32,8 @@ public struct OrientationFixtures: Decodable, Sendable {
     public var upright: String
     public var files: [Oriented]
     public var malformed: [Malformed]
-    /// bus.jpg stored in orientation 6 as a PNG.
-    public var photo: Oriented
+    /// bus.jpg stored in every orientation as a JPEG and as a PNG.
+    public var photos: [Photo]
 
     /// The fixtures, written once into a temporary folder; nil (and an issue recorded) if the reference
     /// environment is missing.

@@ -5,9 +5,10 @@ Usage: exif_orientation.py OUTPUT_DIR PHOTO
   For each of JPEG, PNG (eXIf chunk), WebP (lossless, VP8X with an EXIF chunk) and TIFF (tag 274) and each
   orientation 1-8, a file whose stored pixels are a small asymmetric picture, `upright.png`, laid out as the
   specification's table says that orientation stores it; a WebP whose EXIF chunk starts with "Exif\\0\\0";
-  PHOTO stored the same way for orientation 6 (`photo-6.png`); PNGs with a truncated and a garbage eXIf
-  chunk, stored upright. Pillow's `ImageOps.exif_transpose` must turn every oriented file back into its
-  upright picture, or the script fails.
+  PHOTO stored the same way for every orientation as a JPEG and as a PNG (`photos/`), each beside Pillow's
+  upright decode of it as raw RGB (`<file>.rgb`), the truth for a decoder's pixels; PNGs with a truncated
+  and a garbage eXIf chunk, stored upright. Pillow's `ImageOps.exif_transpose` must turn every oriented file back into its upright picture,
+  or the script fails.
 """
 
 import io
@@ -133,13 +134,21 @@ def main():
 
     with Image.open(photo) as image:
         photo_pixels = np.asarray(image.convert("RGB"))
-    oriented = folder / "photo-6.png"
-    Image.fromarray(stored(photo_pixels, 6)).save(oriented, exif=exif(6, big_endian=False))
-    if not np.array_equal(transposed_back(oriented), photo_pixels):
-        sys.exit("Pillow does not turn photo-6.png upright")
+    photos = []
+    (folder / "photos").mkdir(exist_ok=True)
+    for name, extension, options in [("jpeg", "jpg", {"quality": 90}), ("png", "png", {})]:
+        for orientation in SPECIFICATION:
+            path = folder / "photos" / f"photo-{orientation}.{extension}"
+            Image.fromarray(stored(photo_pixels, orientation)).save(path, exif=exif(orientation, big_endian=False), **options)
+            back = transposed_back(path)
+            if back.shape != photo_pixels.shape or (name == "png" and not np.array_equal(back, photo_pixels)):
+                sys.exit(f"Pillow does not turn {path} upright")
+            pixels = path.with_name(path.name + ".rgb")
+            pixels.write_bytes(back.tobytes())
+            photos.append({"file": str(path), "format": name, "orientation": orientation, "pillow": str(pixels)})
 
     json.dump({"upright": str(folder / "upright.png"), "files": files, "malformed": malformed,
-               "photo": {"file": str(oriented), "format": "png", "orientation": 6}}, sys.stdout)
+               "photos": photos}, sys.stdout)
 
 
 if __name__ == "__main__":
