@@ -14,6 +14,9 @@ import Testing
     let good: String, oddlyNamed: String
     /// Inputs that must each get an error line.
     var bad: [String] = []
+    /// The reason each error line of some bad inputs must end with: folders named as an image and as a
+    /// video, and a missing file.
+    var reasons: [String: String] = [:]
     /// Valid images of extreme sizes (1×1, 20000×20): processed like any other.
     var extreme: [String] = []
 
@@ -31,8 +34,13 @@ import Testing
             try data.write(to: folder.appendingPathComponent(name))
             bad.append(folder.appendingPathComponent(name).path)
         }
-        let directory = folder.appendingPathComponent("folder.jpg")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directories = ["folder.jpg", "folder.mp4"].map { folder.appendingPathComponent($0).path }
+        for directory in directories {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            reasons[directory] = "it is a folder, not a file"
+        }
+        let missing = folder.appendingPathComponent("missing.png").path
+        reasons[missing] = "no such file"
         // Root reads any file whatever its mode: a link to /proc/self/mem, which fails to read (EIO), stands in.
         let unreadable = folder.appendingPathComponent("unreadable.jpg")
         if geteuid() == 0 {
@@ -41,7 +49,7 @@ import Testing
             try photo.write(to: unreadable)
             try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: unreadable.path)
         }
-        bad += [directory.path, folder.appendingPathComponent("missing.png").path, unreadable.path]
+        bad += directories + [missing, unreadable.path]
         for (name, data) in try BadInputs.extremeImages(seed: 17) {
             extreme.append(folder.appendingPathComponent(name).path)
             try data.write(to: URL(fileURLWithPath: extreme.last!))
@@ -75,6 +83,9 @@ import Testing
             if bad.contains(input) {
                 #expect(message?.isEmpty == false, "\(command) \(input): \(line)")
                 #expect(message?.contains("NSCocoaErrorDomain") == false, "a reason in words: \(message ?? "")")
+                if let reason = reasons[input] {
+                    #expect(message?.hasSuffix(": \(reason)") == true, "\(command) \(input): \(message ?? "")")
+                }
             } else {
                 #expect(message == nil, "\(command) \(input): \(message ?? "")")
                 #expect(line.count > 1, "\(command) \(input) has results")

@@ -58,13 +58,13 @@ extension ImageError {
     /// ``unreadableFile(path:reason:)`` saying why they cannot be read.
     package static func contents(atPath path: String) throws -> Data {
         func failure(_ reason: String) -> ImageError { .unreadableFile(path: path, reason: reason) }
-        func systemReason() -> String { errno == ENOENT ? "no such file" : String(cString: strerror(errno)) }
+        func systemReason() -> String { FileReadability.systemReason(errno) }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw failure(systemReason()) }
         defer { close(descriptor) }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw failure(systemReason()) }
-        guard status.st_mode & S_IFMT != S_IFDIR else { throw failure("it is a folder, not a file") }
+        if let problem = FileReadability.problem(with: status) { throw failure(problem) }
         // A regular file is read to the size it has; anything else (a pipe) to its end, in growing steps.
         let isRegular = status.st_mode & S_IFMT == S_IFREG
         var data = Data(count: isRegular ? max(Int(status.st_size), 0) : 65536)
@@ -85,20 +85,5 @@ extension ImageError {
         }
         data.count = length
         return data
-    }
-
-    /// Why reading the file at `url` failed with `error`, in words: a folder, a missing file, or the
-    /// system's reason (Foundation on Linux names only "error 256" for most of them).
-    package static func readFailureReason(at url: URL, error: any Error) -> String {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { return "no such file" }
-        if isFolder.boolValue { return "it is a folder, not a file" }
-        // The system's reason, from reading the first byte again.
-        let descriptor = open(url.path, O_RDONLY)
-        guard descriptor >= 0 else { return String(cString: strerror(errno)) }
-        defer { close(descriptor) }
-        var byte: UInt8 = 0
-        guard read(descriptor, &byte, 1) >= 0 else { return String(cString: strerror(errno)) }
-        return (error as NSError).localizedDescription
     }
 }

@@ -40,15 +40,8 @@ public final class VideoReader: Sequence, IteratorProtocol {
     public convenience init(url: URL, limits: ImageLimits = .default) throws {
         let isStream = url.scheme.map { ["rtsp", "rtsps", "rtmp", "http", "https", "udp", "tcp"].contains($0.lowercased()) } ?? false
         let location = isStream ? url.absoluteString : url.path
-        if !isStream {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
-                throw VideoError.cannotOpen(path: url.path, reason: "no such file")
-            }
-            if isFolder.boolValue { throw VideoError.cannotOpen(path: url.path, reason: "it is a folder, not a file") }
-            if (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) == 0 {
-                throw VideoError.cannotOpen(path: url.path, reason: "the file is empty")
-            }
+        if !isStream, let problem = FileReadability.problem(atPath: url.path, refusingEmpty: true) {
+            throw VideoError.cannotOpen(path: url.path, reason: problem)
         }
         try self.init(url: url, name: location, isLive: isStream, limits: limits) { sv_video_reader_open(location) }
     }
