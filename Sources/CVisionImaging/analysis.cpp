@@ -3,7 +3,10 @@
 
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 static_assert(int(SV_MORPH_ERODE) == cv::MORPH_ERODE && int(SV_MORPH_DILATE) == cv::MORPH_DILATE &&
@@ -37,33 +40,63 @@ cv::Mat doubles(const double *values, int rows, int columns) {
 /// marks them: every local maximum of the gradient along its direction above the low threshold that
 /// is 8-connected through such pixels to one above the high threshold. `classes` has a border of one
 /// zero pixel around the image and holds, for each local maximum, which thresholds it exceeds:
-/// `lowBit` and `highBit` are this pair's. `map` and `stack` are working memory.
+/// `lowBit` and `highBit` are this pair's (a maximum above the high threshold is above the low one).
+/// `map` and `stack` are working memory.
+///
+/// Written for few mispredicted branches, which took most of the time (0.45 of a 0.65 ms pair on a
+/// 360×640 MIDV-500 frame): the map is made without branches, the strong pixels are found eight bytes
+/// at a time, and the flood pushes every neighbour's offset and moves the top only past those it marks,
+/// onto a stack with room for every candidate pixel (each is pushed at most once).
 void traceEdges(const cv::Mat &classes, uchar lowBit, uchar highBit, cv::Mat &edges, cv::Mat &map,
-                std::vector<uchar *> &stack) {
+                std::vector<uint32_t> &stack) {
     const int rows = edges.rows, columns = edges.cols;
     const ptrdiff_t step = map.step1();
-    stack.clear();
+    uchar *const origin = map.ptr<uchar>(0);
+    const uint64_t lowBits = 0x0101010101010101ull * lowBit, highBits = 0x0101010101010101ull * highBit;
     // 1: not an edge, 0: an edge if connected to a strong one, 2: an edge.
+    size_t candidates = 0;
     for (int row = 0; row < rows + 2; ++row) {
         const uchar *kind = classes.ptr<uchar>(row);
         uchar *cell = map.ptr<uchar>(row);
         for (int column = 0; column < columns + 2; ++column) {
             const uchar bits = kind[column];
-            cell[column] = (bits & lowBit) ? ((bits & highBit) ? 2 : 0) : 1;
+            cell[column] = uchar(((bits & lowBit) == 0) + 2 * ((bits & highBit) != 0));
         }
-        for (int column = 1; column <= columns; ++column) {
-            if (cell[column] == 2) stack.push_back(cell + column);
+        for (int column = 0; column + 8 <= columns + 2; column += 8) {
+            uint64_t word;
+            std::memcpy(&word, kind + column, 8);
+            candidates += size_t(__builtin_popcountll(word & lowBits));
+        }
+        for (int column = (columns + 2) / 8 * 8; column < columns + 2; ++column) candidates += (kind[column] & lowBit) != 0;
+    }
+    stack.resize(candidates + 1);
+    uint32_t *const slots = stack.data();
+    size_t top = 0;
+    for (int row = 1; row <= rows; ++row) {
+        const uchar *kind = classes.ptr<uchar>(row);
+        const uint32_t rowStart = uint32_t(map.ptr<uchar>(row) - origin);
+        int column = 0;
+        for (; column + 8 <= columns + 2; column += 8) {
+            uint64_t word;
+            std::memcpy(&word, kind + column, 8);
+            for (uint64_t strong = word & highBits; strong != 0; strong &= strong - 1) {
+                slots[top++] = rowStart + uint32_t(column + __builtin_ctzll(strong) / 8);
+            }
+        }
+        for (; column < columns + 2; ++column) {
+            if (kind[column] & highBit) slots[top++] = rowStart + uint32_t(column);
         }
     }
     const ptrdiff_t neighbours[8] = {-1, 1, -step - 1, -step, -step + 1, step - 1, step, step + 1};
-    while (!stack.empty()) {
-        uchar *cell = stack.back();
-        stack.pop_back();
-        for (const ptrdiff_t offset : neighbours) {
-            if (!cell[offset]) {
-                cell[offset] = 2;
-                stack.push_back(cell + offset);
-            }
+    while (top > 0) {
+        const uint32_t offset = slots[--top];
+        for (const ptrdiff_t neighbour : neighbours) {
+            const uint32_t next = uint32_t(offset + neighbour);
+            const uchar value = origin[next];
+            const bool marks = value == 0;
+            origin[next] = uchar(value + 2 * marks);
+            slots[top] = next;
+            top += marks;
         }
     }
     for (int row = 0; row < rows; ++row) {
@@ -161,14 +194,16 @@ int svi_canny_pair(SVImageView source, SVImageView first, SVImageView second, do
             classifyMaxima(magnitudeRow(row - 1), magnitudeRow(row) + 1, magnitudeRow(row + 1) + 1, dx.ptr<short>(row),
                            dy.ptr<short>(row), columns, thresholds, classes.ptr<uchar>(row + 1) + 1);
         }
-        cv::Mat firstEdges = asMat(first), secondEdges = asMat(second);
-        CV_Assert(firstEdges.type() == CV_8UC1 && secondEdges.type() == CV_8UC1 && firstEdges.size() == gray.size() &&
-                  secondEdges.size() == gray.size());
+        cv::Mat firstEdges = asMat(first);
+        CV_Assert(firstEdges.type() == CV_8UC1 && firstEdges.size() == gray.size());
         cv::Mat map(rows + 2, columns + 2, CV_8U);
-        std::vector<uchar *> stack;
-        stack.reserve(size_t(rows) * columns / 16);
+        std::vector<uint32_t> stack;
         traceEdges(classes, 1, 2, firstEdges, map, stack);
-        traceEdges(classes, 4, 8, secondEdges, map, stack);
+        if (second.data != nullptr) {
+            cv::Mat secondEdges = asMat(second);
+            CV_Assert(secondEdges.type() == CV_8UC1 && secondEdges.size() == gray.size());
+            traceEdges(classes, 4, 8, secondEdges, map, stack);
+        }
         return 0;
     });
 }

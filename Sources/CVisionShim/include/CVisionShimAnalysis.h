@@ -23,7 +23,8 @@ int sv_gaussian_blur(SVImageView source, SVImageView destination, double sigma);
 /// Canny edges of an 8-bit gray image: 255 on edges, 0 elsewhere.
 int sv_canny(SVImageView source, SVImageView destination, double lowThreshold, double highThreshold);
 /// The Canny edges of an 8-bit gray image at two threshold pairs, into `first` and `second`, as two sv_canny
-/// calls give them but with the gradient and its non-maxima suppression worked out once.
+/// calls give them but with the gradient and its non-maxima suppression worked out once. With a `second` whose
+/// data is NULL, only `first` is traced (the same edges as sv_canny, in about half its time).
 int sv_canny_pair(SVImageView source, SVImageView first, SVImageView second, double firstLow, double firstHigh,
                   double secondLow, double secondHigh);
 /// 255 where a pixel is brighter than the mean of its `blockSize` neighbourhood minus `offset`
