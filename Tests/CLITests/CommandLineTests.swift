@@ -239,6 +239,8 @@ import Testing
         let labels = objects.compactMap { ($0["labels"] as? [[String: Any]])?.last?["text"] as? String }
         #expect(labels.contains("bus") && labels.contains("person"))
         #expect(objects.allSatisfy { $0["trackingID"] == nil && $0["frame"] is [String: Double] })
+        // The upright size, as the faces, pose, hands and segment lines give it: bus.jpg is 810 × 1080.
+        #expect(line["width"] as? Int == 810 && line["height"] as? Int == 1080)
 
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -250,6 +252,7 @@ import Testing
         #expect(stream.status == 0, "\(stream.errors)")
         let frames = Fixtures.jsonLines(stream.output)
         #expect(frames.count == 12 && frames.last?["frame"] as? Int == 11)
+        #expect(frames.allSatisfy { $0["width"] as? Int == 640 && $0["height"] as? Int == 480 })
         let ids = frames.map { Set((($0["objects"] as? [[String: Any]]) ?? []).compactMap { $0["trackingID"] as? Int }) }
         #expect(ids.first == ids.last && ids.first?.count ?? 0 >= 2)
     }

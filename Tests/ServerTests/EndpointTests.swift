@@ -69,6 +69,7 @@ enum Samples {
             let found = try #require(try Samples.json(objects)["objects"] as? [[String: Any]])
             let names = Set(found.flatMap { ($0["labels"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String } })
             #expect(names.isSuperset(of: ["person", "bus"]), "\(names)")
+            #expect(try Samples.json(objects)["width"] as? Int == 810 && Samples.json(objects)["height"] as? Int == 1080)
 
             let labels = try await client.execute(uri: "/v1/labels?threshold=0.2", method: .post, headers: Samples.png, body: try Samples.body("chelsea.png"))
             let labelNames = (try Samples.json(labels)["labels"] as? [[String: Any]] ?? []).compactMap { $0["text"] as? String }

@@ -49,11 +49,17 @@ public struct ObjectsTask: VisionTask {
 
     /// The objects of one image or frame.
     public struct Output: Codable, Sendable, Equatable {
+        /// The upright image's width in pixels.
+        public var width: Int
+        /// The upright image's height in pixels.
+        public var height: Int
         /// The objects, most confident (or most prominent) first.
         public var objects: [DetectedObject]
 
-        /// The objects `objects`.
-        public init(objects: [DetectedObject]) {
+        /// The objects of an image `width` × `height` pixels.
+        public init(width: Int, height: Int, objects: [DetectedObject]) {
+            self.width = width
+            self.height = height
             self.objects = objects
         }
     }
@@ -102,7 +108,7 @@ public struct ObjectsTask: VisionTask {
     /// The objects in one image on its own.
     public func output(for image: VisionImage) throws -> Output {
         let detections = try model.detect(in: image, minimumScore: options.threshold)
-        return Output(objects: try select(detections.map { ($0, nil) }, in: image))
+        return Output(width: image.width, height: image.height, objects: try select(detections.map { ($0, nil) }, in: image))
     }
 
     /// The objects in the next frame of a stream, with tracking IDs kept from frame to frame.
@@ -110,7 +116,7 @@ public struct ObjectsTask: VisionTask {
         if options.sceneCuts, try state.sceneCuts.isCut(image) { state.endTracks() }
         let floor = min(options.threshold ?? model.decoding.scoreThreshold, ByteTracker.Configuration().lowScore)
         let tracked = state.update(with: try model.detect(in: image, minimumScore: floor))
-        return Output(objects: try select(tracked.map { ($0.detection, $0.id) }, in: image))
+        return Output(width: image.width, height: image.height, objects: try select(tracked.map { ($0.detection, $0.id) }, in: image))
     }
 
     /// Keeps the objects to report (several, or the most prominent) and labels them, with the custom
