@@ -285,21 +285,31 @@ def ctc_labels(onnx_bytes: bytes) -> list:
     return ["blank"] + characters + [" "]
 
 
+def _line_model(g, ms, *, name, description, license, sizes, labels, labels_file, labels_description,
+                output_description, title) -> bytes:
+    """A PaddleOCR model that reads one line crop (the recogniser, the direction classifier), with its
+    metadata: the BGR crop in (`sizes`, padded with zeros), softmax "probabilities" out over `labels`,
+    which must match the output's classes and are packed as `labels_file`."""
+    classes = g.shape(g.outputs[0])[-1]
+    if len(labels) != classes:
+        raise ValueError(f"{len(labels)} labels for {classes} output classes")
+    labels_entry = md.AssociatedFile(labels_file, labels_description, "TENSOR_AXIS_LABELS", _labels_bytes(labels))
+    meta = md.model_metadata(
+        ms, name=name, description=description, version=VERSION, author=AUTHOR, license=license,
+        inputs=[_ppocr_input(ms, "BGR line crop", sizes, ", padding 0")],
+        outputs=[md.feature_output(
+            ms, "probabilities", output_description, files=[labels_entry], stats_min=[0.0], stats_max=[1.0])])
+    model = g.serialize(f"SwiftVision: {title}", {md.METADATA_FIELD_NAME: meta})
+    return md.append_zip(model, [labels_entry])
+
+
 def build_text_recognizer(src: Sources, ms) -> bytes:
     h, w = TEXT_RECOGNIZER_SIZE
     onnx_bytes = src.ppocr_recognizer_onnx()
     labels = ctc_labels(onnx_bytes)
-    g = onnx_graph.convert(onnx_bytes, h, w, "image", ["probabilities"], steps=(0, TEXT_RECOGNIZER_STEP))
-    classes = g.shape(g.outputs[0])[-1]
-    if len(labels) != classes:
-        raise ValueError(f"{len(labels)} labels for {classes} output classes")
-    characters = md.AssociatedFile(
-        PPOCR_CHARACTERS_FILE,
-        "CTC classes, one per line, in output index order: line 1 'blank' is the CTC blank (index 0), "
-        f"then PP-OCRv4's {classes - 2} characters, and the last line is a space (index {classes - 1}).",
-        "TENSOR_AXIS_LABELS", _labels_bytes(labels))
-    meta = md.model_metadata(
-        ms,
+    classes = len(labels)
+    return _line_model(
+        onnx_graph.convert(onnx_bytes, h, w, "image", ["probabilities"], steps=(0, TEXT_RECOGNIZER_STEP)), ms,
         name="PP-OCRv4 mobile text recogniser",
         description=(
             "Reads one line of text: PaddleOCR's PP-OCRv4 mobile recogniser (SVTR-LCNet: PP-LCNetV3 "
@@ -312,30 +322,22 @@ def build_text_recognizer(src: Sources, ms) -> bytes:
             "The output is a softmax over the CTC classes per time step; greedy decoding takes the "
             "arg-max per step, merges repeats and drops the blank (index 0). Class names in "
             f"{PPOCR_CHARACTERS_FILE}."),
-        version=VERSION, author=AUTHOR, license=PPOCR_REC_LICENSE,
-        inputs=[_ppocr_input(ms, "BGR line crop", "height 48, width a multiple of 8", ", padding 0")],
-        outputs=[md.feature_output(
-            ms, "probabilities",
+        license=PPOCR_REC_LICENSE, sizes="height 48, width a multiple of 8",
+        labels=labels, labels_file=PPOCR_CHARACTERS_FILE,
+        labels_description=(
+            "CTC classes, one per line, in output index order: line 1 'blank' is the CTC blank (index 0), "
+            f"then PP-OCRv4's {classes - 2} characters, and the last line is a space (index {classes - 1})."),
+        output_description=(
             f"[1, W / 8, {classes}]: per time step (8 input columns), "
-            f"the softmax probabilities of the {classes} CTC classes (labels in {PPOCR_CHARACTERS_FILE}).",
-            files=[characters], stats_min=[0.0], stats_max=[1.0])])
-    model = g.serialize("SwiftVision: PP-OCRv4 mobile text recogniser (CTC probabilities)",
-                        {md.METADATA_FIELD_NAME: meta})
-    return md.append_zip(model, [characters])
+            f"the softmax probabilities of the {classes} CTC classes (labels in {PPOCR_CHARACTERS_FILE})."),
+        title="PP-OCRv4 mobile text recogniser (CTC probabilities)")
 
 
 def build_text_direction(src: Sources, ms) -> bytes:
     h, w = TEXT_DIRECTION_SIZE
-    g = onnx_graph.convert(src.ppocr_direction_onnx(), h, w, "image", ["probabilities"], steps=(0, 0))
-    classes = g.shape(g.outputs[0])[-1]
-    if classes != len(TEXT_DIRECTION_LABELS):
-        raise ValueError(f"{len(TEXT_DIRECTION_LABELS)} labels for {classes} output classes")
-    labels = md.AssociatedFile(
-        PPOCR_DIRECTION_LABELS_FILE,
-        "The line's turn in degrees, one class per line in output index order: 0 (upright), 180 (upside down).",
-        "TENSOR_AXIS_LABELS", _labels_bytes(TEXT_DIRECTION_LABELS))
-    meta = md.model_metadata(
-        ms,
+    classes = len(TEXT_DIRECTION_LABELS)
+    return _line_model(
+        onnx_graph.convert(src.ppocr_direction_onnx(), h, w, "image", ["probabilities"], steps=(0, 0)), ms,
         name="PaddleOCR mobile text direction classifier",
         description=(
             "Tells whether one line of text is upright or upside down: PaddleOCR's mobile v2.0 direction "
@@ -346,16 +348,14 @@ def build_text_direction(src: Sources, ms) -> bytes:
             f"aspect ratio, at most {w} wide (width min({w}, ceil({h} w / h))), normalise, and pad with zeros on the "
             "right. The output is a softmax over the two classes; rapidocr turns a line half a turn when the "
             f"class is 180 with a probability above 0.9 (cls_thresh). Class names in {PPOCR_DIRECTION_LABELS_FILE}."),
-        version=VERSION, author=AUTHOR, license=PPOCR_CLS_LICENSE,
-        inputs=[_ppocr_input(ms, "BGR line crop", f"{h}x{w}", ", padding 0")],
-        outputs=[md.feature_output(
-            ms, "probabilities",
+        license=PPOCR_CLS_LICENSE, sizes=f"{h}x{w}",
+        labels=TEXT_DIRECTION_LABELS, labels_file=PPOCR_DIRECTION_LABELS_FILE,
+        labels_description=(
+            "The line's turn in degrees, one class per line in output index order: 0 (upright), 180 (upside down)."),
+        output_description=(
             f"[1, {classes}]: the softmax probabilities of the line being upright (0) and upside down (180) "
-            f"(labels in {PPOCR_DIRECTION_LABELS_FILE}).",
-            files=[labels], stats_min=[0.0], stats_max=[1.0])])
-    model = g.serialize("SwiftVision: PaddleOCR mobile text direction classifier (0 / 180 probabilities)",
-                        {md.METADATA_FIELD_NAME: meta})
-    return md.append_zip(model, [labels])
+            f"(labels in {PPOCR_DIRECTION_LABELS_FILE})."),
+        title="PaddleOCR mobile text direction classifier (0 / 180 probabilities)")
 
 
 def build_models(wheels_dir: str, out_dir: str, names=MODEL_NAMES, log=print) -> dict:
