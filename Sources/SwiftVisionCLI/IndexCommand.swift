@@ -129,7 +129,9 @@ extension IndexCommand {
             let indexer = CollectionIndexer(
                 store: database, collection: collection, analyzer: analyzer, videoExtensions: MediaFiles.videoExtensions,
                 sampleInterval: every, samplesSceneCuts: sceneCuts, parallelItems: parallel)
-            let sources = indexer.sources(for: paths)
+            // Absolute paths, so that an item's source names its file from any folder, and a file named
+            // from another folder later is the same source (its failure cleared, not recorded twice).
+            let sources = indexer.sources(for: paths.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
             Interruption.install()
             let display = IngestProgressDisplay(total: sources.count)
             let json = json

@@ -11,7 +11,7 @@ import Testing
 
     /// Runs the tool with `arguments` to its end: exit status, output, errors. Both streams go to files, so
     /// that a child writing much to one of them never waits for a reader.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    static func run(_ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, output: String, errors: String) {
         try #require(FileManager.default.isExecutableFile(atPath: executable.path), "run `swift build` first")
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -20,6 +20,7 @@ import Testing
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        process.currentDirectoryURL = directory
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
@@ -129,6 +130,29 @@ import Testing
         let piped = try Self.run(arguments + [folder.appendingPathComponent("pipe.sqlite").path])
         #expect(piped.status == 0 && !piped.errors.contains("█"))
         #expect(piped.errors.hasPrefix("index: 2/2 files, ") && piped.errors.hasSuffix(", 2 added, 0 skipped, 0 failed\n"))
+    }
+
+    @Test func itemsNameTheirFilesFromAnyFolder() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let roll = folder.appendingPathComponent("Camera Roll")
+        try FileManager.default.createDirectory(at: roll, withIntermediateDirectories: true)
+        let photo = roll.appendingPathComponent("zidane.jpg")
+        try FileManager.default.copyItem(at: SwiftVisionCache.current.sample(named: "zidane.jpg"), to: photo)
+        let broken = roll.appendingPathComponent("notes.jpg")
+        try Data("a note, not a photo\n".utf8).write(to: broken)
+        let database = ["--database", folder.appendingPathComponent("c.sqlite").path, "--json"]
+
+        // Named relative to the folder the command runs in, as `index add photos ~/Pictures` from home is.
+        let relative = try Self.run(["index", "add", "roll", "Camera Roll", "--tasks", "embeddings"] + database, in: folder)
+        #expect(Set(try Self.jsonLines(relative.output).compactMap { $0["file"] as? String }) == [photo.path, broken.path])
+        let found = try Self.jsonLines(try Self.run(["index", "search", "roll"] + database).output)
+        #expect(found.map { $0["file"] as? String } == [photo.path])
+        // The same folder by its absolute path: the photo is in, and the broken file is one failure, not two.
+        let absolute = try Self.jsonLines(try Self.run(["index", "add", "roll", roll.path, "--tasks", "embeddings"] + database).output)
+        #expect(absolute.filter { $0["status"] as? String == "skipped" }.map { $0["file"] as? String } == [photo.path])
+        let list = try Self.jsonLines(try Self.run(["index", "list"] + database).output)
+        #expect(list.first?["items"] as? Int == 1 && list.first?["failures"] as? Int == 1)
     }
 
     @Test func everyCommandPrintsJSONLinesAndRefusesBadInput() throws {
