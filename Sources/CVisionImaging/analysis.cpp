@@ -133,6 +133,21 @@ __attribute__((target_clones("avx2", "default"))) void classifyMaxima(
     }
 }
 
+/// The gray level of `image` (8-bit, one channel) at (x, y), interpolated between the four nearest pixels;
+/// points outside read the nearest edge. The arithmetic of the rectangle detector's Swift sampler, so that
+/// both read the same levels to the last bit.
+inline double intensity(const cv::Mat &image, double x, double y) {
+    x = std::min(std::max(x, 0.0), double(image.cols - 1));
+    y = std::min(std::max(y, 0.0), double(image.rows - 1));
+    const int left = int(x), top = int(y);
+    const int right = std::min(left + 1, image.cols - 1), bottom = std::min(top + 1, image.rows - 1);
+    const double fx = x - double(left), fy = y - double(top);
+    const uchar *upperRow = image.ptr<uchar>(top), *lowerRow = image.ptr<uchar>(bottom);
+    const double upper = double(upperRow[left]) * (1 - fx) + double(upperRow[right]) * fx;
+    const double lower = double(lowerRow[left]) * (1 - fx) + double(lowerRow[right]) * fx;
+    return upper * (1 - fy) + lower * fy;
+}
+
 /// cv::Canny's threshold (3×3 Sobel, L2 gradient) on the squared magnitude: the square of `threshold`, floored.
 int squaredThreshold(double threshold) {
     threshold = std::min(32767.0, threshold);
@@ -289,6 +304,29 @@ int svi_line_segments(SVImageView gray, float **segments, int32_t *count) {
             for (int element = 0; element < 4; ++element) (*segments)[4 * index + element] = lines[index][element];
         }
         *count = static_cast<int32_t>(lines.size());
+        return 0;
+    });
+}
+
+int svi_profile_steps(SVImageView gray, const double *bases, int32_t baseCount, const double across[2],
+                      const double along[2], const double *offsets, int32_t offsetCount, double *steps) {
+#pragma clang fp contract(off)
+    return guarded([&] {
+        const cv::Mat image = asMat(gray);
+        CV_Assert(image.type() == CV_8UC1 && !image.empty() && baseCount >= 0 && offsetCount >= 5);
+        std::vector<double> levels(static_cast<size_t>(offsetCount));
+        const int stepCount = offsetCount - 4;
+        for (int32_t base = 0; base < baseCount; ++base) {
+            const double x = bases[2 * base], y = bases[2 * base + 1];
+            for (int32_t index = 0; index < offsetCount; ++index) {
+                const double px = x + across[0] * offsets[index], py = y + across[1] * offsets[index];
+                levels[index] = (intensity(image, px - along[0], py - along[1]) + intensity(image, px, py) +
+                                 intensity(image, px + along[0], py + along[1])) /
+                                3;
+            }
+            double *out = steps + size_t(base) * stepCount;
+            for (int index = 0; index < stepCount; ++index) out[index] = levels[index + 4] - levels[index];
+        }
         return 0;
     });
 }

@@ -67,6 +67,10 @@ extern "C" {
     X(find_contours, (SVImageView binary, int outerOnly, int32_t **points, int32_t **lengths, int32_t *count),        \
       (binary, outerOnly, points, lengths, count))                                                                    \
     X(line_segments, (SVImageView gray, float **segments, int32_t *count), (gray, segments, count))                   \
+    X(profile_steps,                                                                                                  \
+      (SVImageView gray, const double *bases, int32_t baseCount, const double across[2], const double along[2],       \
+       const double *offsets, int32_t offsetCount, double *steps),                                                     \
+      (gray, bases, baseCount, across, along, offsets, offsetCount, steps))                                           \
     X(convex_hull, (const int32_t *xy, int32_t count, int32_t *hull, int32_t *hullCount), (xy, count, hull, hullCount)) \
     X(approximate_polygon,                                                                                            \
       (const int32_t *xy, int32_t count, double epsilon, int32_t *output, int32_t *outputCount),                      \

@@ -47,6 +47,13 @@ int sv_find_contours(SVImageView binary, int outerOnly, int32_t **points, int32_
 /// Straight line segments in an 8-bit gray image (OpenCV's LSD line segment detector with its
 /// default parameters). `segments` receives x1, y1, x2, y2 for each; release it with sv_free.
 int sv_line_segments(SVImageView gray, float **segments, int32_t *count);
+/// Steps in gray level across a line, at each of `baseCount` points `bases` (x, y pairs) on it: the profile
+/// at `base + across × offset` for each of `offsetCount` (at least 5) `offsets` half a pixel apart, each the
+/// mean of three levels interpolated bilinearly (points outside read the nearest edge) at that point and a
+/// step of `along` before and after it, and `steps` receives for each base, one after another, the profile at
+/// each offset but the last four less the profile at the offset four before it (the step over two pixels).
+int sv_profile_steps(SVImageView gray, const double *bases, int32_t baseCount, const double across[2],
+                     const double along[2], const double *offsets, int32_t offsetCount, double *steps);
 /// The convex hull of `count` points (x, y pairs), clockwise in image coordinates; `hull` holds room
 /// for `count` points and `hullCount` receives how many were written.
 int sv_convex_hull(const int32_t *xy, int32_t count, int32_t *hull, int32_t *hullCount);

@@ -1,3 +1,4 @@
+import CVisionShim
 import Foundation
 
 extension PixelBuffer {
@@ -12,6 +13,36 @@ extension PixelBuffer {
         let upper = value(left, top) * (1 - fx) + value(right, top) * fx
         let lower = value(left, bottom) * (1 - fx) + value(right, bottom) * fx
         return upper * (1 - fy) + lower * fy
+    }
+
+    /// Steps in gray level across a line of a gray buffer, at each of `bases` on it: the profile at
+    /// `base + across × offset` for each of `offsets` (half a pixel apart, at least five of them), each the
+    /// mean of three values (``intensity(x:y:)``) at that point and a step of `along` before and after it;
+    /// for each base, one after another, the profile at each offset but the last four less the profile at
+    /// the offset four before it (the step over two pixels). One shim call for a whole line, with the
+    /// arithmetic of ``intensity(x:y:)``, so that the values are the same to the last bit.
+    package func profileSteps(
+        at bases: [SIMD2<Double>], across: SIMD2<Double>, along: SIMD2<Double>, offsets: [Double]
+    ) throws -> [Double] {
+        guard format == .gray, offsets.count >= 5 else {
+            throw ImageError.processingFailed("profile steps need a gray buffer and at least 5 offsets")
+        }
+        let stepCount = offsets.count - 4
+        var steps = [Double](repeating: 0, count: bases.count * stepCount)
+        try withView { view in
+            try bases.withUnsafeBufferPointer { bases in
+                try bases.withMemoryRebound(to: Double.self) { bases in
+                    try steps.withUnsafeMutableBufferPointer { steps in
+                        try shimCall {
+                            sv_profile_steps(
+                                view, bases.baseAddress, Int32(bases.count / 2), [across.x, across.y], [along.x, along.y],
+                                offsets, Int32(offsets.count), steps.baseAddress)
+                        }
+                    }
+                }
+            }
+        }
+        return steps
     }
 
     /// A gray copy shrunk so that its longer side is at most `maximumSide` pixels, and the factors

@@ -50,19 +50,15 @@ struct CornerFitter {
     }
 
     /// `shape` with each corner moved to the meeting point of its sides' outer edges near it.
-    func refine(_ shape: Quadrilateral) -> Quadrilateral {
-        edges.image.withSampler { refine(shape, sampler: $0) }
-    }
-
-    private func refine(_ shape: Quadrilateral, sampler: GrayLevels.Sampler) -> Quadrilateral {
+    func refine(_ shape: Quadrilateral) throws -> Quadrilateral {
         let size = shape.averageSideLengths
         let shorter = Double(min(size.width, size.height))
         let points = shape.corners.map { SIMD2<Double>($0) }
-        let moved = (0..<4).map { index -> CGPoint in
+        let moved = try (0..<4).map { index -> CGPoint in
             let corner = points[index], previous = points[(index + 3) % 4], next = points[(index + 1) % 4]
             // Sides run clockwise, so going from `previous` to `corner` the outside lies to the left.
-            let incoming = outerLine(from: (previous + corner) / 2, to: corner, shorterSide: shorter, sampler: sampler)
-            let outgoing = outerLine(from: corner, to: (corner + next) / 2, shorterSide: shorter, sampler: sampler)
+            let incoming = try outerLine(from: (previous + corner) / 2, to: corner, shorterSide: shorter)
+            let outgoing = try outerLine(from: corner, to: (corner + next) / 2, shorterSide: shorter)
             guard incoming != nil || outgoing != nil,
                 let meeting = (incoming ?? Self.line(from: previous, to: corner))
                     .intersection(with: outgoing ?? Self.line(from: corner, to: next)),
@@ -76,9 +72,7 @@ struct CornerFitter {
 
     /// The outer edge along the clockwise side piece from `start` to `end`, where it is not the
     /// fitted side through them; nil where it is.
-    private func outerLine(
-        from start: SIMD2<Double>, to end: SIMD2<Double>, shorterSide: Double, sampler: GrayLevels.Sampler
-    ) -> EdgeFitter.Line? {
+    private func outerLine(from start: SIMD2<Double>, to end: SIMD2<Double>, shorterSide: Double) throws -> EdgeFitter.Line? {
         let vector = end - start
         let length = (vector * vector).sum().squareRoot()
         guard length >= 8 else { return nil }
@@ -86,10 +80,17 @@ struct CornerFitter {
         let count = Int(min(48, max(8, length / 3)))
         // Gray levels every half pixel across the side, from 2 pixels inside to `reach` outside it.
         let offsets = Array(stride(from: -2, through: reach * shorterSide + 1, by: 0.5))
-        let crossings = (0..<count).compactMap { sample in
-            crossing(
-                at: start + vector * (0.08 + 0.88 * (Double(sample) + 0.5) / Double(count)), along: along,
-                offsets: offsets, lineWidth: lineWidth * shorterSide, sampler: sampler)
+        let bases = (0..<count).map { (sample: Int) -> SIMD2<Double> in
+            start + vector * (0.08 + 0.88 * (Double(sample) + 0.5) / Double(count))
+        }
+        let stepCount = offsets.count - 4
+        let steps = try edges.image.steps(at: bases, across: outward, along: along, offsets: offsets)
+        let crossings = steps.withUnsafeBufferPointer { steps in
+            bases.indices.compactMap { (index: Int) -> Crossing? in
+                crossing(
+                    at: bases[index], steps: UnsafeBufferPointer(rebasing: steps[index * stepCount..<(index + 1) * stepCount]),
+                    offsets: offsets, lineWidth: lineWidth * shorterSide)
+            }
         }
         let falling = crossings.filter(\.falling)
         let kept = 2 * falling.count >= crossings.count ? falling : crossings.filter { !$0.falling }
@@ -112,27 +113,11 @@ struct CornerFitter {
         return bent
     }
 
-    /// The first clear step outwards across the side at `base`, its profile read at `offsets` (half a
-    /// pixel apart), and, if it enters a printed border line no wider than `lineWidth`, where that line is left.
+    /// The first clear step outwards across the side at `base`, in `steps`, the steps across it centred at
+    /// `offsets` (half a pixel apart) but the first and last two (``GrayLevels/steps(at:across:along:offsets:)``),
+    /// and, if it enters a printed border line no wider than `lineWidth`, where that line is left.
     private func crossing(
-        at base: SIMD2<Double>, along: SIMD2<Double>, offsets: [Double], lineWidth: Double, sampler: GrayLevels.Sampler
-    ) -> Crossing? {
-        let outward = SIMD2(along.y, -along.x)
-        return withUnsafeTemporaryAllocation(of: Double.self, capacity: offsets.count) { levels in
-            for (index, offset) in offsets.enumerated() {
-                levels[index] = sampler.profile(at: base + outward * offset, along: along)
-            }
-            // The step over two pixels centred at offsets[i + 2], written over the levels it no longer needs.
-            for index in 0..<offsets.count - 4 { levels[index] = levels[index + 4] - levels[index] }
-            let steps = UnsafeMutableBufferPointer(rebasing: levels[..<(offsets.count - 4)])
-            return crossing(at: base, steps: steps, offsets: offsets, lineWidth: lineWidth)
-        }
-    }
-
-    /// What ``crossing(at:along:offsets:lineWidth:sampler:)`` finds in `steps`, the steps centred at
-    /// `offsets` but the first and last two.
-    private func crossing(
-        at base: SIMD2<Double>, steps: UnsafeMutableBufferPointer<Double>, offsets: [Double], lineWidth: Double
+        at base: SIMD2<Double>, steps: UnsafeBufferPointer<Double>, offsets: [Double], lineWidth: Double
     ) -> Crossing? {
         guard let first = steps.firstIndex(where: { abs($0) >= edges.minimumStep }) else { return nil }
         let peak = steepest(from: first, in: steps)
@@ -153,7 +138,7 @@ struct CornerFitter {
     }
 
     /// The index of the steepest step in the run of steps of one sign that `index` starts.
-    private func steepest(from index: Int, in steps: UnsafeMutableBufferPointer<Double>) -> Int {
+    private func steepest(from index: Int, in steps: UnsafeBufferPointer<Double>) -> Int {
         var peak = index
         while peak + 1 < steps.count, steps[peak + 1] * steps[peak] > steps[peak] * steps[peak] { peak += 1 }
         return peak

@@ -59,20 +59,20 @@ struct EdgeFitter {
 
     /// The quadrilateral with every side refitted within `radius` pixels of its rough position;
     /// nil if a side has no edge.
-    func refine(_ shape: Quadrilateral, radius: Double) -> Fit? {
-        image.withSampler { sampler in
-            refine(shape, radius: radius, sampler: sampler) { fit(from: $0, to: $1, radius: radius, sampler: sampler) }
+    func refine(_ shape: Quadrilateral, radius: Double) throws -> Fit? {
+        try image.withSampler { sampler in
+            try refine(shape, radius: radius, sampler: sampler) { try fit(from: $0, to: $1, radius: radius) }
         }
     }
 
     /// The quadrilateral with every side refitted as ``refine(_:radius:)`` does at the radius of
     /// `sideFits`, taking the fit of each side fitted before from it and adding the others.
-    func refine(_ shape: Quadrilateral, reusing sideFits: inout SideFits) -> Fit? {
-        image.withSampler { sampler in
-            refine(shape, radius: sideFits.radius, sampler: sampler) { start, end in
+    func refine(_ shape: Quadrilateral, reusing sideFits: inout SideFits) throws -> Fit? {
+        try image.withSampler { sampler in
+            try refine(shape, radius: sideFits.radius, sampler: sampler) { start, end in
                 let key = SIMD4(start.x, start.y, end.x, end.y)
                 if let known = sideFits.fits[key] { return known }
-                let made = fit(from: start, to: end, radius: sideFits.radius, sampler: sampler)
+                let made = try fit(from: start, to: end, radius: sideFits.radius)
                 sideFits.fits[key] = .some(made)
                 return made
             }
@@ -83,12 +83,12 @@ struct EdgeFitter {
     /// nil if a side has none, or if the result is not convex or moves a corner more than 3 × `radius` + 2.
     private func refine(
         _ shape: Quadrilateral, radius: Double, sampler: GrayLevels.Sampler,
-        fitSide: (SIMD2<Double>, SIMD2<Double>) -> (line: Line, support: Double)?
-    ) -> Fit? {
+        fitSide: (SIMD2<Double>, SIMD2<Double>) throws -> (line: Line, support: Double)?
+    ) throws -> Fit? {
         var lines: [Line] = []
         var support: [Double] = []
         for side in shape.sides {
-            guard let fit = fitSide(SIMD2(side.start), SIMD2(side.end)) else { return nil }
+            guard let fit = try fitSide(SIMD2(side.start), SIMD2(side.end)) else { return nil }
             lines.append(fit.line)
             support.append(fit.support)
         }
@@ -162,9 +162,7 @@ struct EdgeFitter {
     }
 
     /// The line through the strongest edge near the segment from `start` to `end`, and its support.
-    private func fit(from start: SIMD2<Double>, to end: SIMD2<Double>, radius: Double, sampler: GrayLevels.Sampler)
-        -> (line: Line, support: Double)?
-    {
+    private func fit(from start: SIMD2<Double>, to end: SIMD2<Double>, radius: Double) throws -> (line: Line, support: Double)? {
         let vector = end - start
         let length = (vector * vector).sum().squareRoot()
         guard length >= 4 else { return nil }
@@ -175,34 +173,28 @@ struct EdgeFitter {
         let offsets = Array(stride(from: -radius - 1, through: radius + 1, by: 0.5))
         let stepCount = offsets.count - 4
         guard stepCount > 0 else { return nil }
+        // Samples keep clear of the corners, where neighbouring sides and rounding interfere.
+        let bases = (0..<count).map { (index: Int) -> SIMD2<Double> in
+            start + vector * (0.08 + 0.84 * (Double(index) + 0.5) / Double(count))
+        }
+        let steps = try image.steps(at: bases, across: normal, along: along, offsets: offsets)
         var rising: [SIMD2<Double>] = [], falling: [SIMD2<Double>] = []
         rising.reserveCapacity(count)
         falling.reserveCapacity(count)
-        offsets.withUnsafeBufferPointer { offsets in
-            withUnsafeTemporaryAllocation(of: Double.self, capacity: offsets.count) { levels in
-                withUnsafeTemporaryAllocation(of: Double.self, capacity: stepCount) { steps in
-                    for index in 0..<count {
-                        // Samples keep clear of the corners, where neighbouring sides and rounding interfere.
-                        let base = start + vector * (0.08 + 0.84 * (Double(index) + 0.5) / Double(count))
-                        for position in 0..<offsets.count {
-                            levels[position] = sampler.profile(at: base + normal * offsets[position], along: along)
-                        }
-                        // The first strongest rise and the first strongest fall.
-                        var (highest, lowest) = (0, 0)
-                        for position in 0..<stepCount {
-                            let step = levels[position + 4] - levels[position]
-                            steps[position] = step
-                            if step > steps[highest] { highest = position }
-                            if step < steps[lowest] { lowest = position }
-                        }
-                        let stepValues = UnsafeBufferPointer(rebasing: steps[0..<stepCount])
-                        if steps[highest] >= minimumStep {
-                            rising.append(base + normal * Self.refined(offsets[highest + 2], at: highest, in: stepValues))
-                        }
-                        if -steps[lowest] >= minimumStep {
-                            falling.append(base + normal * Self.refined(offsets[lowest + 2], at: lowest, in: stepValues))
-                        }
-                    }
+        steps.withUnsafeBufferPointer { steps in
+            for (index, base) in bases.enumerated() {
+                let row = UnsafeBufferPointer(rebasing: steps[index * stepCount..<(index + 1) * stepCount])
+                // The first strongest rise and the first strongest fall.
+                var (highest, lowest) = (0, 0)
+                for position in 1..<stepCount {
+                    if row[position] > row[highest] { highest = position }
+                    if row[position] < row[lowest] { lowest = position }
+                }
+                if row[highest] >= minimumStep {
+                    rising.append(base + normal * Self.refined(offsets[highest + 2], at: highest, in: row))
+                }
+                if -row[lowest] >= minimumStep {
+                    falling.append(base + normal * Self.refined(offsets[lowest + 2], at: lowest, in: row))
                 }
             }
         }

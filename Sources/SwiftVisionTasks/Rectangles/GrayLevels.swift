@@ -11,11 +11,27 @@ struct GrayLevels {
     let height: Int
     private let bytesPerRow: Int
     private let pixels: [UInt8]
+    /// The image, for the steps across a side, read by the imaging library.
+    private let buffer: PixelBuffer
 
     /// The levels of `buffer`, a gray image.
     init(_ buffer: PixelBuffer) {
         precondition(buffer.format == .gray, "GrayLevels reads gray images")
         (width, height, bytesPerRow, pixels) = (buffer.width, buffer.height, buffer.bytesPerRow, buffer.bytes)
+        self.buffer = buffer
+    }
+
+    /// For each of `bases` on a side, the steps across it: the ``Sampler/profile(at:along:)`` at
+    /// `base + across × offset` for each of `offsets` (half a pixel apart), and for each offset but the first
+    /// and last two, the step over two pixels centred there (the profile two pixels on less two pixels
+    /// back); `offsets.count - 4` steps for each base, one base after another.
+    ///
+    /// Fitting a side and finding its outer edge near a corner both read these. In one call to the imaging
+    /// library per side (``PixelBuffer/profileSteps(at:across:along:offsets:)``) rather than level by level
+    /// through a ``Sampler``, the same values took 37 % less time to fit and refine the candidates of the
+    /// MIDV-500 frame 14_deu_id_new-7.
+    func steps(at bases: [SIMD2<Double>], across: SIMD2<Double>, along: SIMD2<Double>, offsets: [Double]) throws -> [Double] {
+        try buffer.profileSteps(at: bases, across: across, along: along, offsets: offsets)
     }
 
     /// The result of `body`, given a sampler of these levels that is valid only while it runs.

@@ -74,7 +74,7 @@ package struct RectangleEngine: Sendable {
         let searchFactor = SIMD2(Double(searchScale.width), Double(searchScale.height))
         var tried = DistinctQuadrilaterals(tolerance: 3)
         var wideFits = EdgeFitter.SideFits(radius: 6)
-        func fit(_ rough: [Quadrilateral]) {
+        func fit(_ rough: [Quadrilateral]) throws {
             let candidates = rough.filter { isAcceptable($0, minimumSide: minimumSide * 0.8, slack: 10) && tried.insert($0) }
             for shape in rankedForFitting(candidates, on: coarse, imageArea: Double(work.width * work.height)) {
                 // The wide fit moves a corner by at most 3 × 6 + 2 pixels of the working copy, the narrow one 3 × 2 + 2.
@@ -83,7 +83,7 @@ package struct RectangleEngine: Sendable {
                     || found.couldEnclose(confidence: 1, area: reach)
                 else { continue }
                 // A wide search first (rough corners may be cut by rounding or off by a few pixels), then a narrow one.
-                guard let fit = coarse.refine(shape, reusing: &wideFits).flatMap({ coarse.refine($0.shape, radius: 2) }),
+                guard let wide = try coarse.refine(shape, reusing: &wideFits), let fit = try coarse.refine(wide.shape, radius: 2),
                     isAcceptable(fit.shape, minimumSide: minimumSide, slack: 0),
                     fit.confidence >= max(Self.minimumSupport, Double(options.minimumConfidence))
                 else { continue }
@@ -93,27 +93,27 @@ package struct RectangleEngine: Sendable {
                 guard found.couldReport(prominence: found.prominence(confidence: confidence, area: largest))
                     || found.couldEnclose(confidence: confidence, area: largest)
                 else { continue }
-                if factor > 1, let sharper = fine.refine(corners, radius: fineRadius), sharper.support.allSatisfy({ $0 >= 0.5 }) {
+                if factor > 1, let sharper = try fine.refine(corners, radius: fineRadius), sharper.support.allSatisfy({ $0 >= 0.5 }) {
                     corners = sharper.shape
                 }
-                found.insert(DetectedRectangle(corners: cornerFitter.refine(corners), confidence: confidence))
+                found.insert(DetectedRectangle(corners: try cornerFitter.refine(corners), confidence: confidence))
             }
         }
         let outlines = try QuadrilateralSearch(
             image: search, minimumSide: minimumSide * 0.8 / max(searchFactor.x, searchFactor.y))
-        fit(try outlines.candidates().map { $0.applying { CGPoint(x: $0.x * searchFactor.x, y: $0.y * searchFactor.y) } })
+        try fit(try outlines.candidates().map { $0.applying { CGPoint(x: $0.x * searchFactor.x, y: $0.y * searchFactor.y) } })
         let outlined = !found.reported.isEmpty
         let chains = SegmentChainSearch(
             minimumLength: minimumSide * 0.3, minimumAngle: 80 - Double(options.quadratureTolerance))
-        func fitChains(of segments: [LineSegment]) {
-            fit(chains.candidates(from: segments.map { LineSegment(start: $0.start * searchFactor, end: $0.end * searchFactor) }))
+        func fitChains(of segments: [LineSegment]) throws {
+            try fit(chains.candidates(from: segments.map { LineSegment(start: $0.start * searchFactor, end: $0.end * searchFactor) }))
         }
         let unlimited = options.maximumObservations == 0
         if !outlined {
-            fitChains(of: try outlines.segments(minimumLength: minimumSide * 0.1 / max(searchFactor.x, searchFactor.y)))
+            try fitChains(of: try outlines.segments(minimumLength: minimumSide * 0.1 / max(searchFactor.x, searchFactor.y)))
         }
         if unlimited || found.reported.isEmpty || outlined && isOpen(found.reported) {
-            fitChains(of: try search.lineSegments())
+            try fitChains(of: try search.lineSegments())
         }
         return found.reported
     }
