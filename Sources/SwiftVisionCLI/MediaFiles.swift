@@ -100,10 +100,13 @@ enum MediaFiles {
 enum CLIError: Error, LocalizedError {
     /// `--draw` (or `--mask`, `--correct`) names the input file itself.
     case wouldOverwriteInput(String)
+    /// A folder given as input holds no image or video at any depth.
+    case folderWithoutMedia(String)
 
     var errorDescription: String? {
         switch self {
         case .wouldOverwriteInput(let path): "the annotated copy would overwrite its input \(path); name another file or a folder"
+        case .folderWithoutMedia(let path): "nothing to read in folder \(path): no image or video in it or its subfolders"
         }
     }
 }

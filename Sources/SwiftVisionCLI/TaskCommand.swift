@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SwiftVision
+import SwiftVisionCollections
 
 /// A command that runs one task of ``TaskRegistry/standard`` over its inputs: its name and abstract are the
 /// task's, and every such command reads images, folders, videos, streams and the camera through one loop
@@ -93,6 +94,10 @@ enum TaskInputs {
         var imagesDone = 0
         defer { if imagesDone > 0 { images.finish() } }
         try MediaFiles.process(sources, json: json) { url in
+            // Folders were replaced by their images and videos: one still here has none.
+            if url.isFileURL, CollectionIndexer.files(in: url.path, videoExtensions: MediaFiles.videoExtensions) != nil {
+                throw CLIError.folderWithoutMedia(url.path)
+            }
             let drawings = try renderings.compactMap { rendering in
                 try MediaFiles.annotatedURL(for: url, draw: rendering.destination, inputCount: sources.count).map { (rendering, $0) }
             }
