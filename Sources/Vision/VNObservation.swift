@@ -3,8 +3,6 @@ import SwiftVisionCore
 
 /// How sure a request is of an observation, 0–1, as Vision's `VNConfidence`.
 public typealias VNConfidence = Float
-/// A face's landmark regions, as Vision's `VNFaceLandmarks2D`.
-public typealias VNFaceLandmarks2D = FaceLandmarks2D
 /// The points of one facial feature, as Vision's `VNFaceLandmarkRegion2D`.
 public typealias VNFaceLandmarkRegion2D = FaceLandmarkRegion2D
 
@@ -78,7 +76,7 @@ open class VNFaceObservation: VNDetectedObjectObservation, @unchecked Sendable {
     public let yaw: NSNumber?
 
     init(_ face: FaceObservation) {
-        landmarks = face.landmarks
+        landmarks = face.landmarks.map(VNFaceLandmarks2D.init)
         roll = NSNumber(value: face.roll)
         yaw = NSNumber(value: face.yaw)
         super.init(uuid: face.uuid, confidence: face.confidence, boundingBox: face.boundingBox)

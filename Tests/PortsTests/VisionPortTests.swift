@@ -24,6 +24,37 @@ import Vision
         }
     }
 
+    /// Apple's face-landmark code reads each region with `if let` (they are optional in Vision). The
+    /// hand-marked eyes of the right-hand face of zidane.jpg, in top-left pixels: the subject's left eye
+    /// at (1018, 170), the right one at (965, 167).
+    @Test func faceLandmarkRegionsAreReadAsApplesCodeReadsThem() throws {
+        var eyes: [String: CGPoint] = [:]
+        let request = VNDetectFaceLandmarksRequest { request, error in
+            #expect(error == nil)
+            guard let results = request.results as? [VNFaceObservation] else { return }
+            for face in results {
+                guard let landmarks = face.landmarks else { continue }
+                let size = CGSize(width: 1280, height: 720)
+                for (name, region) in [("left", landmarks.leftEye), ("right", landmarks.rightEye)] {
+                    if let region, region.pointCount > 0 {
+                        let points = region.pointsInImage(imageSize: size)
+                        let center = CGPoint(
+                            x: points.map(\.x).reduce(0, +) / CGFloat(points.count), y: points.map(\.y).reduce(0, +) / CGFloat(points.count))
+                        if center.x > 900 { eyes[name] = CGPoint(x: center.x, y: size.height - center.y) }
+                    }
+                }
+                if let pupil = landmarks.leftPupil, let contour = landmarks.faceContour {
+                    #expect(pupil.pointCount == 1 && contour.pointCount > 10)
+                }
+            }
+        }
+        try VNImageRequestHandler(url: PortFixtures.sample("zidane.jpg"), options: [:]).perform([request])
+        for (name, truth) in [("left", CGPoint(x: 1018, y: 170)), ("right", CGPoint(x: 965, y: 167))] {
+            let found = try #require(eyes[name], "\(name) eye")
+            #expect(hypot(found.x - truth.x, found.y - truth.y) < 10, "\(name) eye at \(found), marked at \(truth)")
+        }
+    }
+
     @Test func findsARectangleAndTracksItByItsUUID() throws {
         let frames = try PortFixtures.pannedFrames(of: "sudoku.png", count: 6, shrink: 30)
         let (width, height) = (CGFloat(frames[0].width), CGFloat(frames[0].height))
