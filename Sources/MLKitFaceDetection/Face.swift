@@ -46,6 +46,15 @@ public struct Face: Sendable, Equatable {
     public var hasLeftEyeOpenProbability: Bool { false }
     /// False: open eyes are not classified.
     public var hasRightEyeOpenProbability: Bool { false }
+    /// The head's nod, as ML Kit's `headEulerAngleX`: not estimated, so 0 (``hasHeadEulerAngleX`` is false).
+    public var headEulerAngleX: CGFloat { 0 }
+    /// The probability of a smile, as ML Kit's `smilingProbability`: not classified, so 0
+    /// (``hasSmilingProbability`` is false).
+    public var smilingProbability: CGFloat { 0 }
+    /// The probability that the left eye is open: not classified, so 0 (``hasLeftEyeOpenProbability`` is false).
+    public var leftEyeOpenProbability: CGFloat { 0 }
+    /// The probability that the right eye is open: not classified, so 0 (``hasRightEyeOpenProbability`` is false).
+    public var rightEyeOpenProbability: CGFloat { 0 }
 
     init(_ face: FaceResult) {
         frame = face.boundingBox.rect

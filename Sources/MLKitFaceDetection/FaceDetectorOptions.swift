@@ -36,12 +36,22 @@ public final class FaceDetectorOptions: @unchecked Sendable {
         case all
     }
 
+    /// Whether to classify faces as smiling or with open eyes, as ML Kit's `FaceDetectorClassificationMode`.
+    public enum ClassificationMode: Sendable {
+        /// No classification.
+        case none
+        /// Every classification; none is made here yet, so each face's `has…Probability` stays false.
+        case all
+    }
+
     /// Speed against recall; ML Kit's default is `.fast`.
     public var performanceMode: PerformanceMode = .fast
     /// Whether to locate landmarks.
     public var landmarkMode: LandmarkMode = .none
     /// Whether to trace contours.
     public var contourMode: ContourMode = .none
+    /// Whether to classify smiles and open eyes; kept so that ML Kit code compiles (no classifier runs).
+    public var classificationMode: ClassificationMode = .none
     /// Smallest face to report, as the face width over the image width; ML Kit's default 0.1. Set 0.02
     /// to keep the faces at the back of group photos.
     public var minFaceSize: CGFloat = 0.1
@@ -84,3 +94,5 @@ public typealias FaceDetectorPerformanceMode = FaceDetectorOptions.PerformanceMo
 public typealias FaceDetectorLandmarkMode = FaceDetectorOptions.LandmarkMode
 /// ML Kit's name for ``FaceDetectorOptions/ContourMode``.
 public typealias FaceDetectorContourMode = FaceDetectorOptions.ContourMode
+/// ML Kit's name for ``FaceDetectorOptions/ClassificationMode``.
+public typealias FaceDetectorClassificationMode = FaceDetectorOptions.ClassificationMode

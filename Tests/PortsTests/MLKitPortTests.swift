@@ -48,13 +48,20 @@ import Testing
         options.performanceMode = .accurate
         options.landmarkMode = .all
         options.contourMode = .all
+        options.classificationMode = .all
         let faceDetector = FaceDetector.faceDetector(options: options)
         let faces = try faceDetector.results(in: VisionImage(contentsOf: PortFixtures.sample("zidane.jpg")))
         #expect(faces.count == 2)
         for center in [CGPoint(x: 990, y: 195), CGPoint(x: 615, y: 355)] {
             let face = try #require(faces.first { $0.frame.contains(center) }, "no face around \(center)")
             #expect(face.hasHeadEulerAngleY && face.hasHeadEulerAngleZ && !face.hasHeadEulerAngleX && !face.hasTrackingID)
-            #expect(!face.hasSmilingProbability)
+            // The guide reads each value behind its flag; nothing is classified here, so no flag is set.
+            var read: [CGFloat] = []
+            if face.hasHeadEulerAngleX { read.append(face.headEulerAngleX) }
+            if face.hasSmilingProbability { read.append(face.smilingProbability) }
+            if face.hasLeftEyeOpenProbability { read.append(face.leftEyeOpenProbability) }
+            if face.hasRightEyeOpenProbability { read.append(face.rightEyeOpenProbability) }
+            #expect(read.isEmpty)
             let leftEye = try #require(face.landmark(ofType: .leftEye))
             #expect(face.frame.contains(leftEye.position))
             #expect(face.contour(ofType: .face)?.points.isEmpty == false)
