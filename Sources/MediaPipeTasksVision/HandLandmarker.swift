@@ -6,9 +6,7 @@ import SwiftVisionTasks
 /// Options of ``HandLandmarker``, as MediaPipe's `HandLandmarkerOptions` (a class, set on a `let`). The models are the
 /// installed `palm_detection_full.tflite` and `hand_landmark_full.tflite` (those of MediaPipe's
 /// `hand_landmarker.task`).
-public final class HandLandmarkerOptions: @unchecked Sendable {
-    /// How images arrive.
-    public var runningMode: RunningMode = .image
+public final class HandLandmarkerOptions: TaskOptions, @unchecked Sendable {
     /// Most hands to find.
     public var numHands = 1
     /// Lowest palm detector score that starts a hand, 0–1.
@@ -20,13 +18,14 @@ public final class HandLandmarkerOptions: @unchecked Sendable {
     /// Receives the results of ``HandLandmarker/detectAsync(image:timestampInMilliseconds:)``, in order,
     /// in `.liveStream` mode; held weakly.
     public weak var handLandmarkerLiveStreamDelegate: (any HandLandmarkerLiveStreamDelegate)?
-    /// Threads for each inference.
-    public var threadCount = LiteRT.CompilationOptions.default.threadCount
 
     /// MediaPipe's defaults: one hand, image mode.
-    public init() {}
+    public override init() {}
 
-    var taskOptions: HandsTask.Options {
+    /// The task's options for these, once `baseOptions.modelAssetPath` is checked: it may name a copy of the
+    /// installed `hand_landmark_full.tflite` only.
+    func taskOptions() throws -> HandsTask.Options {
+        try InstalledModel.check(baseOptions.modelAssetPath, installed: "hand_landmark_full.tflite", task: "HandLandmarker")
         var options = HandsTask.Options()
         options.maxHands = numHands
         options.minDetectionConfidence = minHandDetectionConfidence
@@ -62,7 +61,7 @@ public final class HandLandmarker: Sendable {
             $0.handLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4)
         }
         api = try VisionTaskApi(
-            task: { try HandsTask(options: options.taskOptions) }, runningMode: options.runningMode, result: HandLandmarkerResult.init, deliver: deliver)
+            task: { try HandsTask(options: options.taskOptions()) }, runningMode: options.runningMode, result: HandLandmarkerResult.init, deliver: deliver)
         reference.object = self
     }
 

@@ -6,9 +6,7 @@ import SwiftVisionTasks
 /// Options of ``PoseLandmarker``, named as MediaPipe's `PoseLandmarkerOptions`. The models are the
 /// installed `pose_detection.tflite` and `pose_landmark_full.tflite` (the full model of MediaPipe's
 /// `pose_landmarker_full.task`).
-public final class PoseLandmarkerOptions: @unchecked Sendable {
-    /// How images arrive.
-    public var runningMode: RunningMode = .image
+public final class PoseLandmarkerOptions: TaskOptions, @unchecked Sendable {
     /// Most poses to find.
     public var numPoses = 1
     /// Lowest detector score that starts a pose, 0–1.
@@ -23,13 +21,14 @@ public final class PoseLandmarkerOptions: @unchecked Sendable {
     /// Receives the results of ``PoseLandmarker/detectAsync(image:timestampInMilliseconds:)``, in order,
     /// in `.liveStream` mode; held weakly.
     public weak var poseLandmarkerLiveStreamDelegate: (any PoseLandmarkerLiveStreamDelegate)?
-    /// Threads for each inference.
-    public var threadCount = LiteRT.CompilationOptions.default.threadCount
 
     /// MediaPipe's defaults: one pose, image mode.
-    public init() {}
+    public override init() {}
 
-    var taskOptions: PoseTask.Options {
+    /// The task's options for these, once `baseOptions.modelAssetPath` is checked: it may name a copy of the
+    /// installed `pose_landmark_full.tflite` only.
+    func taskOptions() throws -> PoseTask.Options {
+        try InstalledModel.check(baseOptions.modelAssetPath, installed: "pose_landmark_full.tflite", task: "PoseLandmarker")
         var options = PoseTask.Options()
         options.maxPoses = numPoses
         options.minDetectionConfidence = minPoseDetectionConfidence
@@ -65,7 +64,7 @@ public final class PoseLandmarker: Sendable {
             $0.poseLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4)
         }
         api = try VisionTaskApi(
-            task: { try PoseTask(options: options.taskOptions) }, runningMode: options.runningMode, result: PoseLandmarkerResult.init, deliver: deliver)
+            task: { try PoseTask(options: options.taskOptions()) }, runningMode: options.runningMode, result: PoseLandmarkerResult.init, deliver: deliver)
         reference.object = self
     }
 
