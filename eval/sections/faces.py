@@ -3,12 +3,16 @@
 Data (eval/data/faces/truth.json, eval/README.md): 9 PASCAL VOC photos of groups with 43 faces marked by
 dlib's author; 47 ImageNet sample photos of primates, cats and dogs and dlib's photo of dogs, none with a
 person; and the set-up's package photos of animals and objects (those the earlier checks were set on).
+eval/data/faces/fddb/: 98 news photos of FDDB drawn at random, with 193 faces marked as ellipses. The 40
+COCO val2017 photos of eval/data/objects/ that have no `person` box: no face is marked there, but COCO marks
+no faces at all, so a face on a poster or a statue counts against a detector.
 Ours: `swiftvision faces --json` at the accurate level and with `--fast`, threshold 0.5 (the default).
 Peer: MediaPipe 0.10.21's face detection (solutions API) with the short-range (model_selection=0) and the
 full-range (model_selection=1) model, minimum confidence 0.5, on the same files.
 
 A detection matches a marked face when their boxes overlap by IoU ≥ 0.5, each face and each detection at
-most once, best overlaps first. On the group photos a detection that matches no marked face counts as a
+most once, best overlaps first; on FDDB the overlap is FDDB's own, between the detection's box and the marked
+ellipse, counted in pixels. On the group photos and FDDB a detection that matches no marked face counts as a
 false positive even when it is a face the annotation left out (the figure is an upper bound there).
 """
 import json
@@ -16,10 +20,14 @@ import os
 import subprocess
 
 import cv2
+import numpy as np
 
-# The images of the quick slice (make test): three group photos and the primates, where animal faces were seen.
+# The images of the quick slice (make test): three group photos and the primates, where animal faces were seen;
+# the first FDDB and COCO photos by name.
 QUICK_PEOPLE = ["2008_002470.jpg", "2008_004176.jpg", "2009_004587.jpg"]
 QUICK_ANIMALS = ("n0248", "n0249")
+QUICK_FDDB = 12
+QUICK_COCO = 12
 
 TITLE = "Faces"
 
@@ -37,9 +45,23 @@ def iou(a, b):
     return inter / (aw * ah + bw * bh - inter)
 
 
-def matched(truth, found):
-    """How many marked faces a detection matches (greedy on IoU, one to one)."""
-    pairs = sorted(((iou(t, f), i, j) for i, t in enumerate(truth) for j, f in enumerate(found)), reverse=True)
+def ellipse_iou(ellipse, box, size):
+    """FDDB's overlap of a marked ellipse [major, minor, angle, x, y] and a box [x, y, w, h], in pixels."""
+    width, height = size
+    major, minor, angle, x, y = ellipse
+    marked = np.zeros((height, width), np.uint8)
+    # As FDDB's evaluation draws it: the axes (major, minor) turned by the angle, which FDDB gives in radians.
+    cv2.ellipse(marked, (round(x), round(y)), (round(major), round(minor)), float(np.degrees(angle)), 0, 360, 1, -1)
+    found = np.zeros_like(marked)
+    left, top = max(0, round(box[0])), max(0, round(box[1]))
+    found[top:max(top, round(box[1] + box[3])), left:max(left, round(box[0] + box[2]))] = 1
+    union = np.count_nonzero(marked | found)
+    return np.count_nonzero(marked & found) / union if union else 0.0
+
+
+def matched(truth, found, overlap=iou):
+    """How many marked faces a detection matches (greedy on `overlap`, one to one)."""
+    pairs = sorted(((overlap(t, f), i, j) for i, t in enumerate(truth) for j, f in enumerate(found)), reverse=True)
     used_t, used_f = set(), set()
     for overlap, i, j in pairs:
         if overlap < IOU:
@@ -97,7 +119,16 @@ def run(context):
     animal_paths = [folder / name for name in animals]
     marked = [truth["faces"][name] for name in people]
     total = sum(len(m) for m in marked)
-    groups = [("people", people_paths), ("animals", animal_paths), ("packaged", packaged)]
+    fddb = sorted(json.loads((folder / "fddb" / "truth.json").read_text()).items())
+    coco_paths = no_person_photos(context.data / "objects")
+    if context.quick:
+        fddb, coco_paths = fddb[:QUICK_FDDB], coco_paths[:QUICK_COCO]
+    fddb_paths = [folder / "fddb" / name for name, _ in fddb]
+    fddb_marked = [ellipses for _, ellipses in fddb]
+    fddb_total = sum(map(len, fddb_marked))
+    fddb_sizes = [cv2.imread(str(p), cv2.IMREAD_UNCHANGED).shape[1::-1] for p in fddb_paths]
+    groups = [("people", people_paths), ("animals", animal_paths), ("packaged", packaged), ("fddb", fddb_paths),
+              ("coco", coco_paths)]
 
     results = {}
     for name, finder in [("fast", lambda p: ours(context.binary, p, True)),
@@ -113,6 +144,15 @@ def run(context):
         found = results[name]["people"]
         return sum(len(f) - matched(m, f) for m, f in zip(marked, found)) / len(found)
 
+    def fddb_matched(name):
+        return [matched(m, f, lambda e, b, size=size: ellipse_iou(e, b, size))
+                for m, f, size in zip(fddb_marked, results[name]["fddb"], fddb_sizes)]
+
+    fddb_matches = {name: fddb_matched(name) for name in results}
+
+    def fddb_unmarked(name):
+        return (sum(map(len, results[name]["fddb"])) - sum(fddb_matches[name])) / len(fddb_paths)
+
     def group_fp(name, group):
         found = results[name][group]
         return sum(len(f) for f in found) / len(found)
@@ -127,8 +167,14 @@ def run(context):
                      "peer": recall(peer_name), "peer_name": peer_label, "items": total})
         rows.append({"metric": f"{level}: unmarked detections / people photo", "ours": people_fp(level),
                      "peer": people_fp(peer_name), "peer_name": peer_label, "items": len(people_paths)})
+        rows.append({"metric": f"{level}: FDDB recall, ellipse overlap 0.5 (faces)",
+                     "ours": sum(fddb_matches[level]) / fddb_total, "peer": sum(fddb_matches[peer_name]) / fddb_total,
+                     "peer_name": peer_label, "items": fddb_total})
+        rows.append({"metric": f"{level}: FDDB unmarked detections / photo", "ours": fddb_unmarked(level),
+                     "peer": fddb_unmarked(peer_name), "peer_name": peer_label, "items": len(fddb_paths)})
         for group, label, plural in [("animals", "animal photo", "animal photos"),
-                                     ("packaged", "set-up photo without people", "set-up photos without people")]:
+                                     ("packaged", "set-up photo without people", "set-up photos without people"),
+                                     ("coco", "COCO photo without people", "COCO photos without people")]:
             if not results[level][group]:
                 continue
             rows.append({"metric": f"{level}: false positives / {label}", "ours": group_fp(level, group),
@@ -141,6 +187,17 @@ def run(context):
         for group, paths in groups:
             for index, path in enumerate(paths):
                 counts = {name: len(results[name][group][index]) for name in results}
-                if any(counts.values()):
+                if group == "fddb":
+                    misses = {name: len(fddb_marked[index]) - fddb_matches[name][index] for name in results}
+                    if any(misses.values()) or any(counts[n] > len(fddb_marked[index]) - misses[n] for n in results):
+                        print(f"  fddb {path.name}: {len(fddb_marked[index])} marked, missed {misses}, found {counts}")
+                elif any(counts.values()):
                     print(f"  {group} {path.name}: {counts}")
     return rows
+
+
+def no_person_photos(objects):
+    """The objects section's COCO photos with no `person` box (COCO marks no faces; eval/README.md)."""
+    truth = json.loads((objects / "truth.json").read_text())
+    people = {a["image_id"] for a in truth["annotations"] if a["category_id"] == 1}
+    return [objects / "images" / image["file"] for image in truth["images"] if image["id"] not in people]
