@@ -8,6 +8,7 @@ headless Chromium of test_web_page.py, against the real server.
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -88,3 +89,18 @@ def test_hands_on_an_opened_file(browser, server, workdir):
     assert ink > 500, f"the skeletons are (nearly) not drawn: {ink} pixels"
     rows = cdp.evaluate("document.querySelectorAll('#results .row').length")
     assert rows == 2, rows
+
+
+def test_switching_tasks_quickly_on_the_camera_raises_no_page_error(browser, server, tasks):
+    # Each task's panel reads its own result's fields (renderers/objects.js: `objects`); a result of the
+    # task before must never reach it. Two rounds through every task, 0.15 s apart, on the live camera.
+    cdp = browser
+    open_page(cdp, server, "task=faces&autostart=1")
+    wait_results(cdp, server, 3, TASK_TIME_LIMIT)
+    for name in [t["name"] for t in tasks] * 2 + ["objects"]:
+        cdp.evaluate(f"(() => {{ const s = document.getElementById('task'); s.value = {json.dumps(name)};"
+                     " s.dispatchEvent(new Event('change')); })()")
+        time.sleep(0.15)
+    done = cdp.evaluate("window.swiftVision.results")
+    assert cdp.wait_for(f"window.swiftVision.results >= {done + 3}", TASK_TIME_LIMIT), "no results after the switches"
+    assert cdp.page_errors() == [], cdp.page_errors()

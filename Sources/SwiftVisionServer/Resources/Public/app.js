@@ -75,6 +75,9 @@ function selectTask(name, fromQuery = false) {
   renderOptions(setOption);
   renderApi();
   page.current = null;
+  // A panel held back by the throttle below holds the last task's result, which this renderer cannot read.
+  clearTimeout(panelTimer);
+  panelTimer = 0;
   el.results.innerHTML = '<p class="muted">No results yet.</p>';
   el.resultMeta.textContent = '';
   updateStageMode();
