@@ -209,6 +209,32 @@ __attribute__((target("avx2"))) void profilesAVX2(const cv::Mat &image, double x
     }
 }
 
+/// One row of cv::Sobel's 3×3 derivatives of an 8-bit image in x (`dx`) and y (`dy`), 16-bit, with the
+/// border replicated: `above` and `below` are the neighbouring rows (the row itself at the image's edge).
+/// Integer sums, so the same values as cv::Sobel's to the last bit, a row at a time instead of two whole
+/// 16-bit images (both Canny pairs of a blurred 360×640 MIDV-500 frame: 0.55 → 0.47 ms).
+__attribute__((target_clones("avx2", "default"))) void sobelRow(const uchar *__restrict above,
+                                                                const uchar *__restrict centre,
+                                                                const uchar *__restrict below, int columns,
+                                                                short *__restrict dx, short *__restrict dy) {
+    const auto at = [&](const uchar *row, int column) { return int(row[std::min(std::max(column, 0), columns - 1)]); };
+    const auto edge = [&](int column) {
+        const int left = column - 1, right = column + 1;
+        dx[column] = short((at(above, right) - at(above, left)) + 2 * (at(centre, right) - at(centre, left)) +
+                           (at(below, right) - at(below, left)));
+        dy[column] = short((at(below, left) + 2 * at(below, column) + at(below, right)) -
+                           (at(above, left) + 2 * at(above, column) + at(above, right)));
+    };
+    edge(0);
+    for (int column = 1; column < columns - 1; ++column) {
+        dx[column] = short((above[column + 1] - above[column - 1]) + 2 * (centre[column + 1] - centre[column - 1]) +
+                           (below[column + 1] - below[column - 1]));
+        dy[column] = short((below[column - 1] + 2 * below[column] + below[column + 1]) -
+                           (above[column - 1] + 2 * above[column] + above[column + 1]));
+    }
+    if (columns > 1) edge(columns - 1);
+}
+
 /// cv::Canny's threshold (3×3 Sobel, L2 gradient) on the squared magnitude: the square of `threshold`, floored.
 int squaredThreshold(double threshold) {
     threshold = std::min(32767.0, threshold);
@@ -242,10 +268,11 @@ int svi_canny_pair(SVImageView source, SVImageView first, SVImageView second, do
         CV_Assert(gray.type() == CV_8UC1);
         if (firstLow > firstHigh) std::swap(firstLow, firstHigh);
         if (secondLow > secondHigh) std::swap(secondLow, secondHigh);
-        cv::Mat dx, dy;
-        cv::Sobel(gray, dx, CV_16S, 1, 0, 3, 1, 0, cv::BORDER_REPLICATE);
-        cv::Sobel(gray, dy, CV_16S, 0, 1, 3, 1, 0, cv::BORDER_REPLICATE);
         const int rows = gray.rows, columns = gray.cols;
+        // The derivatives of two rows at a time: the row classified and the next.
+        std::vector<short> derivatives(4 * size_t(columns));
+        const auto dxRow = [&](int row) { return derivatives.data() + size_t(row % 2) * columns; };
+        const auto dyRow = [&](int row) { return derivatives.data() + size_t(2 + row % 2) * columns; };
         // Non-maxima suppression once for both pairs; each maximum keeps which of the four thresholds it
         // exceeds. The squared magnitude is kept for three rows at a time, with a border of zeros, as
         // cv::Canny compares the image's edge pixels.
@@ -260,15 +287,17 @@ int svi_canny_pair(SVImageView source, SVImageView first, SVImageView second, do
                 std::fill(out, out + columns, 0);
                 return;
             }
-            const short *x = dx.ptr<short>(row), *y = dy.ptr<short>(row);
+            short *x = dxRow(row), *y = dyRow(row);
+            sobelRow(gray.ptr<uchar>(std::max(row - 1, 0)), gray.ptr<uchar>(row), gray.ptr<uchar>(std::min(row + 1, rows - 1)),
+                     columns, x, y);
             for (int column = 0; column < columns; ++column) out[column] = int(x[column]) * x[column] + int(y[column]) * y[column];
         };
         computeRow(0);
         cv::Mat classes(rows + 2, columns + 2, CV_8U, cv::Scalar(0));
         for (int row = 0; row < rows; ++row) {
             computeRow(row + 1);
-            classifyMaxima(magnitudeRow(row - 1), magnitudeRow(row) + 1, magnitudeRow(row + 1) + 1, dx.ptr<short>(row),
-                           dy.ptr<short>(row), columns, thresholds, classes.ptr<uchar>(row + 1) + 1);
+            classifyMaxima(magnitudeRow(row - 1), magnitudeRow(row) + 1, magnitudeRow(row + 1) + 1, dxRow(row), dyRow(row),
+                           columns, thresholds, classes.ptr<uchar>(row + 1) + 1);
         }
         cv::Mat firstEdges = asMat(first);
         CV_Assert(firstEdges.type() == CV_8UC1 && firstEdges.size() == gray.size());
