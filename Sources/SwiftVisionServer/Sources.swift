@@ -246,10 +246,9 @@ final class SourceRunner: Sendable {
                 continue
             }
             update { $0.state = "running" }
-            // Tracking starts afresh at each opening: what was seen before the gap has left.
+            // Tracking starts afresh at each opening.
             live?.close()
             let current = opening.add(1, ordering: .relaxed).newValue
-            publish(tracker.withLock { $0.leaveAll() })
             let stream = task.makeLiveStream { [self] result in
                 releaseSlots(all: false)
                 if opening.load(ordering: .relaxed) == current { deliver(result) }
@@ -285,6 +284,10 @@ final class SourceRunner: Sendable {
                 }
             }
             if stopped.load(ordering: .relaxed) { return }
+            // The stream ended or broke: what it showed has left now, not when it is back (a camera may be
+            // away for minutes); the results of this opening still in flight are dropped.
+            opening.add(1, ordering: .relaxed)
+            publish(tracker.withLock { $0.leaveAll() })
             let error = reader.error
             if !location.isLive, gotFrame, error == nil {
                 // A whole file: again from its start, or the end of the source.
