@@ -77,6 +77,10 @@ struct WatchCommand: ParsableCommand {
         }
         if watch.undelivered > 0 { Diagnostics.note("\(watch.undelivered) webhook posts were not delivered") }
         Diagnostics.note(watch.statusJSON)
+        if let failure = watch.failure {
+            Diagnostics.note("Error: \(failure)")
+            throw ExitCode(1)
+        }
     }
 
     /// `object.entered person #3 at 120,40 200x310` from an event's JSON.

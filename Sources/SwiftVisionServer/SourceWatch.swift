@@ -63,6 +63,12 @@ public final class SourceWatch: Sendable {
         outbox?.waiting ?? 0
     }
 
+    /// Why the source failed (its file is no video), or nil.
+    public var failure: String? {
+        let status = runner.current
+        return status.state == "failed" ? status.lastError ?? "the source failed" : nil
+    }
+
     /// The source's state and counters, as `GET /v1/sources/{id}` shows them, as JSON.
     public var statusJSON: String {
         String(decoding: (try? serviceEncoder.encode(runner.current)) ?? Data(), as: UTF8.self)

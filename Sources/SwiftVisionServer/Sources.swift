@@ -112,7 +112,7 @@ enum SourceLocation: Sendable {
 /// Counters of one source, for `GET /v1/sources`.
 struct SourceStatus: Codable, Sendable {
     /// `starting`, `running`, `reconnecting`, `ended` (a file without `loop`), `failed` (its task could not
-    /// be made) or `stopped`.
+    /// be made, or its file is no video) or `stopped`.
     var state = "starting"
     var framesIn = 0, framesOut = 0, framesDropped = 0, reconnects = 0, events = 0
     var fpsIn = 0.0, fpsOut = 0.0
@@ -221,7 +221,7 @@ final class SourceRunner: Sendable {
             releaseSlots(all: true)
             publish(tracker.withLock { $0.finish() })
             hub.close()
-            update { if $0.state != "ended" { $0.state = "stopped" } }
+            update { if $0.state != "ended" && $0.state != "failed" { $0.state = "stopped" } }
         }
         while !stopped.load(ordering: .relaxed) {
             if failures > 0 {
@@ -243,6 +243,11 @@ final class SourceRunner: Sendable {
             } catch {
                 failures += 1
                 update { $0.lastError = "\(error)" }
+                // A file that is no video will not become one by waiting, as a camera that is away may come back.
+                if !location.isLive {
+                    update { $0.state = "failed" }
+                    return
+                }
                 continue
             }
             update { $0.state = "running" }
@@ -299,6 +304,10 @@ final class SourceRunner: Sendable {
                 continue
             }
             update { $0.lastError = error.map { "\($0)" } ?? (gotFrame ? "the stream ended" : "the source gave no frame") }
+            if !location.isLive, !gotFrame {
+                update { $0.state = "failed" }
+                return
+            }
             failures = gotFrame ? 1 : failures + 1
         }
     }

@@ -452,6 +452,20 @@ def test_watch_prints_the_events_and_posts_them_signed(media):
 
 
 
+def test_watch_fails_at_once_on_a_file_that_is_no_video(tmp_path):
+    # A camera that is away may come back, and is opened again with backoff; a file that is no video (a
+    # note, a .mov cut before its index) will not become one: the source fails and watch exits 1.
+    from test_web_page import BINARY
+
+    note = tmp_path / "holiday.mp4"
+    note.write_text("a note, not a video\n")
+    started = time.monotonic()
+    run = subprocess.run([str(BINARY), "watch", str(note), "--task", "objects"], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 1 and str(note) in run.stderr.splitlines()[-1], run.stderr
+    assert json.loads(run.stderr.splitlines()[-2])["state"] == "failed", run.stderr
+    assert time.monotonic() - started < 20
+
+
 def watch(media: Path, video: str, task: str, options: str = "{}", *flags: str) -> list[dict]:
     from test_web_page import BINARY
 
