@@ -79,8 +79,8 @@ extension IndexCommand {
             abstract: "Add photos and videos (files, or folders searched at any depth) to a collection.",
             discussion: """
                 Pictures the collection has (same SHA-256) are skipped; each one is written with all its analyses \
-                at once, so a run stopped at any point is resumed by running it again. Unreadable files are \
-                recorded and the others indexed; the exit status is then 1.
+                at once, so a run stopped at any point is resumed by running it again (stopped by Ctrl-C, its exit \
+                status is 130). Unreadable files are recorded and the others indexed; the exit status is then 1.
                 """)
 
         @Argument(help: "The collection's name (made when missing).")
@@ -144,6 +144,8 @@ extension IndexCommand {
             if !json {
                 print("\(collection): \(final.added) added, \(final.skipped) already indexed, \(final.failed) failed")
             }
+            // Stopped before the end: a script must not take the collection for complete.
+            if Interruption.isRequested { throw Interruption.exitCode }
             if final.failed > 0 { throw ExitCode(1) }
         }
     }

@@ -144,10 +144,14 @@ extension MediaFiles {
 /// Ctrl-C (SIGINT) or SIGTERM while frames are read: the loops stop after the frame in hand, the output
 /// is flushed and the command ends normally.
 enum Interruption {
-    private static let requested = Atomic<Bool>(false)
+    private static let requested = Atomic<Int32>(0)
 
     /// Whether a stop was asked for.
-    static var isRequested: Bool { requested.load(ordering: .relaxed) }
+    static var isRequested: Bool { requested.load(ordering: .relaxed) != 0 }
+
+    /// The exit status of a command that stopped before its end because of the signal: 128 + its number,
+    /// as a shell reports a command the signal ended (130 for Ctrl-C).
+    static var exitCode: ExitCode { ExitCode(128 + requested.load(ordering: .relaxed)) }
 
     /// From now on, SIGINT and SIGTERM ask the frame loops to stop instead of killing the process. The
     /// signals are unblocked too: a process started by another may inherit them blocked.
@@ -157,7 +161,7 @@ enum Interruption {
         for signalNumber in [SIGINT, SIGTERM] {
             sigaddset(&signals, signalNumber)
             // The handler only stores a flag, which is safe inside a signal handler.
-            signal(signalNumber) { _ in Interruption.requested.store(true, ordering: .relaxed) }
+            signal(signalNumber) { number in Interruption.requested.store(number, ordering: .relaxed) }
         }
         pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }

@@ -132,6 +132,35 @@ import Testing
         #expect(piped.errors.hasPrefix("index: 2/2 files, ") && piped.errors.hasSuffix(", 2 added, 0 skipped, 0 failed\n"))
     }
 
+    /// Ctrl-C stops after the pictures in hand (docs/collections.md); the exit status is then the shell's
+    /// for a command ended by SIGINT, 128 + 2, so that a script does not take the collection for complete.
+    @Test func aRunStoppedByCtrlCSaysSoInItsExitStatus() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("c.sqlite")
+        let arguments = ["index", "add", "stopped", SwiftVisionCache.current.samples.path, "--database", database.path,
+                         "--parallel", "1", "--tasks", "embeddings"]
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        let errors = folder.appendingPathComponent("errors")
+        try #require(FileManager.default.createFile(atPath: errors.path, contents: nil))
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        let store = try SQLiteCollectionStore(url: database)
+        let deadline = Date().addingTimeInterval(120)
+        while process.isRunning, Date() < deadline, (try? store.collections().first?.items ?? 0) ?? 0 < 1 {
+            usleep(5_000)
+        }
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        let stopped = try String(contentsOf: errors, encoding: .utf8)
+        try #require(stopped.contains("(stopped; run again to go on)"), "the run ended before the signal: \(stopped)")
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130)
+        #expect(try Self.run(arguments).status == 0)
+    }
+
     @Test func itemsNameTheirFilesFromAnyFolder() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
