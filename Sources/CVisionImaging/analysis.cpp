@@ -2,6 +2,7 @@
 #include "OpenCVSupport.hpp"
 
 #include <opencv2/imgproc.hpp>
+#include <opencv2/imgproc/imgproc_c.h>
 
 #include <immintrin.h>
 
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 static_assert(int(SV_MORPH_ERODE) == cv::MORPH_ERODE && int(SV_MORPH_DILATE) == cv::MORPH_DILATE &&
@@ -460,26 +462,41 @@ int svi_invert(SVImageView source, SVImageView destination) {
 
 int svi_find_contours(SVImageView binary, int outerOnly, int32_t **points, int32_t **lengths, int32_t *count) {
     return guarded([&] {
-        std::vector<std::vector<cv::Point>> contours;
-        cv::findContours(asMat(binary), contours, outerOnly ? cv::RETR_EXTERNAL : cv::RETR_LIST, cv::CHAIN_APPROX_SIMPLE);
-        size_t total = 0;
-        for (const auto &contour : contours) total += contour.size();
+        // cv::findContours's steps, less its copy of every outline into a vector of its own: the image with a
+        // border of zeros (the tracer clears the image's edge pixels), traced by the C API, each outline then
+        // copied once, straight into the arrays returned.
+        const cv::Mat image = asMat(binary);
+        CV_Assert(image.type() == CV_8UC1);
+        cv::Mat bordered;
+        cv::copyMakeBorder(image, bordered, 1, 1, 1, 1, cv::BORDER_CONSTANT | cv::BORDER_ISOLATED, cv::Scalar(0));
+        const std::unique_ptr<CvMemStorage, void (*)(CvMemStorage *)> storage(
+            cvCreateMemStorage(0), [](CvMemStorage *memory) { cvReleaseMemStorage(&memory); });
+        CvMat header = cvMat(bordered);
+        CvSeq *first = nullptr;
+        cvFindContours(&header, storage.get(), &first, sizeof(CvContour), outerOnly ? CV_RETR_EXTERNAL : CV_RETR_LIST,
+                       CV_CHAIN_APPROX_SIMPLE, cvPoint(-1, -1));
+        size_t total = 0, contours = 0;
+        for (CvSeq *contour = first; contour != nullptr; contour = contour->h_next) {
+            total += size_t(contour->total);
+            ++contours;
+        }
         *points = static_cast<int32_t *>(std::malloc(sizeof(int32_t) * (2 * total + 1)));
-        *lengths = static_cast<int32_t *>(std::malloc(sizeof(int32_t) * (contours.size() + 1)));
+        *lengths = static_cast<int32_t *>(std::malloc(sizeof(int32_t) * (contours + 1)));
         if (*points == nullptr || *lengths == nullptr) {
             std::free(*points);
             std::free(*lengths);
             lastError = "out of memory";
             return -1;
         }
+        static_assert(sizeof(CvPoint) == 2 * sizeof(int32_t), "CvPoint is two 32-bit coordinates");
         int32_t *cursor = *points;
-        for (size_t index = 0; index < contours.size(); ++index) {
-            int32_t written = 0;
-            write(contours[index], cursor, &written);
-            (*lengths)[index] = written;
-            cursor += 2 * written;
+        size_t index = 0;
+        for (CvSeq *contour = first; contour != nullptr; contour = contour->h_next, ++index) {
+            cvCvtSeqToArray(contour, cursor);
+            (*lengths)[index] = contour->total;
+            cursor += 2 * contour->total;
         }
-        *count = static_cast<int32_t>(contours.size());
+        *count = static_cast<int32_t>(contours);
         return 0;
     });
 }
