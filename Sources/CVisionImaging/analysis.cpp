@@ -152,32 +152,38 @@ inline double intensity(const cv::Mat &image, double x, double y) {
     return upper * (1 - fy) + lower * fy;
 }
 
+/// For each lane, the byte at `index` of `data` in bits 0–7 and the byte after it in bits 8–15, from one
+/// gather of 32 bits that starts no later than `last` (the image's last four bytes), so never reads past it.
+__attribute__((target("avx2"))) inline __m128i bytePairs(const uchar *data, __m128i index, __m128i last) {
+    const __m128i start = _mm_min_epi32(index, last);
+    const __m128i shift = _mm_slli_epi32(_mm_sub_epi32(index, start), 3);
+    return _mm_srlv_epi32(_mm_i32gather_epi32(reinterpret_cast<const int *>(data), start, 1), shift);
+}
+
 /// ``intensity`` at four points at once, each lane with the same arithmetic (AVX2, no fused multiply-add).
+/// `last` is the offset of the image's last four bytes (at least four).
 __attribute__((target("avx2"))) inline __m256d intensities(const uchar *data, int step, __m256d maxX, __m256d maxY,
-                                                            __m128i lastColumn, __m128i lastRow, __m256d x, __m256d y) {
+                                                            __m128i lastColumn, __m128i lastRow, __m128i last,
+                                                            __m256d x, __m256d y) {
     x = _mm256_min_pd(_mm256_max_pd(x, _mm256_setzero_pd()), maxX);
     y = _mm256_min_pd(_mm256_max_pd(y, _mm256_setzero_pd()), maxY);
     const __m128i left = _mm256_cvttpd_epi32(x), top = _mm256_cvttpd_epi32(y);
-    const __m128i one = _mm_set1_epi32(1);
-    const __m128i right = _mm_min_epi32(_mm_add_epi32(left, one), lastColumn);
-    const __m128i bottom = _mm_min_epi32(_mm_add_epi32(top, one), lastRow);
+    const __m128i bottom = _mm_min_epi32(_mm_add_epi32(top, _mm_set1_epi32(1)), lastRow);
     const __m256d fx = _mm256_sub_pd(x, _mm256_cvtepi32_pd(left)), fy = _mm256_sub_pd(y, _mm256_cvtepi32_pd(top));
     const __m128i stride = _mm_set1_epi32(step);
-    const __m128i upperRow = _mm_mullo_epi32(top, stride), lowerRow = _mm_mullo_epi32(bottom, stride);
-    alignas(16) int32_t index[4][4];
-    _mm_store_si128(reinterpret_cast<__m128i *>(index[0]), _mm_add_epi32(upperRow, left));
-    _mm_store_si128(reinterpret_cast<__m128i *>(index[1]), _mm_add_epi32(upperRow, right));
-    _mm_store_si128(reinterpret_cast<__m128i *>(index[2]), _mm_add_epi32(lowerRow, left));
-    _mm_store_si128(reinterpret_cast<__m128i *>(index[3]), _mm_add_epi32(lowerRow, right));
-    __m256d corner[4];
-    for (int which = 0; which < 4; ++which) {
-        const int32_t *at = index[which];
-        corner[which] = _mm256_cvtepi32_pd(_mm_setr_epi32(data[at[0]], data[at[1]], data[at[2]], data[at[3]]));
-    }
+    // Each row's pixels at `left` and `left` + 1, but `left` twice in the last column (the border replicated).
+    const __m128i upper = bytePairs(data, _mm_add_epi32(_mm_mullo_epi32(top, stride), left), last);
+    const __m128i lower = bytePairs(data, _mm_add_epi32(_mm_mullo_epi32(bottom, stride), left), last);
+    const __m128i low = _mm_set1_epi32(0xFF), atEdge = _mm_cmpeq_epi32(left, lastColumn);
+    const __m128i upperLeft = _mm_and_si128(upper, low), lowerLeft = _mm_and_si128(lower, low);
+    const __m128i upperRight = _mm_blendv_epi8(_mm_and_si128(_mm_srli_epi32(upper, 8), low), upperLeft, atEdge);
+    const __m128i lowerRight = _mm_blendv_epi8(_mm_and_si128(_mm_srli_epi32(lower, 8), low), lowerLeft, atEdge);
     const __m256d unit = _mm256_set1_pd(1), restX = _mm256_sub_pd(unit, fx), restY = _mm256_sub_pd(unit, fy);
-    const __m256d upper = _mm256_add_pd(_mm256_mul_pd(corner[0], restX), _mm256_mul_pd(corner[1], fx));
-    const __m256d lower = _mm256_add_pd(_mm256_mul_pd(corner[2], restX), _mm256_mul_pd(corner[3], fx));
-    return _mm256_add_pd(_mm256_mul_pd(upper, restY), _mm256_mul_pd(lower, fy));
+    const __m256d upperLevel = _mm256_add_pd(_mm256_mul_pd(_mm256_cvtepi32_pd(upperLeft), restX),
+                                             _mm256_mul_pd(_mm256_cvtepi32_pd(upperRight), fx));
+    const __m256d lowerLevel = _mm256_add_pd(_mm256_mul_pd(_mm256_cvtepi32_pd(lowerLeft), restX),
+                                             _mm256_mul_pd(_mm256_cvtepi32_pd(lowerRight), fx));
+    return _mm256_add_pd(_mm256_mul_pd(upperLevel, restY), _mm256_mul_pd(lowerLevel, fy));
 }
 
 /// The profiles of svi_profile_steps at one base, into `levels`: four offsets at a time with AVX2.
@@ -188,6 +194,7 @@ __attribute__((target("avx2"))) void profilesAVX2(const cv::Mat &image, double x
     const int step = int(image.step[0]);
     const __m256d maxX = _mm256_set1_pd(double(image.cols - 1)), maxY = _mm256_set1_pd(double(image.rows - 1));
     const __m128i lastColumn = _mm_set1_epi32(image.cols - 1), lastRow = _mm_set1_epi32(image.rows - 1);
+    const __m128i last = _mm_set1_epi32(int((image.rows - 1) * step + image.cols - 4));
     const __m256d baseX = _mm256_set1_pd(x), baseY = _mm256_set1_pd(y);
     const __m256d acrossX = _mm256_set1_pd(across[0]), acrossY = _mm256_set1_pd(across[1]);
     const __m256d alongX = _mm256_set1_pd(along[0]), alongY = _mm256_set1_pd(along[1]);
@@ -196,10 +203,10 @@ __attribute__((target("avx2"))) void profilesAVX2(const cv::Mat &image, double x
         const __m256d offset = _mm256_loadu_pd(offsets + index);
         const __m256d px = _mm256_add_pd(baseX, _mm256_mul_pd(acrossX, offset));
         const __m256d py = _mm256_add_pd(baseY, _mm256_mul_pd(acrossY, offset));
-        const __m256d before = intensities(data, step, maxX, maxY, lastColumn, lastRow, _mm256_sub_pd(px, alongX),
+        const __m256d before = intensities(data, step, maxX, maxY, lastColumn, lastRow, last, _mm256_sub_pd(px, alongX),
                                            _mm256_sub_pd(py, alongY));
-        const __m256d at = intensities(data, step, maxX, maxY, lastColumn, lastRow, px, py);
-        const __m256d after = intensities(data, step, maxX, maxY, lastColumn, lastRow, _mm256_add_pd(px, alongX),
+        const __m256d at = intensities(data, step, maxX, maxY, lastColumn, lastRow, last, px, py);
+        const __m256d after = intensities(data, step, maxX, maxY, lastColumn, lastRow, last, _mm256_add_pd(px, alongX),
                                           _mm256_add_pd(py, alongY));
         _mm256_storeu_pd(levels + index, _mm256_div_pd(_mm256_add_pd(_mm256_add_pd(before, at), after), _mm256_set1_pd(3)));
     }
@@ -525,7 +532,8 @@ int svi_profile_steps(SVImageView gray, const double *bases, int32_t baseCount, 
         const cv::Mat image = asMat(gray);
         CV_Assert(image.type() == CV_8UC1 && !image.empty() && baseCount >= 0 && offsetCount >= 5);
         CV_Assert(image.step[0] <= size_t(INT32_MAX) / size_t(image.rows));
-        static const bool avx2 = __builtin_cpu_supports("avx2");
+        static const bool hasAVX2 = __builtin_cpu_supports("avx2");
+        const bool avx2 = hasAVX2 && (image.rows - 1) * image.step[0] + image.cols >= 4;
         std::vector<double> levels(static_cast<size_t>(offsetCount));
         const int stepCount = offsetCount - 4;
         for (int32_t base = 0; base < baseCount; ++base) {
