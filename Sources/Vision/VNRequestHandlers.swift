@@ -13,6 +13,10 @@ public struct VNImageOption: Hashable, Sendable, RawRepresentable {
     }
 }
 
+/// An image's orientation as Core Graphics names it, which Vision's handlers take: the EXIF orientations
+/// 1–8 under the same names (`.up`, `.right`, …).
+public typealias CGImagePropertyOrientation = ImageOrientation
+
 /// Performs `VN…` requests on one image, as Vision's `VNImageRequestHandler`. An image that cannot be
 /// read is reported by ``perform(_:)``, to each request's completion handler and as the thrown error, an
 /// `NSError` in ``VNErrorDomain`` (``VNErrorCode``).
@@ -24,9 +28,19 @@ public final class VNImageRequestHandler {
         image = Result { try VisionImage(contentsOf: url) }
     }
 
+    /// A handler for the image file at `url` shown in `orientation`, which replaces its EXIF orientation.
+    public init(url: URL, orientation: CGImagePropertyOrientation, options: [VNImageOption: Any] = [:]) {
+        image = Result { try VisionImage(contentsOf: url).with(orientation) }
+    }
+
     /// A handler for the encoded image `data` (JPEG, PNG, WebP, BMP, TIFF, HEIF, AVIF or GIF).
     public init(data: Data, options: [VNImageOption: Any] = [:]) {
         image = Result { try VisionImage(data: data) }
+    }
+
+    /// A handler for the encoded image `data` shown in `orientation`, which replaces its EXIF orientation.
+    public init(data: Data, orientation: CGImagePropertyOrientation, options: [VNImageOption: Any] = [:]) {
+        image = Result { try VisionImage(data: data).with(orientation) }
     }
 
     /// A handler for SwiftVision's decoded image or video frame, in place of Vision's `CGImage` or
@@ -70,5 +84,14 @@ public final class VNSequenceRequestHandler {
     private func perform(_ requests: [VNRequest], on image: Result<VisionImage, any Error>) throws {
         let errors = requests.compactMap { $0.perform(on: image, sequence: sequence) }
         if let error = errors.first { throw error }
+    }
+}
+
+extension VisionImage {
+    /// The same pixels shown in `orientation`.
+    fileprivate func with(_ orientation: ImageOrientation) -> VisionImage {
+        var image = self
+        image.orientation = orientation
+        return image
     }
 }

@@ -27,6 +27,12 @@ enum PortFixtures {
         }
     }
 
+    /// The sample `name` with its pixels turned a quarter turn clockwise and no orientation tag, as JPEG: a
+    /// sideways camera picture, upright when shown in EXIF orientation 8 (`.left`).
+    static func sidewaysJPEG(of name: String) throws -> Data {
+        try VisionImage(contentsOf: sample(name)).rotated(by: .clockwise90).upright().encoded(as: .jpeg(quality: 90))
+    }
+
     /// A queue for completions in tests, which have no main loop, and a key that says a block runs on it.
     static let callbacks: DispatchQueue = {
         let queue = DispatchQueue(label: "PortsTests.callbacks")

@@ -24,6 +24,19 @@ import Vision
         }
     }
 
+    /// Code that knows its picture's orientation hands it to the handler (`VNImageRequestHandler(cgImage:
+    /// orientation:options:)` on iOS); the faces are then found in the upright picture.
+    @Test func anOrientationGivenToTheHandlerIsThePictures() throws {
+        let request = VNDetectFaceRectanglesRequest()
+        try VNImageRequestHandler(data: PortFixtures.sidewaysJPEG(of: "zidane.jpg"), orientation: .left, options: [:]).perform([request])
+        let faces = try #require(request.results as? [VNFaceObservation])
+        #expect(faces.count == 2)
+        for center in [CGPoint(x: 990, y: 195), CGPoint(x: 615, y: 355)] {
+            let lowerLeft = CGPoint(x: center.x, y: 720 - center.y)
+            #expect(faces.contains { VNImageRectForNormalizedRect($0.boundingBox, 1280, 720).contains(lowerLeft) }, "\(center)")
+        }
+    }
+
     /// Apple's face-landmark code reads each region with `if let` (they are optional in Vision). The
     /// hand-marked eyes of the right-hand face of zidane.jpg, in top-left pixels: the subject's left eye
     /// at (1018, 170), the right one at (965, 167).
