@@ -81,7 +81,7 @@ struct SourcePolicy: Sendable {
             }
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: resolved.path, isDirectory: &isFolder), !isFolder.boolValue else {
-                throw APIError(.badRequest, "bad_source", "no such file in the source folder")
+                throw APIError(.badRequest, "bad_source", "no such file: \(url.path)")
             }
             return .file(resolved)
         default:

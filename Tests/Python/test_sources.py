@@ -457,6 +457,8 @@ def test_watch_fails_at_once_on_a_file_that_is_no_video(tmp_path):
     # note, a .mov cut before its index) will not become one: the source fails and watch exits 1.
     from test_web_page import BINARY
 
+    missing = subprocess.run([str(BINARY), "watch", str(tmp_path / "gone.mp4")], capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 64 and f"no such file: {tmp_path / 'gone.mp4'}" in missing.stderr, missing.stderr
     note = tmp_path / "holiday.mp4"
     note.write_text("a note, not a video\n")
     started = time.monotonic()
