@@ -81,6 +81,17 @@ public final class VNSequenceRequestHandler {
         try perform(requests, on: .success(image))
     }
 
+    /// Performs `requests` on the next frame, `image` shown in `orientation` (a camera held sideways), as
+    /// Vision's `perform(_:on:orientation:)`.
+    public func perform(_ requests: [VNRequest], on image: VisionImage, orientation: CGImagePropertyOrientation) throws {
+        try perform(requests, on: .success(image.with(orientation)))
+    }
+
+    /// Performs `requests` on the next frame, the image file at `imageURL` shown in `orientation`.
+    public func perform(_ requests: [VNRequest], onImageURL imageURL: URL, orientation: CGImagePropertyOrientation) throws {
+        try perform(requests, on: Result { try VisionImage(contentsOf: imageURL).with(orientation) })
+    }
+
     private func perform(_ requests: [VNRequest], on image: Result<VisionImage, any Error>) throws {
         let errors = requests.compactMap { $0.perform(on: image, sequence: sequence) }
         if let error = errors.first { throw error }

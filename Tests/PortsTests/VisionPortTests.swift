@@ -27,13 +27,23 @@ import Vision
     /// Code that knows its picture's orientation hands it to the handler (`VNImageRequestHandler(cgImage:
     /// orientation:options:)` on iOS); the faces are then found in the upright picture.
     @Test func anOrientationGivenToTheHandlerIsThePictures() throws {
-        let request = VNDetectFaceRectanglesRequest()
-        try VNImageRequestHandler(data: PortFixtures.sidewaysJPEG(of: "zidane.jpg"), orientation: .left, options: [:]).perform([request])
-        let faces = try #require(request.results as? [VNFaceObservation])
-        #expect(faces.count == 2)
-        for center in [CGPoint(x: 990, y: 195), CGPoint(x: 615, y: 355)] {
-            let lowerLeft = CGPoint(x: center.x, y: 720 - center.y)
-            #expect(faces.contains { VNImageRectForNormalizedRect($0.boundingBox, 1280, 720).contains(lowerLeft) }, "\(center)")
+        let sideways = try PortFixtures.sidewaysJPEG(of: "zidane.jpg")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-sideways-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("sideways.jpg")
+        try sideways.write(to: file)
+        let still = VNDetectFaceRectanglesRequest()
+        try VNImageRequestHandler(data: sideways, orientation: .left, options: [:]).perform([still])
+        let frame = VNDetectFaceRectanglesRequest()
+        try VNSequenceRequestHandler().perform([frame], onImageURL: file, orientation: .left)
+        for request in [still, frame] {
+            let faces = try #require(request.results as? [VNFaceObservation])
+            #expect(faces.count == 2)
+            for center in [CGPoint(x: 990, y: 195), CGPoint(x: 615, y: 355)] {
+                let lowerLeft = CGPoint(x: center.x, y: 720 - center.y)
+                #expect(faces.contains { VNImageRectForNormalizedRect($0.boundingBox, 1280, 720).contains(lowerLeft) }, "\(center)")
+            }
         }
     }
 
