@@ -57,7 +57,10 @@ public struct CollectionIndexer: Sendable {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else { return nil }
         let known = imageExtensions.union(videoExtensions)
-        let files = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+        // A folder named through a symbolic link (~/Pictures on another disk) is walked where it lies: the
+        // enumerator lists nothing under a link. Links further down are not followed, so no loop is walked.
+        let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        let files = (FileManager.default.enumerator(atPath: target)?.allObjects as? [String] ?? [])
             .filter { known.contains(URL(fileURLWithPath: $0).pathExtension.lowercased()) }.sorted()
         let folder = path.hasSuffix("/") ? path : path + "/"
         return files.map { folder + $0 }

@@ -161,6 +161,23 @@ import Testing
         #expect(try Self.run(arguments).status == 0)
     }
 
+    /// A folder reached through a symbolic link (a photo library on another disk) is searched as the
+    /// folder itself is, and its items keep the path as given.
+    @Test func aFolderNamedThroughALinkIsIndexed() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.appendingPathComponent("disk/Photos")
+        try FileManager.default.createDirectory(at: library, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: SwiftVisionCache.current.sample(named: "zidane.jpg"), to: library.appendingPathComponent("zidane.jpg"))
+        let link = folder.appendingPathComponent("Pictures")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: library)
+        let add = try Self.run(["index", "add", "linked", link.path, "--tasks", "embeddings", "--json",
+                                "--database", folder.appendingPathComponent("c.sqlite").path])
+        #expect(add.status == 0, "\(add.errors)")
+        let lines = try Self.jsonLines(add.output)
+        #expect(lines.map { $0["status"] as? String } == ["added"] && lines.first?["file"] as? String == link.path + "/zidane.jpg")
+    }
+
     @Test func itemsNameTheirFilesFromAnyFolder() throws {
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
