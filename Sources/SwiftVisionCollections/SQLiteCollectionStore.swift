@@ -25,8 +25,27 @@ public final class SQLiteCollectionStore: CollectionStore {
         var configuration = Configuration()
         // Another process writing (an ingest) holds the lock for one item's transaction at a time.
         configuration.busyMode = .timeout(30)
-        pool = try DatabasePool(path: url.path, configuration: configuration)
-        try Self.migrator.migrate(pool)
+        pool = try Self.holdingOpenLock(of: url) {
+            let pool = try DatabasePool(path: url.path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+            return pool
+        }
+    }
+
+    /// Runs `body` holding an exclusive `flock` on `<database>-open.lock`, so that stores opening one file
+    /// together (in this process or others) switch it to WAL and migrate it one after the other. Neither
+    /// step waits on the busy timeout by itself: SQLite answers `PRAGMA journal_mode = WAL` with
+    /// SQLITE_BUSY at once while another connection holds a lock, and GRDB's migrator reads which
+    /// migrations are applied before it takes the write lock, so two would both create the tables.
+    /// A holder's wait is itself bounded by the busy timeout, statement by statement.
+    private static func holdingOpenLock<T>(of url: URL, _ body: () throws -> T) throws -> T {
+        let descriptor = open(url.path + "-open.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(descriptor) }  // closing the file releases its lock
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        }
+        return try body()
     }
 
     /// Copies the database into a new file at `url` with SQLite's online backup API, page by page, while

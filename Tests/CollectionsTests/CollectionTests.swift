@@ -168,6 +168,33 @@ struct IndexedSamples: Sendable {
         #expect(embedding.embeddings.first?.floatEmbedding == (try samples.store.embedding(ofItem: try #require(samples.ids["zidane.jpg"]))))
     }
 
+    /// Stores opening one new file at the same moment (as two `index add` runs started together) all open
+    /// it: SQLite answers the switch to WAL with "database is locked" at once, without waiting on the busy
+    /// timeout, and two migrators would both create the tables; 20 rounds of 6 openers each.
+    @Test func storesOpeningOneNewFileTogetherAllOpenIt() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-first-open-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for round in 0..<20 {
+            let url = folder.appendingPathComponent("\(round).sqlite")
+            let failures = NSLock()
+            nonisolated(unsafe) var errors: [String] = []
+            let group = DispatchGroup()
+            for _ in 0..<6 {
+                group.enter()
+                Thread {
+                    do {
+                        _ = try SQLiteCollectionStore(url: url).collections()
+                    } catch {
+                        failures.withLock { errors.append("\(error)") }
+                    }
+                    group.leave()
+                }.start()
+            }
+            group.wait()
+            #expect(errors == [], "round \(round)")
+        }
+    }
+
     @Test func anOnlineBackupHoldsTheSameCollection() throws {
         let samples = try indexed()
         let copy = samples.folder.appendingPathComponent("backup-\(UUID().uuidString).sqlite")
