@@ -436,10 +436,15 @@ final class IngestProgressDisplay: @unchecked Sendable {
         }
     }
 
-    /// Ends the bar and says how the run went.
+    /// Ends the bar and says how the run went: of a stopped run, how many files it did of how many.
     func finish(_ progress: IndexProgress, stopped: Bool) {
         if isTerminal { StandardStream.error.write("\r\u{1B}[K") }
-        Diagnostics.note("index: \(summary(progress)), \(progress.added) added, \(progress.skipped) skipped, \(progress.failed) failed" + (stopped ? " (stopped; run again to go on)" : ""))
+        let counts = "\(progress.added) added, \(progress.skipped) skipped, \(progress.failed) failed"
+        if stopped {
+            Diagnostics.note("index: stopped after \(progress.done) of \(total) files, \(counts); run again to go on")
+        } else {
+            Diagnostics.note("index: \(summary(progress)), \(counts)")
+        }
     }
 
     private func summary(_ progress: IndexProgress) -> String {

@@ -88,7 +88,8 @@ public struct CollectionIndexer: Sendable {
                     return state.next
                 }
                 guard position < sources.count else { return }
-                index(sources[position], shouldStop: shouldStop, record: record)
+                // A video cut short by `shouldStop` is not done: the next run goes on with it.
+                guard index(sources[position], shouldStop: shouldStop, record: record) else { return }
                 state.withLock { state in
                     state.progress.done += 1
                     report(IndexEvent(file: sources[position], status: .finished), state.progress)
@@ -98,16 +99,18 @@ public struct CollectionIndexer: Sendable {
         return state.withLock { $0.progress }
     }
 
-    private func index(_ source: String, shouldStop: @Sendable () -> Bool, record: @Sendable (IndexEvent) -> Void) {
+    /// Indexes one source; false when `shouldStop` cut a video short.
+    private func index(_ source: String, shouldStop: @Sendable () -> Bool, record: @Sendable (IndexEvent) -> Void) -> Bool {
         let url = URL(fileURLWithPath: source)
         do {
             if videoExtensions.contains(url.pathExtension.lowercased()) {
-                try indexVideo(source, url: url, shouldStop: shouldStop, record: record)
+                return try indexVideo(source, url: url, shouldStop: shouldStop, record: record)
             } else {
                 let data = try Data(contentsOf: url, options: .mappedIfSafe)
                 let hash = Self.contentHash(of: data)
                 if try store.contains(contentHash: hash, timestampMs: nil, in: collection) {
-                    return record(IndexEvent(file: source, status: .skipped))
+                    record(IndexEvent(file: source, status: .skipped))
+                    return true
                 }
                 let image = try VisionImage(data: data)
                 record(try add(image, hash: hash, source: source, timestampMs: nil))
@@ -117,19 +120,21 @@ public struct CollectionIndexer: Sendable {
             try? store.recordFailure(source: source, message: message, in: collection)
             record(IndexEvent(file: source, status: .failed, error: message))
         }
+        return true
     }
 
     /// Samples a frame every ``sampleInterval`` seconds (the first frame, then the first at or after each
     /// multiple) and, with ``samplesSceneCuts``, the first frame of each new shot (`SceneCutDetector`: a
     /// 3×3 grid of gray histograms that changes by more than 0.3); skips the frames the collection has.
-    private func indexVideo(_ source: String, url: URL, shouldStop: @Sendable () -> Bool, record: @Sendable (IndexEvent) -> Void) throws {
+    /// False when `shouldStop` ends it before the last frame.
+    private func indexVideo(_ source: String, url: URL, shouldStop: @Sendable () -> Bool, record: @Sendable (IndexEvent) -> Void) throws -> Bool {
         let hash = try Self.fileHash(url)
         let reader = try VideoReader(url: url)
         let interval = max(1, Int((sampleInterval * 1000).rounded()))
         var next = 0
         var cuts = SceneCutDetector()
         for frame in reader {
-            if shouldStop() { return }
+            if shouldStop() { return false }
             let startsShot = samplesSceneCuts ? try cuts.isCut(frame.image) : false
             guard frame.timestampInMilliseconds >= next || startsShot else { continue }
             next = (frame.timestampInMilliseconds / interval + 1) * interval
@@ -140,6 +145,7 @@ public struct CollectionIndexer: Sendable {
             }
         }
         if let error = reader.error { throw error }
+        return true
     }
 
     private func add(_ image: VisionImage, hash: String, source: String, timestampMs: Int?) throws -> IndexEvent {
