@@ -50,9 +50,8 @@ public final class FaceDetector: Sendable {
         let deliver = VisionTaskApi<FaceDetectionTask, FaceDetectorResult>.delivery(
             to: options.faceDetectorLiveStreamDelegate, of: reference
         ) { $0.faceDetector($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) }
-        let taskOptions = try options.taskOptions()
         api = try VisionTaskApi(
-            task: { try FaceDetectionTask(options: taskOptions) }, runningMode: options.runningMode, result: FaceDetectorResult.init,
+            task: { try FaceDetectionTask(options: options.taskOptions()) }, runningMode: options.runningMode, result: FaceDetectorResult.init,
             deliver: deliver)
         reference.object = self
     }
@@ -81,7 +80,7 @@ public final class FaceDetector: Sendable {
         try api.send(image, timestampInMilliseconds: timestamp)
     }
 
-    /// Ends the detector; later calls fail with ``VisionTaskError/closed``.
+    /// Ends the detector; later calls fail with ``TasksErrorCode/invalidArgumentError``, as in MediaPipe.
     public func close() {
         api.close()
     }

@@ -85,9 +85,8 @@ public final class FaceLandmarker: Sendable {
         let deliver = VisionTaskApi<FacesTask, FaceLandmarkerResult>.delivery(
             to: options.faceLandmarkerLiveStreamDelegate, of: reference
         ) { $0.faceLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) }
-        let taskOptions = try options.taskOptions()
         api = try VisionTaskApi(
-            task: { try FacesTask(options: taskOptions) }, runningMode: options.runningMode, result: FaceLandmarkerResult.init,
+            task: { try FacesTask(options: options.taskOptions()) }, runningMode: options.runningMode, result: FaceLandmarkerResult.init,
             deliver: deliver)
         reference.object = self
     }
@@ -116,7 +115,7 @@ public final class FaceLandmarker: Sendable {
         try api.send(image, timestampInMilliseconds: timestamp)
     }
 
-    /// Ends the landmarker; later calls fail with ``VisionTaskError/closed``.
+    /// Ends the landmarker; later calls fail with ``TasksErrorCode/invalidArgumentError``, as in MediaPipe.
     public func close() {
         api.close()
     }

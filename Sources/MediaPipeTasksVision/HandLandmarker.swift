@@ -82,7 +82,7 @@ public final class HandLandmarker: Sendable {
         try api.send(image, timestampInMilliseconds: timestamp)
     }
 
-    /// Ends the landmarker; later calls fail with ``VisionTaskError/closed``.
+    /// Ends the landmarker; later calls fail with ``TasksErrorCode/invalidArgumentError``, as in MediaPipe.
     public func close() {
         api.close()
     }

@@ -72,9 +72,13 @@ public final class ImageClassifier: Sendable {
     /// The classes of the part of one image inside `roi` (0…1 of the upright image, origin top left),
     /// in `.image` mode.
     public func classify(image: VisionImage, regionOfInterest roi: CGRect) throws -> ImageClassifierResult {
-        guard options.runningMode == .image else { throw VisionTaskError.runningModeMismatch(required: .image, current: options.runningMode) }
-        let region = roi.converted(from: .normalizedTopLeft, to: .pixels, imageSize: image.size)
-        return ImageClassifierResult(labels: try api.task.labels(in: image, regions: [region])[0], timestamp: 0)
+        let (task, mode) = (api.task, options.runningMode)
+        let labels = try VisionTaskApi<LabelsTask, ImageClassifierResult>.reporting {
+            guard mode == .image else { throw VisionTaskError.runningModeMismatch(required: .image, current: mode) }
+            let region = roi.converted(from: .normalizedTopLeft, to: .pixels, imageSize: image.size)
+            return try task.labels(in: image, regions: [region])[0]
+        }
+        return ImageClassifierResult(labels: labels, timestamp: 0)
     }
 
     /// The classes of the next frame of a video, in `.video` mode; timestamps must increase.
@@ -89,7 +93,7 @@ public final class ImageClassifier: Sendable {
         try api.send(image, timestampInMilliseconds: timestamp)
     }
 
-    /// Ends the classifier; later calls fail with ``VisionTaskError/closed``.
+    /// Ends the classifier; later calls fail with ``TasksErrorCode/invalidArgumentError``, as in MediaPipe.
     public func close() {
         api.close()
     }

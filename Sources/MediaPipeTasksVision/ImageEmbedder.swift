@@ -54,7 +54,7 @@ public final class ImageEmbedder: Sendable {
         api.liveStreamResults
     }
 
-    /// Ends the embedder; later calls fail with ``VisionTaskError/closed``.
+    /// Ends the embedder; later calls fail with ``TasksErrorCode/invalidArgumentError``, as in MediaPipe.
     public func close() {
         api.close()
     }
@@ -63,7 +63,7 @@ public final class ImageEmbedder: Sendable {
     /// `ImageEmbedder.cosineSimilarity(embedding1:embedding2:)` (an `NSNumber`), with MediaPipe's errors:
     /// different sizes, an empty or zero-norm embedding, or a quantized embedding with a float one.
     public static func cosineSimilarity(embedding1: Embedding, embedding2: Embedding) throws -> NSNumber {
-        NSNumber(value: try embedding1.cosineSimilarity(to: embedding2))
+        NSNumber(value: try VisionTaskApi<EmbeddingsTask, ImageEmbedderResult>.reporting { try embedding1.cosineSimilarity(to: embedding2) })
     }
 }
 

@@ -58,10 +58,9 @@ public final class ImageSegmenter: Sendable {
         let deliver = VisionTaskApi<SegmentTask, ImageSegmenterResult>.delivery(
             to: options.imageSegmenterLiveStreamDelegate, of: reference
         ) { $0.imageSegmenter($1, didFinishSegmentation: $2, timestampInMilliseconds: $3, error: $4) }
-        let taskOptions = try options.taskOptions()
         let (confidence, category) = (options.shouldOutputConfidenceMasks, options.shouldOutputCategoryMask)
         api = try VisionTaskApi(
-            task: { try SegmentTask(options: taskOptions) }, runningMode: options.runningMode,
+            task: { try SegmentTask(options: options.taskOptions()) }, runningMode: options.runningMode,
             result: { output, timestamp in
                 ImageSegmenterResult(output, timestamp: timestamp, confidenceMasks: confidence, categoryMask: category)
             },
@@ -93,7 +92,7 @@ public final class ImageSegmenter: Sendable {
         try api.send(image, timestampInMilliseconds: timestamp)
     }
 
-    /// Ends the segmenter; later calls fail with ``VisionTaskError/closed``.
+    /// Ends the segmenter; later calls fail with ``TasksErrorCode/invalidArgumentError``, as in MediaPipe.
     public func close() {
         api.close()
     }

@@ -48,7 +48,6 @@ public final class ObjectDetector: Sendable {
 
     /// Loads the detector: the installed YOLOv4-tiny, or the `.tflite` at `baseOptions.modelAssetPath`.
     public init(options: ObjectDetectorOptions = ObjectDetectorOptions()) throws {
-        try options.validate()
         self.options = options
         let reference = WeakReference<ObjectDetector>()
         let deliver = VisionTaskApi<ObjectsTask, ObjectDetectorResult>.delivery(to: options.objectDetectorLiveStreamDelegate, of: reference) {
@@ -56,7 +55,11 @@ public final class ObjectDetector: Sendable {
         }
         let (allow, deny, most) = (Set(options.categoryAllowlist), Set(options.categoryDenylist), options.maxResults)
         api = try VisionTaskApi(
-            task: { try ObjectsTask(options: options.taskOptions) }, runningMode: options.runningMode,
+            task: {
+                try options.validate()
+                return try ObjectsTask(options: options.taskOptions)
+            },
+            runningMode: options.runningMode,
             result: { output, timestamp in
                 ObjectDetectorResult(output, timestamp: timestamp, allowlist: allow, denylist: deny, maxResults: most)
             },
@@ -88,7 +91,7 @@ public final class ObjectDetector: Sendable {
         try api.send(image, timestampInMilliseconds: timestamp)
     }
 
-    /// Ends the detector; later calls fail with ``VisionTaskError/closed``.
+    /// Ends the detector; later calls fail with ``TasksErrorCode/invalidArgumentError``, as in MediaPipe.
     public func close() {
         api.close()
     }

@@ -85,7 +85,7 @@ public final class PoseLandmarker: Sendable {
         try api.send(image, timestampInMilliseconds: timestamp)
     }
 
-    /// Ends the landmarker; later calls fail with ``VisionTaskError/closed``.
+    /// Ends the landmarker; later calls fail with ``TasksErrorCode/invalidArgumentError``, as in MediaPipe.
     public func close() {
         api.close()
     }

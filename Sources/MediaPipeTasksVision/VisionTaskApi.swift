@@ -4,7 +4,8 @@ import SwiftVisionTasks
 
 /// The base of every MediaPipe task class here, as MediaPipe's `BaseVisionTaskApi` is of its tasks: it
 /// runs one task of the core in the options' running mode, turns each output into the class's result
-/// type, and hands live-stream results (or errors) to the class's delegate call, in timestamp order.
+/// type, and hands live-stream results (or errors) to the class's delegate call, in timestamp order. Every
+/// error it throws or delivers is MediaPipe's `NSError` (``MPPTasksErrorDomain``, ``TasksErrorCode``).
 final class VisionTaskApi<Job: VisionTask, TaskResult: Sendable>: Sendable {
     /// What a live stream hands to its delegate: the frame's result or error, and its timestamp.
     typealias Delivery = @Sendable (TaskResult?, Int, (any Error)?) -> Void
@@ -13,25 +14,36 @@ final class VisionTaskApi<Job: VisionTask, TaskResult: Sendable>: Sendable {
     private let result: @Sendable (Job.Output, Int) -> TaskResult
 
     /// Makes `task` and a runner of it in `runningMode`; `deliver`, set when the class has a live-stream
-    /// delegate, is refused outside `.liveStream`, as MediaPipe refuses such a delegate.
+    /// delegate, is refused outside `.liveStream`, as MediaPipe refuses such a delegate (invalid argument).
     init(
         task: () throws -> Job, runningMode: RunningMode, result: @escaping @Sendable (Job.Output, Int) -> TaskResult,
         deliver: Delivery?
     ) throws {
         if runningMode != .liveStream, deliver != nil {
-            throw VisionTaskError.invalidOption("the task is in image or video mode; a live-stream delegate should not be provided")
+            throw NSError.mediaPipe(
+                VisionTaskError.invalidOption("the task is in image or video mode; a live-stream delegate should not be provided"))
         }
         let handler = deliver.map { deliver in
             { @Sendable (live: LiveStreamResult<Job.Output>) in
                 let timestamp = live.timestampInMilliseconds
                 switch live.result {
                 case .success(let output): deliver(result(output, timestamp), timestamp, nil)
-                case .failure(let error): deliver(nil, timestamp, error)
+                case .failure(let error): deliver(nil, timestamp, NSError.mediaPipe(error))
                 }
             }
         }
-        runner = TaskRunner(task: try task(), runningMode: runningMode, resultHandler: handler)
+        runner = TaskRunner(task: try Self.reporting(task), runningMode: runningMode, resultHandler: handler)
         self.result = result
+    }
+
+    /// What `body` returns, or its error as MediaPipe reports it (``NSError/mediaPipe(_:)``): the one way
+    /// every call of a task class reaches the task.
+    static func reporting<Value>(_ body: () throws -> Value) throws -> Value {
+        do {
+            return try body()
+        } catch {
+            throw NSError.mediaPipe(error)
+        }
     }
 
     /// The delivery that calls `delegate` (a class's live-stream delegate, held weakly) with the class made
@@ -54,17 +66,17 @@ final class VisionTaskApi<Job: VisionTask, TaskResult: Sendable>: Sendable {
 
     /// The result for one image, in `.image` mode.
     func run(_ image: VisionImage) throws -> TaskResult {
-        result(try runner.run(image), 0)
+        result(try Self.reporting { try runner.run(image) }, 0)
     }
 
     /// The result for the next frame of a video, in `.video` mode; timestamps must increase.
     func run(videoFrame image: VisionImage, timestampInMilliseconds timestamp: Int) throws -> TaskResult {
-        result(try runner.run(videoFrame: image, timestampInMilliseconds: timestamp), timestamp)
+        result(try Self.reporting { try runner.run(videoFrame: image, timestampInMilliseconds: timestamp) }, timestamp)
     }
 
     /// Sends the next frame of a live stream, in `.liveStream` mode, and returns at once.
     func send(_ image: VisionImage, timestampInMilliseconds timestamp: Int) throws {
-        try runner.send(image, timestampInMilliseconds: timestamp)
+        try Self.reporting { try runner.send(image, timestampInMilliseconds: timestamp) }
     }
 
     /// The live-stream results in timestamp order, from now on; a new read ends the previous sequence.
@@ -74,7 +86,8 @@ final class VisionTaskApi<Job: VisionTask, TaskResult: Sendable>: Sendable {
         return AsyncStream { continuation in
             let forwarding = Task {
                 for await frame in live {
-                    continuation.yield(frame.result.map { result($0, frame.timestampInMilliseconds) })
+                    continuation.yield(
+                        frame.result.map { result($0, frame.timestampInMilliseconds) }.mapError { NSError.mediaPipe($0) as any Error })
                 }
                 continuation.finish()
             }
@@ -82,7 +95,7 @@ final class VisionTaskApi<Job: VisionTask, TaskResult: Sendable>: Sendable {
         }
     }
 
-    /// Ends the task; later calls fail with ``VisionTaskError/closed``.
+    /// Ends the task; later calls fail with ``TasksErrorCode/invalidArgumentError``, as in MediaPipe.
     func close() {
         runner.close()
     }

@@ -302,7 +302,8 @@ enum PanningHandVideo {
         }
         #expect(collector.results.map(\.0) == [0, 100, 200])
         #expect(collector.results.allSatisfy { $0.1 == 2 })
-        #expect(throws: VisionTaskError.self) { try HandLandmarker(options: with(HandLandmarkerOptions()) { $0.handLandmarkerLiveStreamDelegate = collector }) }
+        // A delegate in image mode: MediaPipe's invalid argument (MPPVisionTaskRunner.mm).
+        #expect(mediaPipeFailure { _ = try HandLandmarker(options: with(HandLandmarkerOptions()) { $0.handLandmarkerLiveStreamDelegate = collector }) }?.code == .invalidArgumentError)
     }
 
     /// Vision style: 21 named joints at the task's landmarks in normalised lower-left coordinates, each with

@@ -116,15 +116,19 @@ import Testing
         let second = try video.embed(videoFrame: image, timestampInMilliseconds: 33)
         #expect(second.timestampInMilliseconds == 33 && first.embeddings == second.embeddings)
         #expect(first.embeddings == (try Self.embedder().embed(image: image).embeddings))
-        #expect(throws: VisionTaskError.nonIncreasingTimestamp(previous: 33, current: 33)) {
-            try video.embed(videoFrame: image, timestampInMilliseconds: 33)
-        }
-        #expect(throws: VisionTaskError.runningModeMismatch(required: .image, current: .video)) { try video.embed(image: image) }
-        #expect(throws: VisionTaskError.runningModeMismatch(required: .video, current: .image)) {
-            try Self.embedder().embed(videoFrame: image, timestampInMilliseconds: 0)
-        }
-        #expect(throws: VisionTaskError.runningModeMismatch(required: .liveStream, current: .video)) {
-            try video.embedAsync(image: image, timestampInMilliseconds: 100)
+        // MediaPipe's codes: invalid argument for a repeated timestamp (its task runner) and for a call of
+        // another running mode (MPPVisionTaskRunner.mm).
+        let repeated = mediaPipeFailure { _ = try video.embed(videoFrame: image, timestampInMilliseconds: 33) }
+        #expect(repeated?.code == .invalidArgumentError)
+        #expect(repeated?.underlying as? VisionTaskError == .nonIncreasingTimestamp(previous: 33, current: 33))
+        let mismatches: [(VisionTaskError, () throws -> Void)] = [
+            (.runningModeMismatch(required: .image, current: .video), { _ = try video.embed(image: image) }),
+            (.runningModeMismatch(required: .video, current: .image), { _ = try Self.embedder().embed(videoFrame: image, timestampInMilliseconds: 0) }),
+            (.runningModeMismatch(required: .liveStream, current: .video), { try video.embedAsync(image: image, timestampInMilliseconds: 100) }),
+        ]
+        for (expected, call) in mismatches {
+            let failure = mediaPipeFailure(call)
+            #expect(failure?.code == .invalidArgumentError && failure?.underlying as? VisionTaskError == expected)
         }
     }
 
@@ -149,9 +153,9 @@ import Testing
         // Sending returns at once, so the rest of a burst of 40 frames comes while the first is
         // processed: the newest (195) waits for it, the others are dropped.
         for index in 0..<40 { try embedder.embedAsync(image: image, timestampInMilliseconds: index * 5) }
-        #expect(throws: VisionTaskError.nonIncreasingTimestamp(previous: 195, current: 100)) {
-            try embedder.embedAsync(image: image, timestampInMilliseconds: 100)
-        }
+        let late = mediaPipeFailure { try embedder.embedAsync(image: image, timestampInMilliseconds: 100) }
+        #expect(late?.code == .invalidArgumentError)
+        #expect(late?.underlying as? VisionTaskError == .nonIncreasingTimestamp(previous: 195, current: 100))
         var received: [Int] = []
         for await outcome in stream {
             received.append(try outcome.get().timestampInMilliseconds)
@@ -167,8 +171,11 @@ import Testing
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(collector.timestamps.withLock { $0 } == received && collector.errors.withLock { $0 }.isEmpty)
-        #expect(throws: VisionTaskError.runningModeMismatch(required: .image, current: .liveStream)) { try embedder.embed(image: image) }
-        #expect(throws: VisionTaskError.invalidOption("the task is in image or video mode; a live-stream delegate should not be provided")) { try Self.embedder(.image, delegate: collector) }
+        let imageCall = mediaPipeFailure { _ = try embedder.embed(image: image) }
+        #expect(imageCall?.code == .invalidArgumentError)
+        #expect(imageCall?.underlying as? VisionTaskError == .runningModeMismatch(required: .image, current: .liveStream))
+        // MediaPipe refuses a delegate outside live-stream mode with invalid argument (MPPVisionTaskRunner.mm).
+        #expect(mediaPipeFailure { _ = try Self.embedder(.image, delegate: collector) }?.code == .invalidArgumentError)
     }
 
     @Test func customModelsAndTheirHeads() throws {
@@ -180,8 +187,9 @@ import Testing
         #expect(red.map(\.headIndex) == [0, 1] && red.map(\.headName) == ["mean_colour", "mixed"])
         #expect(red[0].floatEmbedding == [1, -1, -1] && red[1].floatEmbedding == [1, -1, -1, -1])
         let detector = ImageEmbedderOptions(localModel: LocalModel(url: try Fixtures.model("face_detection_short_range.tflite")))
-        let error = #expect(throws: LiteRTError.self) { try ImageEmbedder(options: detector) }
-        #expect(error?.description.contains("is not an image embedder") == true)
+        let failure = mediaPipeFailure { _ = try ImageEmbedder(options: detector) }
+        #expect(failure?.code == .invalidArgumentError)
+        #expect((failure?.underlying as? LiteRTError)?.description.contains("is not an image embedder") == true)
     }
 
     @Test func featurePrintsMeasureDistanceAsVisionDoes() async throws {
