@@ -9,8 +9,11 @@ public struct Face: Sendable, Equatable {
     public let frame: CGRect
     /// Detection confidence (in tracking, the face mesh's confidence), 0–1.
     public let confidence: Float
-    /// Identifies the face across frames of a stream; nil for single images.
-    public let trackingID: Int?
+    /// Identifies the face across the frames of a stream, as ML Kit's `trackingID` (an `NSInteger`); read it
+    /// when ``hasTrackingID`` is true, with tracking enabled (0 otherwise).
+    public let trackingID: Int
+    /// Whether the face has a ``trackingID``: in a stream, with ``FaceDetectorOptions/isTrackingEnabled``.
+    public let hasTrackingID: Bool
     /// Turn of the head in degrees: positive when the nose points towards the image's right.
     public let headEulerAngleY: CGFloat
     /// Tilt of the head in degrees, clockwise in the image.
@@ -38,8 +41,6 @@ public struct Face: Sendable, Equatable {
     public var hasHeadEulerAngleY: Bool { true }
     /// True: every face has its tilt, ``headEulerAngleZ``.
     public var hasHeadEulerAngleZ: Bool { true }
-    /// Whether the face has a tracking ID: with tracking enabled.
-    public var hasTrackingID: Bool { trackingID != nil }
     /// False: smiles are not classified.
     public var hasSmilingProbability: Bool { false }
     /// False: open eyes are not classified.
@@ -59,7 +60,8 @@ public struct Face: Sendable, Equatable {
     init(_ face: FaceResult) {
         frame = face.boundingBox.rect
         confidence = face.confidence
-        trackingID = face.trackingID
+        trackingID = face.trackingID ?? 0
+        hasTrackingID = face.trackingID != nil
         headEulerAngleY = face.yaw
         headEulerAngleZ = face.roll
         landmarks = FaceLandmarkType.allCases.compactMap { type in

@@ -150,7 +150,7 @@ import SwiftVisionTestSupport
             for center in centers {
                 #expect(faces.contains { $0.frame.contains(center) }, "\(photo): no face at \(center)")
             }
-            #expect(faces.allSatisfy { $0.trackingID == nil && (0.5...1).contains($0.confidence) })
+            #expect(faces.allSatisfy { !$0.hasTrackingID && (0.5...1).contains($0.confidence) })
         }
     }
 
