@@ -45,7 +45,8 @@ final class CollectionVectors: Sendable {
             approximately
             ? matrix.nearestApproximately(to: unit, k: limit, among: among, quantized: quantizedMatrix())
             : matrix.nearest(to: unit, k: limit, among: among)
-        return found.map { (ids[$0.row], $0.score) }
+        // A float dot product of unit vectors can round past ±1 (a photo scored 1.0000001 against itself).
+        return found.map { (ids[$0.row], min(1, max(-1, $0.score))) }
     }
 
     private func quantizedMatrix() -> QuantizedMatrix {

@@ -74,6 +74,10 @@ import Testing
         let (a, b) = (try #require(Fixtures.jsonLines(same.output).first), try #require(Fixtures.jsonLines(other.output).first))
         #expect(a["file"] as? String == coffee.path && a["other"] as? String == copy.path)
         #expect((a["cosineSimilarity"] as? Double ?? 0) > (b["cosineSimilarity"] as? Double ?? 1))
+        // A cosine is −1…1: the photo against itself scores 1 at most, however the sums round.
+        let itself = try Fixtures.run(Self.executable, ["similar", "--json", coffee.path, coffee.path])
+        let own = try #require(Fixtures.jsonLines(itself.output).first?["cosineSimilarity"] as? Double)
+        #expect(own <= 1 && own > 1 - 1e-5, "\(own)")
         #expect((a["featurePrintDistance"] as? Double ?? 2) < (b["featurePrintDistance"] as? Double ?? 0))
         let missing = try Fixtures.run(Self.executable, ["similar", "--json", coffee.path, "/nonexistent.png"])
         #expect(missing.status == 1 && Fixtures.jsonLines(missing.output).first?["file"] as? String == "/nonexistent.png")

@@ -119,6 +119,22 @@ struct IndexedSamples: Sendable {
         #expect(try samples.store.search(query, in: "samples").first?.item.id == samples.ids["zidane.jpg"])
     }
 
+    /// Each photo searched for by its own stored embedding, exactly and with the int8 first pass, scores
+    /// 1 at most: a cosine similarity is −1…1 (docs/collections.md), though the float sums round above it.
+    @Test func aPhotoSearchedForItselfScoresOneAtMost() throws {
+        let samples = try indexed()
+        for (name, id) in samples.ids.sorted(by: { $0.key < $1.key }) {
+            for approximately in [false, true] {
+                var query = CollectionQuery()
+                query.vector = try samples.store.embedding(ofItem: id)
+                query.approximate = approximately
+                query.limit = 1
+                let score = try #require(try samples.store.search(query, in: "samples").first?.score)
+                #expect(score <= 1 && score > 1 - 1e-5, "\(name), approximate: \(approximately): \(score)")
+            }
+        }
+    }
+
     @Test func duplicatesGroupTheCopyWithItsPhotoOnly() throws {
         let samples = try indexed()
         let groups = try samples.store.duplicateGroups(in: "samples", threshold: 0.95)
