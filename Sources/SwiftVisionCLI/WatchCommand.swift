@@ -10,15 +10,17 @@ struct WatchCommand: ParsableCommand {
         discussion: """
             Runs the source as `serve` runs the sources of POST /v1/sources: paced to its frame rate, at most \
             --fps frames a second through the task's live stream, reconnecting with backoff when a stream ends \
-            or stalls. Events (object.entered, object.left, face.appeared, face.left, barcode.read) are printed \
-            one per line, as JSON Lines with --json, and posted, signed, to --webhook. Ctrl-C stops it; a file \
-            ends at its end unless --loop. docs/sources.md describes the events and the signature.
+            or stalls. Events (object.entered, object.left, face.appeared, face.left, barcode.read, \
+            text.matched, segment.person_present, segment.person_absent) are printed one per line, as JSON Lines \
+            with --json, and posted, signed, to --webhook; the tasks that make them are objects, faces, barcodes, \
+            segment and text (with --match). Ctrl-C stops it; a file ends at its end unless --loop. \
+            docs/sources.md describes the events and the signature.
             """)
 
     @Argument(help: "A video file, rtsp://HOST/PATH or camera:N.")
     var url: String
 
-    @Option(help: "The task the frames go through (swiftvision tasks lists them).")
+    @Option(help: "The task the frames go through: objects, faces, barcodes, segment, or text with --match.")
     var task = "objects"
 
     @Option(help: "The task's options as a JSON object, e.g. '{\"multiple\": true, \"classify\": true}'.")
@@ -46,6 +48,11 @@ struct WatchCommand: ParsableCommand {
     var threads: Int?
 
     @OptionGroup var logging: LoggingOptions
+
+    /// Refuses a task whose output makes no event: the command would watch and print nothing.
+    func validate() throws {
+        if let reason = SourceWatch.whyNoEvents(forTask: task, phrases: match) { throw ValidationError("--task \(reason)") }
+    }
 
     /// Seconds to wait at the end for webhook posts still being retried.
     static let drainSeconds = 30

@@ -91,8 +91,11 @@ struct EventTracker {
     /// Whether the output of task `name` can make an event (a text task only when it watches `phrases`):
     /// the others' answers need not be read back.
     static func makesEvents(forTask name: String, phrases: [String] = []) -> Bool {
-        ["objects", "faces", "barcodes", "segment"].contains(name) || (name == "text" && !phrases.isEmpty)
+        eventTasks.contains(name) || (name == "text" && !phrases.isEmpty)
     }
+
+    /// The tasks whose output makes events whatever the source watches (docs/sources.md).
+    static let eventTasks = ["objects", "faces", "barcodes", "segment"]
 
     /// A tracker for `source`, whose event IDs carry `runStartMs` so that they stay unique across restarts,
     /// watching a text source's recognised text for `phrases` (any case).

@@ -10,6 +10,15 @@ public final class SourceWatch: Sendable {
     private let runner: SourceRunner
     private let outbox: WebhookOutbox?
 
+    /// Why a source of task `name` watching `phrases` would make no event at all (its task's output makes
+    /// none, or a `text` source watches no phrase), naming the tasks that make them; nil when it can.
+    public static func whyNoEvents(forTask name: String, phrases: [String]) -> String? {
+        if EventTracker.makesEvents(forTask: name, phrases: phrases) { return nil }
+        if name == "text" { return "a text source makes events (text.matched) only for the phrases it watches: give --match PHRASE" }
+        let tasks = EventTracker.eventTasks.joined(separator: ", ")
+        return "\(name) makes no events; the tasks that make them are \(tasks), and text with --match PHRASE"
+    }
+
     /// Checks the arguments and makes the task; ``start()`` starts reading. `options` is the task's
     /// options as a JSON object; `match`, a text source's watched phrases; each event goes to `onEvent` as
     /// its JSON, on the source's threads.

@@ -6,6 +6,21 @@ import Testing
 @Suite struct CommandUsageTests {
     static let executable = Fixtures.executable
 
+    /// `watch` with a task whose output makes no event (docs/sources.md, "Events": objects, faces, barcodes,
+    /// segment, and text watching phrases) is a usage error naming the tasks that make them, not a run that
+    /// prints nothing.
+    @Test func watchRefusesATaskThatMakesNoEvents() throws {
+        let file = try Fixtures.sample("bus.jpg").path
+        let labels = try Fixtures.run(Self.executable, ["watch", file, "--task", "labels"])
+        #expect(labels.status == 64 && labels.output.isEmpty)
+        #expect(labels.errors.split(separator: "\n").first == """
+            Error: --task labels makes no events; the tasks that make them are objects, faces, barcodes, segment, \
+            and text with --match PHRASE
+            """, "\(labels.errors)")
+        let text = try Fixtures.run(Self.executable, ["watch", file, "--task", "text"])
+        #expect(text.status == 64 && text.errors.hasPrefix("Error: --task a text source makes events (text.matched) only"), "\(text.errors)")
+    }
+
     /// An error a command finds while it runs (a zero-byte `--background`) is followed by the command's own
     /// usage, in the form ArgumentParser prints for an error its `validate()` finds (`--background` without
     /// `--draw`), not the root's `Usage: swiftvision <subcommand>`.
