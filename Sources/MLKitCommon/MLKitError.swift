@@ -32,10 +32,7 @@ extension NSError {
     /// description as `localizedDescription` and the error itself under `NSUnderlyingErrorKey`. An ML Kit
     /// error is kept as it is.
     package static func mlKit(_ error: any Error) -> NSError {
-        if (error as NSError).domain == mlKitErrorDomain { return error as NSError }
-        return NSError(
-            domain: mlKitErrorDomain, code: MLKitErrorCode(error).rawValue,
-            userInfo: [NSLocalizedDescriptionKey: String(describing: error), NSUnderlyingErrorKey: error])
+        reporting(error, inDomain: mlKitErrorDomain) { MLKitErrorCode($0).rawValue }
     }
 }
 

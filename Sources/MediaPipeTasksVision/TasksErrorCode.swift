@@ -85,9 +85,6 @@ extension NSError {
     /// the error's description as `localizedDescription` and the error itself under `NSUnderlyingErrorKey`.
     /// A MediaPipe error is kept as it is.
     static func mediaPipe(_ error: any Error) -> NSError {
-        if (error as NSError).domain == MPPTasksErrorDomain { return error as NSError }
-        return NSError(
-            domain: MPPTasksErrorDomain, code: Int(TasksErrorCode(error).rawValue),
-            userInfo: [NSLocalizedDescriptionKey: String(describing: error), NSUnderlyingErrorKey: error])
+        reporting(error, inDomain: MPPTasksErrorDomain) { Int(TasksErrorCode($0).rawValue) }
     }
 }

@@ -99,9 +99,6 @@ extension NSError {
     /// as `localizedDescription` and the error itself under `NSUnderlyingErrorKey`. A Vision error is kept
     /// as it is.
     static func vision(_ error: any Error) -> NSError {
-        if (error as NSError).domain == VNErrorDomain { return error as NSError }
-        return NSError(
-            domain: VNErrorDomain, code: VNErrorCode(error).rawValue,
-            userInfo: [NSLocalizedDescriptionKey: String(describing: error), NSUnderlyingErrorKey: error])
+        reporting(error, inDomain: VNErrorDomain) { VNErrorCode($0).rawValue }
     }
 }
