@@ -9,7 +9,7 @@ struct EmbeddingsCommand: TaskCommand {
 
     @OptionGroup var input: InputOptions
 
-    @Option(help: "A custom .tflite embedder; the model zoo's EfficientNet-Lite0 embedder by default.")
+    @Option(help: "A custom .tflite embedder (a path, or a model's name as models list shows it); the model zoo's EfficientNet-Lite0 embedder by default.")
     var model: String?
 
     @Flag(help: "Scale each embedding to unit length.")
@@ -22,7 +22,7 @@ struct EmbeddingsCommand: TaskCommand {
 
     func makeTask() throws -> EmbeddingsTask {
         var options = EmbeddingsTask.Options()
-        options.model = model
+        options.model = try model.map(ModelsCommand.modelFile)
         options.l2Normalize = l2Normalize
         options.quantize = quantize
         return try CommandTask.load(options, model: model ?? "base model", json: input.json)

@@ -15,7 +15,7 @@ struct LabelsCommand: TaskCommand {
     @Option(help: "Most labels per image.")
     var max = 10
 
-    @Option(help: "A custom .tflite classifier; labels and normalisation come from its metadata.")
+    @Option(help: "A custom .tflite classifier (a path, or a model's name as models list shows it); labels and normalisation come from its metadata.")
     var model: String?
 
     @Flag(help: "General labels (Dog, Pet, Vehicle, …) from WordNet instead of ImageNet's classes; base model only.")
@@ -27,7 +27,7 @@ struct LabelsCommand: TaskCommand {
         var options = LabelsTask.Options()
         options.threshold = threshold
         options.max = max
-        options.model = model
+        options.model = try model.map(ModelsCommand.modelFile)
         options.general = general
         return try CommandTask.load(options, model: model ?? "base model", json: input.json)
     }

@@ -7,7 +7,10 @@ import Synchronization
 struct ModelsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "models", abstract: "List, download and remove models.",
-        discussion: "Downloaded models live in the cache's models/downloaded folder; use them with --model PATH.",
+        discussion: """
+            Downloaded models live in the cache's models/downloaded folder; use them with --model NAME (as \
+            models list shows it) or --model PATH. Installed models come with `swiftvision setup` and stay.
+            """,
         subcommands: [List.self, Download.self, Remove.self])
 
     /// One JSON line per model.
@@ -25,6 +28,24 @@ struct ModelsCommand: ParsableCommand {
         return Report(
             file: url.path, name: name, source: remote == nil ? "installed" : "downloaded",
             url: remote?.url?.absoluteString, sha256: remote?.sha256, bytes: bytes)
+    }
+
+    /// The file a `--model` argument names: the argument itself when it is a path or a file is there,
+    /// else the installed or downloaded model of that name, as `models list` shows it. A bare name of
+    /// neither is a usage error that lists the models there are.
+    static func modelFile(_ argument: String) throws -> String {
+        guard !argument.contains("/"), !FileManager.default.fileExists(atPath: argument) else { return argument }
+        let installed = SwiftVisionCache.current.model(named: argument + ".tflite")
+        if FileManager.default.fileExists(atPath: installed.path) { return installed.path }
+        let manager = ModelManager.modelManager()
+        let downloaded = try manager.downloadedModels().compactMap { remote in
+            manager.downloadedModel(for: remote).map { (name: remote.name, path: $0.url.path) }
+        }
+        if let model = downloaded.first(where: { $0.name == argument }) { return model.path }
+        let names = downloaded.map(\.name).sorted()
+        throw ValidationError(
+            "--model \(argument): no such file; give a path to a .tflite file, or one of the downloaded models: "
+                + (names.isEmpty ? "none yet (swiftvision models download NAME URL)" : names.joined(separator: ", ")))
     }
 
     struct List: ParsableCommand {
@@ -107,7 +128,7 @@ struct ModelsCommand: ParsableCommand {
     }
 
     struct Remove: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a downloaded model.")
+        static let configuration = CommandConfiguration(abstract: "Remove a downloaded model (installed ones stay).")
 
         @Argument(help: "The model's name.")
         var name: String
@@ -115,6 +136,10 @@ struct ModelsCommand: ParsableCommand {
         func run() throws {
             let manager = ModelManager.modelManager()
             guard let model = try manager.downloadedModels().first(where: { $0.name == name }) else {
+                if FileManager.default.fileExists(atPath: SwiftVisionCache.current.model(named: name + ".tflite").path) {
+                    throw ValidationError(
+                        "\(name) is installed by `swiftvision setup`, not downloaded, and cannot be removed; only downloaded models can")
+                }
                 throw ModelManagerError.notDownloaded(name: name)
             }
             try manager.deleteDownloadedModel(model)

@@ -16,7 +16,7 @@ struct ObjectsCommand: TaskCommand {
     @Flag(help: "Label each object with its COCO class and ML Kit's coarse category.")
     var classify = false
 
-    @Option(help: "A .tflite image classifier that labels each object's crop (labels and normalisation from its metadata).")
+    @Option(help: "A .tflite image classifier (a path, or a model's name as models list shows it) that labels each object's crop (labels and normalisation from its metadata).")
     var model: String?
 
     @Option(help: "Lowest detection score to report, 0–1 (default 0.25).")
@@ -41,7 +41,7 @@ struct ObjectsCommand: TaskCommand {
         options.multiple = multiple
         options.sceneCuts = sceneCuts
         options.classify = classify || model != nil
-        options.model = model
+        options.model = try model.map(ModelsCommand.modelFile)
         options.threshold = threshold
         options.classificationThreshold = classificationThreshold
         options.maxLabels = maxLabels

@@ -126,8 +126,24 @@ import Testing
         let list = try swiftvision(["models", "list", "--json"])
         let downloaded = Fixtures.jsonLines(list.output).filter { $0["source"] as? String == "downloaded" }
         #expect(downloaded.count == 1 && downloaded.first?["url"] as? String == server.url("/cut/model.tflite").absoluteString)
-        let labels = try swiftvision(["labels", "--json", "--model", path, try Fixtures.sample("coffee.png").path])
+        let coffee = try Fixtures.sample("coffee.png").path
+        let labels = try swiftvision(["labels", "--json", "--model", path, coffee])
         #expect((Fixtures.jsonLines(labels.output).first?["labels"] as? [[String: Any]])?.first?["text"] as? String == "espresso")
+        // The same model by the name `models list` shows; a name of no model lists the downloaded ones.
+        let byName = try swiftvision(["labels", "--json", "--model", "cut", coffee])
+        #expect((Fixtures.jsonLines(byName.output).first?["labels"] as? [[String: Any]])?.first?["text"] as? String == "espresso")
+        let unknown = try swiftvision(["labels", "--model", "uncut", coffee])
+        #expect(unknown.status == 64 && unknown.errors.hasPrefix(
+            "Error: --model uncut: no such file; give a path to a .tflite file, or one of the downloaded models: cut\n"), "\(unknown.errors)")
+        // An installed model (as set-up puts it in the models folder; `models list` says "installed") stays.
+        let installed = cache.appendingPathComponent("models/efficientnet_lite0_classifier.tflite")
+        try FileManager.default.copyItem(at: served, to: installed)
+        let sources = Fixtures.jsonLines(try swiftvision(["models", "list", "--json"]).output)
+        #expect(sources.contains { $0["name"] as? String == "efficientnet_lite0_classifier" && $0["source"] as? String == "installed" })
+        let kept = try swiftvision(["models", "remove", "efficientnet_lite0_classifier"])
+        #expect(kept.status == 64 && kept.errors.hasPrefix(
+            "Error: efficientnet_lite0_classifier is installed by `swiftvision setup`, not downloaded, and cannot be removed"), "\(kept.errors)")
+        #expect(FileManager.default.fileExists(atPath: installed.path))
 
         #expect(try swiftvision(["models", "remove", "cut"]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: path))
