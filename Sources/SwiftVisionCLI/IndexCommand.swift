@@ -13,7 +13,7 @@ struct IndexCommand: ParsableCommand {
             Collections live in one SQLite file, by default collections/collections.sqlite in the cache folder, \
             or in a PostgreSQL database that several machines share (--database). See docs/collections.md.
             """,
-        subcommands: [Add.self, Search.self, Duplicates.self, Export.self, List.self, Bench.self])
+        subcommands: [Add.self, Prune.self, Search.self, Duplicates.self, Export.self, List.self, Bench.self])
 }
 
 /// `--database`, shared by every `index` subcommand.
@@ -303,6 +303,32 @@ extension IndexCommand {
             for summary in collections {
                 try AnalysisOutput.print(summary, json: json) { ["\($0.name): \($0.items) items, \($0.failures) failed"] }
             }
+        }
+    }
+}
+
+extension IndexCommand {
+    struct Prune: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove the items whose file is gone or has changed since it was indexed.",
+            discussion: """
+                `index add` never removes anything: a deleted file's items and a changed file's old version stay. \
+                Prune removes the items whose file no longer exists or no longer has the item's SHA-256; a file \
+                that is there but cannot be read is kept. Run it with the files' disk mounted.
+                """)
+
+        @Argument(help: "The collection's name.")
+        var collection: String
+
+        @Flag(help: "Print a JSON line per removed item.")
+        var json = false
+
+        @OptionGroup var store: CollectionDatabaseOptions
+
+        func run() throws {
+            let removed = try store.openExisting().prune(collection)
+            for item in removed { try AnalysisOutput.print(ItemLine(item), json: json) { ["removed \($0.text)"] } }
+            if !json { print("\(collection): \(removed.count) removed") }
         }
     }
 }

@@ -333,3 +333,28 @@ public enum CollectionStoreLocation: Sendable, Equatable, CustomStringConvertibl
         }
     }
 }
+
+extension CollectionStore {
+    /// Removes from `collection` what re-indexing leaves behind: the items whose source file is gone, and
+    /// those whose file now holds other bytes (its SHA-256 is not the item's content hash, so a changed
+    /// photo's old version). Items from a source that is not an absolute path, or whose file is there but
+    /// cannot be read, are kept. Returns the removed items, in the order they were added.
+    public func prune(_ collection: String) throws -> [CollectionItem] {
+        var items: [CollectionItem] = []
+        try forEachItem(in: collection) { items.append($0.item) }
+        var currentHashes: [String: String?] = [:]
+        var removed: [CollectionItem] = []
+        for item in items where item.source.hasPrefix("/") {
+            let hash: String? =
+                currentHashes[item.source]
+                ?? {
+                    let file = URL(fileURLWithPath: item.source)
+                    guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+                    return (try? CollectionIndexer.fileHash(file)) ?? item.contentHash
+                }()
+            currentHashes[item.source] = hash
+            if hash != item.contentHash, try removeItem(id: item.id, from: collection) { removed.append(item) }
+        }
+        return removed
+    }
+}

@@ -168,6 +168,40 @@ import Testing
         #expect(try Self.run(arguments).status == 0)
     }
 
+    /// `index prune` removes the items of a deleted file and a changed file's old version (the id the first
+    /// run gave it), keeps the changed file's new item and the untouched one, and finds nothing more after.
+    @Test func pruneRemovesTheItemsOfDeletedAndChangedFiles() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photos = folder.appendingPathComponent("photos")
+        try FileManager.default.createDirectory(at: photos, withIntermediateDirectories: true)
+        for name in ["bus.jpg", "zidane.jpg", "page.png"] {
+            try FileManager.default.copyItem(at: SwiftVisionCache.current.sample(named: name), to: photos.appendingPathComponent(name))
+        }
+        let database = ["--database", folder.appendingPathComponent("c.sqlite").path]
+        let add = ["index", "add", "pruned", photos.path, "--tasks", "embeddings", "--json"] + database
+        func ids(_ lines: [[String: Any]]) -> [String: Int64] {
+            Dictionary(uniqueKeysWithValues: lines.compactMap { line in
+                (line["id"] as? Int64).flatMap { id in (line["file"] as? String).map { (URL(fileURLWithPath: $0).lastPathComponent, id) } }
+            })
+        }
+        let first = ids(try Self.jsonLines(try Self.run(add).output))
+        try FileManager.default.removeItem(at: photos.appendingPathComponent("zidane.jpg"))
+        let bus = photos.appendingPathComponent("bus.jpg")
+        try FileManager.default.removeItem(at: bus)
+        try FileManager.default.copyItem(at: SwiftVisionCache.current.sample(named: "chelsea.png"), to: bus)
+        let second = ids(try Self.jsonLines(try Self.run(add).output))
+        #expect(Set(first.keys) == ["bus.jpg", "zidane.jpg", "page.png"] && Array(second.keys) == ["bus.jpg"])
+
+        let prune = try Self.run(["index", "prune", "pruned", "--json"] + database)
+        #expect(prune.status == 0, "\(prune.errors)")
+        let removed = try Self.jsonLines(prune.output).compactMap { $0["id"] as? Int64 }
+        #expect(Set(removed) == [first["bus.jpg"], first["zidane.jpg"]])
+        let left = try Self.jsonLines(try Self.run(["index", "search", "pruned", "--json"] + database).output)
+        #expect(Set(left.compactMap { $0["id"] as? Int64 }) == [first["page.png"], second["bus.jpg"]])
+        #expect(try Self.run(["index", "prune", "pruned", "--json"] + database).output.isEmpty)
+    }
+
     /// A folder reached through a symbolic link (a photo library on another disk) is searched as the
     /// folder itself is, and its items keep the path as given.
     @Test func aFolderNamedThroughALinkIsIndexed() throws {

@@ -8,9 +8,11 @@
 2. Two `serve` replicas on one database share a collection: an item added through one is found through the
    other within 1 s, its thumbnail is served by both, and removing it through one removes it for both.
 3. A database that goes away gives 503 `collections_unavailable`, and the service answers again once it is back.
+4. `index prune` removes a deleted file's items and a changed file's old version, in SQLite as in PostgreSQL.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import tempfile
@@ -21,7 +23,7 @@ import cv2
 import numpy as np
 import pytest
 
-from postgres_cluster import PostgresCluster
+from postgres_cluster import BIN, PostgresCluster
 from test_service_attacks import MEDIA, Server, error_code, request
 from test_web_page import BINARY
 
@@ -168,3 +170,33 @@ def test_a_database_that_goes_away_answers_503_until_it_is_back(cluster):
         assert status == 200, body
     finally:
         server.close()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_prune_removes_deleted_and_changed_files_items(cluster, kind, tmp_path):
+    # `index add` keeps what it once added; `index prune` removes the items of a deleted file and a changed
+    # file's old version. Truth: the files left on disk and their SHA-256 as hashlib computes it.
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for name in ["bus.jpg", "zidane.jpg", "page.png"]:
+        (folder / name).write_bytes((MEDIA / name).read_bytes())
+    if kind == "sqlite":
+        database = str(tmp_path / "collections.sqlite")
+    else:  # a database of its own, so that the other tests' collections stay as they expect
+        cluster.run(BIN / "createdb", "-h", "127.0.0.1", "-p", cluster.port, "-U", "postgres", "pruning")
+        database = cluster.url.rsplit("/", 1)[0] + "/pruning"
+    collection = "pruning"
+    index("add", collection, str(folder), "--tasks", "embeddings", "--parallel", "1", "--database", database)
+    (folder / "zidane.jpg").unlink()
+    (folder / "bus.jpg").write_bytes((MEDIA / "chelsea.png").read_bytes())  # the same name, other bytes
+    index("add", collection, str(folder), "--tasks", "embeddings", "--parallel", "1", "--database", database)
+    before = index("search", collection, "--database", database, "--k", "100")
+    assert len(before) == 4, before  # the old bus, the new one, zidane and page: nothing was removed
+
+    removed = index("prune", collection, "--database", database)
+    on_disk = {str(path): hashlib.sha256(path.read_bytes()).hexdigest() for path in folder.iterdir()}
+    stale = [(line["file"], line["contentHash"]) for line in before if on_disk.get(line["file"]) != line["contentHash"]]
+    assert sorted((line["file"], line["contentHash"]) for line in removed) == sorted(stale) and len(stale) == 2
+    after = index("search", collection, "--database", database, "--k", "100")
+    assert sorted((line["file"], line["contentHash"]) for line in after) == sorted(on_disk.items())
+    assert index("prune", collection, "--database", database) == []
