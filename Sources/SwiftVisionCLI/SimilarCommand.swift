@@ -33,8 +33,7 @@ struct SimilarCommand: ParsableCommand {
             // The feature print is the embedding at unit length, so its distance follows from the cosine.
             let embedder = try EmbeddingsTask(options: EmbeddingsTask.Options())
             let embeddings = try images.map { try embedder.output(for: $0).embeddings[0] }
-            // Rounding can take the quotient past ±1 (an image compared with itself).
-            let cosine = min(1, max(-1, try embeddings[0].cosineSimilarity(to: embeddings[1])))
+            let cosine = try embeddings[0].cosineSimilarity(to: embeddings[1])
             let report = Report(
                 file: first, other: second, cosineSimilarity: cosine,
                 featurePrintDistance: Float(max(0, 2 - 2 * cosine).squareRoot()))

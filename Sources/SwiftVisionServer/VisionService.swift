@@ -114,8 +114,7 @@ public enum VisionService {
                     let first = try task.output(for: images[0]).embeddings[0]
                     try CancellationToken.checkpoint()
                     let second = try task.output(for: images[1]).embeddings[0]
-                    // Rounding can take the quotient past ±1 (an image compared with itself).
-                    return min(1, max(-1, try first.cosineSimilarity(to: second)))
+                    return try first.cosineSimilarity(to: second)
                 } encode: { (cosine: Double) in
                     try JSONSerialization.data(
                         withJSONObject: ["cosineSimilarity": cosine, "featurePrintDistance": (max(0, 2 - 2 * cosine)).squareRoot()],

@@ -65,6 +65,7 @@ public struct Embedding: Sendable, Hashable, Codable {
             vv += Double(b) * Double(b)
         }
         guard uu > 0, vv > 0 else { throw EmbeddingError.zeroNorm }
-        return dot / (uu.squareRoot() * vv.squareRoot())
+        // Rounding can take the quotient past ±1 (an image compared with itself).
+        return min(1, max(-1, dot / (uu.squareRoot() * vv.squareRoot())))
     }
 }
