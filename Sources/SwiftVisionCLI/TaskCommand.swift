@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import SwiftVision
-import SwiftVisionCollections
 
 /// A command that runs one task of ``TaskRegistry/standard`` over its inputs: its name and abstract are the
 /// task's, and every such command reads images, folders, videos, streams and the camera through one loop
@@ -95,7 +94,8 @@ enum TaskInputs {
         defer { if imagesDone > 0 { images.finish() } }
         try MediaFiles.process(sources, json: json) { url in
             // Folders were replaced by their images and videos: one still here has none.
-            if url.isFileURL, CollectionIndexer.files(in: url.path, videoExtensions: MediaFiles.videoExtensions) != nil {
+            var isFolder: ObjCBool = false
+            if url.isFileURL, FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
                 throw CLIError.folderWithoutMedia(url.path)
             }
             let drawings = try renderings.compactMap { rendering in
