@@ -30,13 +30,18 @@ struct ModelsCommand: ParsableCommand {
             url: remote?.url?.absoluteString, sha256: remote?.sha256, bytes: bytes)
     }
 
+    /// The path of the model `name` that set-up installed (as `models list` shows it), or nil.
+    static func installedModel(named name: String) -> String? {
+        let file = SwiftVisionCache.current.model(named: name + ".tflite")
+        return FileManager.default.fileExists(atPath: file.path) ? file.path : nil
+    }
+
     /// The file a `--model` argument names: the argument itself when it is a path or a file is there,
     /// else the installed or downloaded model of that name, as `models list` shows it. A bare name of
     /// neither is a usage error that lists the models there are.
     static func modelFile(_ argument: String) throws -> String {
         guard !argument.contains("/"), !FileManager.default.fileExists(atPath: argument) else { return argument }
-        let installed = SwiftVisionCache.current.model(named: argument + ".tflite")
-        if FileManager.default.fileExists(atPath: installed.path) { return installed.path }
+        if let installed = installedModel(named: argument) { return installed }
         let manager = ModelManager.modelManager()
         let downloaded = try manager.downloadedModels().compactMap { remote in
             manager.downloadedModel(for: remote).map { (name: remote.name, path: $0.url.path) }
@@ -136,7 +141,7 @@ struct ModelsCommand: ParsableCommand {
         func run() throws {
             let manager = ModelManager.modelManager()
             guard let model = try manager.downloadedModels().first(where: { $0.name == name }) else {
-                if FileManager.default.fileExists(atPath: SwiftVisionCache.current.model(named: name + ".tflite").path) {
+                if ModelsCommand.installedModel(named: name) != nil {
                     throw ValidationError(
                         "\(name) is installed by `swiftvision setup`, not downloaded, and cannot be removed; only downloaded models can")
                 }
