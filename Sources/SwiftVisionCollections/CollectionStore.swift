@@ -342,18 +342,12 @@ extension CollectionStore {
     public func prune(_ collection: String) throws -> [CollectionItem] {
         var items: [CollectionItem] = []
         try forEachItem(in: collection) { items.append($0.item) }
-        var currentHashes: [String: String?] = [:]
+        var sourceStates: [String: SourceFileState] = [:]
         var removed: [CollectionItem] = []
         for item in items where item.source.hasPrefix("/") {
-            let hash: String? =
-                currentHashes[item.source]
-                ?? {
-                    let file = URL(fileURLWithPath: item.source)
-                    guard FileManager.default.fileExists(atPath: file.path) else { return nil }
-                    return (try? CollectionIndexer.fileHash(file)) ?? item.contentHash
-                }()
-            currentHashes[item.source] = hash
-            if hash != item.contentHash, try removeItem(id: item.id, from: collection) { removed.append(item) }
+            let state = sourceStates[item.source] ?? SourceFileState(path: item.source)
+            sourceStates[item.source] = state
+            if state.outdates(item), try removeItem(id: item.id, from: collection) { removed.append(item) }
         }
         return removed
     }
