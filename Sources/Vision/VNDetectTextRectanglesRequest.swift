@@ -2,9 +2,6 @@ import Foundation
 import SwiftVisionCore
 import SwiftVisionTasks
 
-/// Revision 1 of ``VNDetectTextRectanglesRequest``.
-public let VNDetectTextRectanglesRequestRevision1 = 1
-
 /// Finds the lines of text in an image, as Vision's `VNDetectTextRectanglesRequest`; its results are
 /// ``VNTextObservation``s, one per line, in reading order.
 ///

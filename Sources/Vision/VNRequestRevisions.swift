@@ -34,6 +34,8 @@ public let VNRecognizeTextRequestRevision1 = 1
 public let VNRecognizeTextRequestRevision2 = 2
 /// Revision 3 of ``VNRecognizeTextRequest``.
 public let VNRecognizeTextRequestRevision3 = 3
+/// Revision 1 of ``VNDetectTextRectanglesRequest``.
+public let VNDetectTextRectanglesRequestRevision1 = 1
 /// Revision 1 of ``VNDetectHumanBodyPoseRequest``.
 public let VNDetectHumanBodyPoseRequestRevision1 = 1
 /// Revision 1 of ``VNDetectHumanHandPoseRequest``.
