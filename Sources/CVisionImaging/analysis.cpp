@@ -40,20 +40,20 @@ cv::Mat doubles(const double *values, int rows, int columns) {
     return cv::Mat(rows, columns, CV_64F, const_cast<double *>(values));
 }
 
-/// Marks the edges of one Canny threshold pair in `edges` (255 on edges, 0 elsewhere), as cv::Canny
-/// marks them: every local maximum of the gradient along its direction above the low threshold that
-/// is 8-connected through such pixels to one above the high threshold. `classes` has a border of one
-/// zero pixel around the image and holds, for each local maximum, which thresholds it exceeds:
-/// `lowBit` and `highBit` are this pair's (a maximum above the high threshold is above the low one).
-/// `map` and `stack` are working memory.
+/// Marks the Canny edges in `edges` (255 on edges, 0 elsewhere), as cv::Canny marks them: every local
+/// maximum of the gradient along its direction above the low threshold that is 8-connected through such
+/// pixels to one above the high threshold. `classes` has a border of one zero pixel around the image and
+/// holds, for each local maximum, which thresholds it exceeds: bit 0 the low one, bit 1 the high one (a
+/// maximum above the high threshold is above the low one).
 ///
 /// Written for few mispredicted branches, which took most of the time (0.45 of a 0.65 ms pair on a
 /// 360×640 MIDV-500 frame): the map is made without branches, the strong pixels are found eight bytes
 /// at a time, and the flood pushes every neighbour's offset and moves the top only past those it marks,
 /// onto a stack with room for every candidate pixel (each is pushed at most once).
-void traceEdges(const cv::Mat &classes, uchar lowBit, uchar highBit, cv::Mat &edges, cv::Mat &map,
-                std::vector<uint32_t> &stack) {
+void traceEdges(const cv::Mat &classes, cv::Mat &edges) {
     const int rows = edges.rows, columns = edges.cols;
+    constexpr uchar lowBit = 1, highBit = 2;
+    cv::Mat map(rows + 2, columns + 2, CV_8U);
     const ptrdiff_t step = map.step1();
     uchar *const origin = map.ptr<uchar>(0);
     const uint64_t lowBits = 0x0101010101010101ull * lowBit, highBits = 0x0101010101010101ull * highBit;
@@ -73,7 +73,7 @@ void traceEdges(const cv::Mat &classes, uchar lowBit, uchar highBit, cv::Mat &ed
         }
         for (int column = (columns + 2) / 8 * 8; column < columns + 2; ++column) candidates += (kind[column] & lowBit) != 0;
     }
-    stack.resize(candidates + 1);
+    std::vector<uint32_t> stack(candidates + 1);
     uint32_t *const slots = stack.data();
     size_t top = 0;
     for (int row = 1; row <= rows; ++row) {
@@ -113,14 +113,13 @@ void traceEdges(const cv::Mat &classes, uchar lowBit, uchar highBit, cv::Mat &ed
 /// One row of cv::Canny's non-maxima suppression: for each pixel, 0 unless its squared gradient
 /// magnitude exceeds both neighbours across the edge (the gradient's direction in one of four sectors,
 /// split at tan 22.5° in 15-bit fixed point; the neighbour after may equal it except on a diagonal), and
-/// otherwise bit i set where it exceeds `thresholds[i]`. `above` starts one pixel left of the row's first
+/// otherwise bit 0 set where it exceeds `low` and bit 1 where it exceeds `high`. `above` starts one pixel left of the row's first
 /// pixel, `centre` and `below` at it, each with a pixel of border on either side. Written without
 /// branches so that it vectorises, with an AVX2 copy chosen at load time where the processor has it.
 __attribute__((target_clones("avx2", "default"))) void classifyMaxima(
-    const int *above, const int *centre, const int *below, const short *dx, const short *dy, int columns,
-    const int thresholds[4], uchar *classes) {
+    const int *above, const int *centre, const int *below, const short *dx, const short *dy, int columns, int low,
+    int high, uchar *classes) {
     const int tangent22 = int(0.4142135623730950488016887242097 * (1 << 15) + 0.5);
-    const int t0 = thresholds[0], t1 = thresholds[1], t2 = thresholds[2], t3 = thresholds[3];
     for (int column = 0; column < columns; ++column) {
         const int m = centre[column];
         const int xs = dx[column], ys = dy[column];
@@ -133,7 +132,7 @@ __attribute__((target_clones("avx2", "default"))) void classifyMaxima(
         const int before = across ? left : along ? up : rising ? upRight : upLeft;
         const int after = across ? right : along ? down : rising ? downLeft : downRight;
         const int isMaximum = (m > before) & (m + int(across | along) > after);
-        classes[column] = uchar(isMaximum * ((m > t0) | (m > t1) << 1 | (m > t2) << 2 | (m > t3) << 3));
+        classes[column] = uchar(isMaximum * ((m > low) | (m > high) << 1));
     }
 }
 
@@ -221,7 +220,7 @@ __attribute__((target("avx2"))) void profilesAVX2(const cv::Mat &image, double x
 /// One row of cv::Sobel's 3×3 derivatives of an 8-bit image in x (`dx`) and y (`dy`), 16-bit, with the
 /// border replicated: `above` and `below` are the neighbouring rows (the row itself at the image's edge).
 /// Integer sums, so the same values as cv::Sobel's to the last bit, a row at a time instead of two whole
-/// 16-bit images (both Canny pairs of a blurred 360×640 MIDV-500 frame: 0.55 → 0.47 ms).
+/// 16-bit images.
 __attribute__((target_clones("avx2", "default"))) void sobelRow(const uchar *__restrict above,
                                                                 const uchar *__restrict centre,
                                                                 const uchar *__restrict below, int columns,
@@ -367,23 +366,21 @@ int svi_canny(SVImageView source, SVImageView destination, double lowThreshold, 
     });
 }
 
-int svi_canny_pair(SVImageView source, SVImageView first, SVImageView second, double firstLow, double firstHigh,
-                   double secondLow, double secondHigh) {
+int svi_fast_canny(SVImageView source, SVImageView destination, double lowThreshold, double highThreshold) {
     return guarded([&] {
         const cv::Mat gray = asMat(source);
         CV_Assert(gray.type() == CV_8UC1);
-        if (firstLow > firstHigh) std::swap(firstLow, firstHigh);
-        if (secondLow > secondHigh) std::swap(secondLow, secondHigh);
+        cv::Mat edges = asMat(destination);
+        CV_Assert(edges.type() == CV_8UC1 && edges.size() == gray.size());
+        if (lowThreshold > highThreshold) std::swap(lowThreshold, highThreshold);
         const int rows = gray.rows, columns = gray.cols;
         // The derivatives of two rows at a time: the row classified and the next.
         std::vector<short> derivatives(4 * size_t(columns));
         const auto dxRow = [&](int row) { return derivatives.data() + size_t(row % 2) * columns; };
         const auto dyRow = [&](int row) { return derivatives.data() + size_t(2 + row % 2) * columns; };
-        // Non-maxima suppression once for both pairs; each maximum keeps which of the four thresholds it
-        // exceeds. The squared magnitude is kept for three rows at a time, with a border of zeros, as
-        // cv::Canny compares the image's edge pixels.
-        const int thresholds[4] = {squaredThreshold(firstLow), squaredThreshold(firstHigh), squaredThreshold(secondLow),
-                                   squaredThreshold(secondHigh)};
+        // The squared magnitude is kept for three rows at a time, with a border of zeros, as cv::Canny
+        // compares the image's edge pixels.
+        const int low = squaredThreshold(lowThreshold), high = squaredThreshold(highThreshold);
         const size_t stride = size_t(columns) + 2;
         std::vector<int> magnitudes(3 * stride, 0);
         const auto magnitudeRow = [&](int row) { return magnitudes.data() + size_t((row + 3) % 3) * stride; };
@@ -403,18 +400,9 @@ int svi_canny_pair(SVImageView source, SVImageView first, SVImageView second, do
         for (int row = 0; row < rows; ++row) {
             computeRow(row + 1);
             classifyMaxima(magnitudeRow(row - 1), magnitudeRow(row) + 1, magnitudeRow(row + 1) + 1, dxRow(row), dyRow(row),
-                           columns, thresholds, classes.ptr<uchar>(row + 1) + 1);
+                           columns, low, high, classes.ptr<uchar>(row + 1) + 1);
         }
-        cv::Mat firstEdges = asMat(first);
-        CV_Assert(firstEdges.type() == CV_8UC1 && firstEdges.size() == gray.size());
-        cv::Mat map(rows + 2, columns + 2, CV_8U);
-        std::vector<uint32_t> stack;
-        traceEdges(classes, 1, 2, firstEdges, map, stack);
-        if (second.data != nullptr) {
-            cv::Mat secondEdges = asMat(second);
-            CV_Assert(secondEdges.type() == CV_8UC1 && secondEdges.size() == gray.size());
-            traceEdges(classes, 4, 8, secondEdges, map, stack);
-        }
+        traceEdges(classes, edges);
         return 0;
     });
 }

@@ -50,10 +50,8 @@ extern "C" {
     X(gaussian_blur, (SVImageView source, SVImageView destination, double sigma), (source, destination, sigma))       \
     X(canny, (SVImageView source, SVImageView destination, double lowThreshold, double highThreshold),                \
       (source, destination, lowThreshold, highThreshold))                                                             \
-    X(canny_pair,                                                                                                     \
-      (SVImageView source, SVImageView first, SVImageView second, double firstLow, double firstHigh,                  \
-       double secondLow, double secondHigh),                                                                          \
-      (source, first, second, firstLow, firstHigh, secondLow, secondHigh))                                            \
+    X(fast_canny, (SVImageView source, SVImageView destination, double lowThreshold, double highThreshold),           \
+      (source, destination, lowThreshold, highThreshold))                                                             \
     X(adaptive_threshold,                                                                                             \
       (SVImageView source, SVImageView destination, int32_t blockSize, double offset, int inverted),                  \
       (source, destination, blockSize, offset, inverted))                                                             \

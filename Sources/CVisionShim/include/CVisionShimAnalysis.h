@@ -22,11 +22,9 @@ typedef enum {
 int sv_gaussian_blur(SVImageView source, SVImageView destination, double sigma);
 /// Canny edges of an 8-bit gray image: 255 on edges, 0 elsewhere.
 int sv_canny(SVImageView source, SVImageView destination, double lowThreshold, double highThreshold);
-/// The Canny edges of an 8-bit gray image at two threshold pairs, into `first` and `second`, as two sv_canny
-/// calls give them but with the gradient and its non-maxima suppression worked out once. With a `second` whose
-/// data is NULL, only `first` is traced (the same edges as sv_canny, in about half its time).
-int sv_canny_pair(SVImageView source, SVImageView first, SVImageView second, double firstLow, double firstHigh,
-                  double secondLow, double secondHigh);
+/// The Canny edges of an 8-bit gray image, pixel for pixel those of sv_canny (OpenCV's cv::Canny with the
+/// L2 gradient), by a path of its own written for fewer mispredicted branches, in about half the time.
+int sv_fast_canny(SVImageView source, SVImageView destination, double lowThreshold, double highThreshold);
 /// 255 where a pixel is brighter than the mean of its `blockSize` neighbourhood minus `offset`
 /// (darker, when `inverted` is non-zero), 0 elsewhere.
 int sv_adaptive_threshold(SVImageView source, SVImageView destination, int32_t blockSize, double offset, int inverted);

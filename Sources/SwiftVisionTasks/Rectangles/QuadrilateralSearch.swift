@@ -50,7 +50,7 @@ struct QuadrilateralSearch {
     init(image: PixelBuffer, minimumSide: Double) throws {
         self.minimumSide = minimumSide
         smooth = try image.blurred(sigma: 1)
-        strongEdges = try smooth.cannyEdges((low: 40, high: 120))
+        strongEdges = try smooth.fastCannyEdges(low: 40, high: 120)
     }
 
     /// Distinct candidates, corners ordered from the top left clockwise.
@@ -76,7 +76,7 @@ struct QuadrilateralSearch {
     /// ``segmentTolerance`` pixels, each piece once (a thin edge's outline runs along it and back).
     func segments(minimumLength: Double) throws -> [LineSegment] {
         var segments: [LineSegment] = []
-        let faintEdges = try smooth.cannyEdges((low: 12, high: 36))
+        let faintEdges = try smooth.fastCannyEdges(low: 12, high: 36)
         let outlines = try faintEdges.contours(outerOnly: true) { bounds, pointCount in
             pointCount >= 2 && Double(max(bounds.width, bounds.height)) >= minimumLength
         }
