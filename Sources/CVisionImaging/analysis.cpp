@@ -246,6 +246,15 @@ __attribute__((target_clones("avx2", "default"))) void sobelRow(const uchar *__r
 /// The widest block thresholdByMean takes; cv::adaptiveThreshold takes wider ones.
 constexpr int maximumMeanBlock = 99;
 
+/// Moves the block's column sums of thresholdByMean down a row: each of `columns` sums gains the pixel of
+/// the row `entering` and loses that of the row `leaving`. In one pass rather than two, eight or more sums
+/// at a time with an AVX2 copy chosen at load time where the processor has it.
+__attribute__((target_clones("avx2", "default"))) void moveColumnSums(int32_t *__restrict sums,
+                                                                      const uchar *__restrict entering,
+                                                                      const uchar *__restrict leaving, int columns) {
+    for (int column = 0; column < columns; ++column) sums[column] += int32_t(entering[column]) - int32_t(leaving[column]);
+}
+
 /// compareWithMeans eight pixels at a time, the same float products; how many pixels it did.
 __attribute__((target("avx2"))) int compareWithMeansAVX2(const uchar *pixels, const int32_t *windows, int count,
                                                          int32_t area, float scale, int limit, int flip, uchar *out) {
@@ -304,15 +313,14 @@ void thresholdByMean(const cv::Mat &gray, cv::Mat &target, int block, double off
     // The sums down each column over the block's rows, with `radius` replicated columns on either side.
     std::vector<int32_t> columnSums(size_t(columns) + 2 * radius, 0);
     int32_t *sums = columnSums.data() + radius;
-    const auto addRow = [&](int row, int32_t sign) {
-        const uchar *pixels = gray.ptr<uchar>(std::min(std::max(row, 0), rows - 1));
-        for (int column = 0; column < columns; ++column) sums[column] += sign * int32_t(pixels[column]);
-    };
-    for (int row = -radius; row <= radius; ++row) addRow(row, 1);
+    const auto pixelRow = [&](int row) { return gray.ptr<uchar>(std::min(std::max(row, 0), rows - 1)); };
+    for (int row = -radius; row <= radius; ++row) {
+        const uchar *pixels = pixelRow(row);
+        for (int column = 0; column < columns; ++column) sums[column] += int32_t(pixels[column]);
+    }
     for (int row = 0; row < rows; ++row) {
         if (row > 0) {
-            addRow(row + radius, 1);
-            addRow(row - radius - 1, -1);
+            moveColumnSums(sums, pixelRow(row + radius), pixelRow(row - radius - 1), columns);
         }
         for (int side = 1; side <= radius; ++side) {
             sums[-side] = sums[0];

@@ -1,3 +1,4 @@
+import CVisionShim
 import Foundation
 import SwiftVisionTestSupport
 import Testing
@@ -35,6 +36,26 @@ import Testing
     @Test func fastCannyRefusesColourImages() throws {
         let colour = try Fixtures.image("chelsea.png").buffer
         #expect(throws: ImageError.self) { try colour.fastCannyEdges(low: 12, high: 36) }
+    }
+
+    /// The adaptive threshold by running block sums (blocks up to 99 wide) is, pixel for pixel, OpenCV's
+    /// cv::adaptiveThreshold, which the imaging library calls for a destination that is the source itself.
+    @Test func adaptiveThresholdEqualsOpenCVs() throws {
+        for (name, image) in try Self.grayImages() {
+            for block in [3, 31, 51, 99] {
+                for offset in [6, -2.5, 0.5] {
+                    for inverted in [false, true] {
+                        var opencv = image
+                        try opencv.withMutableView { view in
+                            try shimCall { sv_adaptive_threshold(view, view, Int32(block), offset, inverted ? 1 : 0) }
+                        }
+                        let ours = try image.adaptiveThreshold(blockSize: block, offset: offset, inverted: inverted)
+                        #expect(try Fixtures.packed(ours) == Fixtures.packed(opencv), "\(name) block \(block) \(offset) \(inverted)")
+                        #expect(try Set(Fixtures.packed(opencv)) == [0, 255], "\(name): one level only")
+                    }
+                }
+            }
+        }
     }
 
     /// Outlines kept by their bounds and point count are those of all outlines that pass the same test,

@@ -28,11 +28,11 @@ extension PixelBuffer {
             throw ImageError.processingFailed("profile steps need a gray buffer and at least 5 offsets")
         }
         let stepCount = offsets.count - 4
-        var steps = [Double](repeating: 0, count: bases.count * stepCount)
-        try withView { view in
-            try bases.withUnsafeBufferPointer { bases in
-                try bases.withMemoryRebound(to: Double.self) { bases in
-                    try steps.withUnsafeMutableBufferPointer { steps in
+        // Left unset until the library writes every step: zeroing them first took 1 % of a MIDV-500 frame.
+        return try [Double](unsafeUninitializedCapacity: bases.count * stepCount) { steps, written in
+            try withView { view in
+                try bases.withUnsafeBufferPointer { bases in
+                    try bases.withMemoryRebound(to: Double.self) { bases in
                         try shimCall {
                             sv_profile_steps(
                                 view, bases.baseAddress, Int32(bases.count / 2), [across.x, across.y], [along.x, along.y],
@@ -41,8 +41,8 @@ extension PixelBuffer {
                     }
                 }
             }
+            written = steps.count
         }
-        return steps
     }
 
     /// A gray copy shrunk so that its longer side is at most `maximumSide` pixels, and the factors
