@@ -23,6 +23,11 @@ final class StreamAdmission: Sendable {
         return error
     }
 
+    /// The close frame's reason (after code 1013, "try again later") for a stream upgraded while the last
+    /// seat was being taken: the error's code and message, ASCII and well within the 123 bytes a close
+    /// frame's reason may have.
+    var closeReason: String { "\(full.code): \(full.message)" }
+
     /// Counts a stream that opens; false (and nothing counted) when all seats are taken.
     func enter() -> Bool {
         guard open.add(1, ordering: .relaxed).newValue <= limit else {

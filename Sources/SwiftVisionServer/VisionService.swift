@@ -145,7 +145,11 @@ public enum VisionService {
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             context.requestContext.releaseWebSocketHandler()
-            guard streams.enter() else { return }
+            // Another upgrade can pass `hasRoom` before this one counts; the loser is told why, not closed as normal.
+            guard streams.enter() else {
+                try await outbound.close(.unknown(1013), reason: streams.closeReason)  // 1013: try again later
+                return
+            }
             defer { streams.leave() }
             let session = StreamSession(
                 catalog: catalog, taskName: context.requestContext.parameters.get("task") ?? "",

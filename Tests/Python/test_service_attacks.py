@@ -515,6 +515,72 @@ def test_streams_past_the_limit_are_refused_and_hold_slots(make_server):
     server.assert_alive()
 
 
+def ws_close_frame(sock: socket.socket, buffer: bytes, wait: float) -> tuple[int, str] | None:
+    """The close frame's code and reason the server sends within `wait` seconds (skipping other frames),
+    or None when it sends none and keeps the stream open."""
+    sock.settimeout(wait)
+    try:
+        while True:
+            while len(buffer) < 2 or len(buffer) < 2 + (buffer[1] & 0x7F):
+                chunk = sock.recv(4096)
+                if not chunk:
+                    raise AssertionError("the server closed the connection without a close frame")
+                buffer += chunk
+            opcode, length = buffer[0] & 0x0F, buffer[1] & 0x7F
+            assert length < 126, "a control frame or error longer than expected"
+            payload, buffer = buffer[2:2 + length], buffer[2 + length:]
+            if opcode == 8:
+                return struct.unpack("!H", payload[:2])[0], payload[2:].decode()
+    except socket.timeout:
+        return None
+
+
+def test_a_stream_that_loses_the_race_for_the_last_seat_is_told_why(make_server):
+    # With one seat left, upgrades sent together all pass the check before the upgrade, and the seat
+    # decides after the 101. Before, the losers got a normal close (1000), as if the service had finished.
+    limit = 2
+    server = make_server("--max-concurrent", "1", "--max-streams", str(limit))
+    handshake = (f"GET /v1/stream/faces HTTP/1.1\r\nHost: {HOST}:{server.port}\r\nUpgrade: websocket\r\n"
+                 "Connection: Upgrade\r\nSec-WebSocket-Key: c3dpZnR2aXNpb24tdGVzdA==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+    losers = 0
+    for round_index in range(10):
+        held = [upgrade(server.port, "/v1/stream/faces")[0] for _ in range(limit - 1)]
+        racers = [socket.create_connection((HOST, server.port), timeout=10) for _ in range(6)]
+        try:
+            for sock in racers:
+                sock.sendall(handshake.encode())
+            closes = []
+            for sock in racers:
+                head = b""
+                while b"\r\n\r\n" not in head:
+                    chunk = sock.recv(4096)
+                    assert chunk, f"round {round_index}: the server closed the connection before answering"
+                    head += chunk
+                head, _, rest = head.partition(b"\r\n\r\n")
+                status = parse(head + b"\r\n\r\n")[0]
+                assert status in (101, 503), (round_index, status)
+                if status == 101:
+                    closes.append(ws_close_frame(sock, rest, wait=0.5))
+            assert closes.count(None) == 1, f"round {round_index}: {closes.count(None)} racers kept the last seat"
+            for close in closes:
+                assert close is None or (close[0] == 1013 and close[1].startswith("too_many_streams: ")), (round_index, close)
+            losers += len(closes) - 1
+        finally:
+            for sock in held + racers:
+                sock.close()
+        wait_until_streams_close(server)
+    # The race must have happened for the test to say anything (about 18 losers in 10 rounds here).
+    assert losers > 0, "no upgrade lost the race for the last seat"
+    server.assert_alive()
+
+
+def wait_until_streams_close(server: Server) -> None:
+    deadline = time.monotonic() + 10
+    while b"swiftvision_streams_open 0" not in request(server.port, "GET", "/metrics")[2]:
+        assert time.monotonic() < deadline, "streams still open 10 s after their clients left"
+        time.sleep(0.1)
+
+
 # ------------------------------------------------------------------------------------------------
 # 8. The token
 # ------------------------------------------------------------------------------------------------
