@@ -34,7 +34,8 @@ DEV = pathlib.Path(os.environ.get("SWIFTVISION_CACHE", pathlib.Path.home() / ".c
 
 # name: (repository, commit, frame folder, frame name pattern, ground-truth file, frames taken, what it tests).
 # OTB-100 (Wu, Lim, Yang, TPAMI 2015) and UAV123 (Mueller, Smith, Ghanem, ECCV 2016) sequences as tracker
-# repositories ship them for their demos; VOT2015's ball1 (Kristan et al., ICCV-W 2015) as a polygon per frame.
+# repositories ship them for their demos; VOT2015's ball1 and bag (Kristan et al., ICCV-W 2015) as a polygon per
+# frame; DTB70's Surfing06 (Li, Yeung, AAAI 2017).
 SOURCES = {
     "dragonbaby": ("HyeonseobNam/py-MDNet", "680fa4d", "datasets/OTB/DragonBaby/img", "{:04d}.jpg",
                    "datasets/OTB/DragonBaby/groundtruth_rect.txt", 113, "a baby turning, kicking and flipping"),
@@ -54,6 +55,12 @@ SOURCES = {
                  "sequences/person11/groundtruth_rect.txt", 241, "a person turning among others"),
     "ball1": ("bertinetto/staple", "7b6b5b5", "vot15_ball1/imgs", "{:08d}.jpg", "vot15_ball1/groundtruth.txt", 105,
               "a bouncing ball"),
+    "bag": ("bertinetto/siamese-fc", "e86eb64", "demo-sequences/vot15_bag/imgs", "{:08d}.jpg",
+            "demo-sequences/vot15_bag/groundtruth.txt", 196, "a plastic bag blown about, turning over"),
+    "bird2": ("lifeng9472/IBCCF", "e4e4596", "sequences/Bird2/img", "{:04d}.jpg", "sequences/Bird2/groundtruth_rect.txt", 99,
+              "a bird turning round, fast, in-plane rotation"),
+    "surfing06": ("vision4robotics/ReCF-Tracker", "1e793a2", "sequences/Surfing06/img", "{:05d}.jpg",
+                  "sequences/Surfing06/groundtruth_rect.txt", 106, "a small surfer turning on a wave, from a drone"),
 }
 QUALITY = 90
 
