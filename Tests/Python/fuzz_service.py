@@ -2,11 +2,13 @@
 
 Starts the real server (as the attack suite does, under `prlimit`), then sends mutants of valid
 requests — request lines, headers, query options, bodies, multipart forms — and of valid WebSocket
-text messages and frames. After every mutant the server must still be running; every answer must be
-an HTTP status other than 500, or a closed connection; every 50 mutants `/healthz` must answer in
-under 100 ms. The seed and the mutant's number are printed on failure, so any failure replays.
-Then schemathesis generates requests from the service's OpenAPI document (`--schemathesis-examples`
-per operation, same seed): no server error, every answer as documented.
+text messages and frames, whole or as hostile frame sequences (fragments, reserved bits, unknown
+and control opcodes, unmasked, lengths past the limit). After every mutant the server must still be
+running; every answer must be an HTTP status other than 500, or a closed connection; every 50
+mutants `/healthz` must answer in under 100 ms. The seed and the mutant's number are printed on
+failure, so any failure replays. Then schemathesis generates requests from the service's OpenAPI
+document (`--schemathesis-examples` per operation, same seed): no server error, every answer as
+documented.
 
     python Tests/Python/fuzz_service.py --iterations 2000 --seed 20261127
 """
@@ -76,6 +78,30 @@ def stream_mutant(rng: random.Random) -> tuple[int, bytes]:
     return 2, mutate((MEDIA / "chelsea.png").read_bytes()[:4000], rng)
 
 
+def raw_frames(rng: random.Random, payload: bytes) -> bytes:
+    """`payload` as WebSocket frames a hostile client might send: split into fragments (continuations,
+    sometimes of the other type or without an end), with reserved bits, unknown or control opcodes,
+    unmasked, or with a declared length far past the message limit (8 MB) and little data behind it."""
+    out = bytearray()
+    cuts = sorted(rng.sample(range(1, len(payload)), min(len(payload) - 1, rng.randint(0, 5)))) if len(payload) > 1 else []
+    pieces = [payload[start:end] for start, end in zip([0, *cuts], [*cuts, len(payload)])]
+    for number, piece in enumerate(pieces):
+        opcode = (rng.choice([1, 2]) if number == 0 else 0) if rng.random() < 0.8 else rng.choice([0, 1, 2, 3, 8, 9, 10, 11, 15])
+        last = number == len(pieces) - 1 if rng.random() < 0.9 else rng.random() < 0.5
+        first = (0x80 if last else 0) | (rng.choice([0x10, 0x20, 0x40]) if rng.random() < 0.05 else 0) | opcode
+        masked = rng.random() < 0.95
+        length = len(piece) if rng.random() < 0.95 else rng.choice([8 * 1024 * 1024 + 1, 2**32, 2**63 - 1])
+        if length < 126:
+            header = bytes([first, (0x80 if masked else 0) | length])
+        elif length < 1 << 16:
+            header = bytes([first, (0x80 if masked else 0) | 126]) + length.to_bytes(2, "big")
+        else:
+            header = bytes([first, (0x80 if masked else 0) | 127]) + length.to_bytes(8, "big")
+        key = rng.randbytes(4) if masked else b""
+        out += header + key + (bytes(b ^ key[i % 4] for i, b in enumerate(piece)) if masked else piece)
+    return bytes(out)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--iterations", type=int, default=2000)
@@ -99,7 +125,10 @@ def main() -> int:
                         try:
                             for _ in range(rng.randint(1, 5)):
                                 opcode, payload = stream_mutant(rng)
-                                ws_send(sock, opcode, payload)
+                                if rng.random() < 0.3:
+                                    sock.sendall(raw_frames(rng, payload))
+                                else:
+                                    ws_send(sock, opcode, payload)
                         except OSError:
                             pass
             assert server.proc.poll() is None, f"{where}: the server died ({server.proc.returncode})"
