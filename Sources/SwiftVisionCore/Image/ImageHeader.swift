@@ -84,7 +84,7 @@ public struct ImageHeader: Sendable, Equatable {
                 guard let height = bytes.uint16(at: segment + 1, bigEndian: true),
                     let width = bytes.uint16(at: segment + 3, bigEndian: true)
                 else { throw ImageError.truncated(.jpeg) }
-                guard Self.hasJPEGEnd(bytes) else { throw ImageError.truncated(.jpeg) }
+                guard Self.jpegEnds(bytes, from: offset) else { throw ImageError.truncated(.jpeg) }
                 return (Int(width), Int(height), orientation)
             case 0xD9, 0xDA:
                 throw ImageError.corrupt(.jpeg, reason: "no frame header before the image data")
@@ -95,20 +95,44 @@ public struct ImageHeader: Sendable, Equatable {
         }
     }
 
-    /// A whole JPEG ends with the EOI marker; encoders may leave a few padding bytes after it.
-    private static func hasJPEGEnd(_ bytes: ByteReader) -> Bool {
-        let tail = max(0, bytes.count - 64)
-        return (tail..<max(tail, bytes.count - 1)).contains { bytes.uint8(at: $0) == 0xFF && bytes.uint8(at: $0 + 1) == 0xD9 }
+    /// Whether the JPEG's image ends with its EOI marker, looked for from `offset` (the frame header) on.
+    /// Entropy-coded data holds no EOI (an 0xFF there is followed by a stuffed 0x00 or a restart marker,
+    /// ITU-T T.81, B.1.1.2); a segment (tables, comments) is stepped over by its length where that leads to
+    /// the next marker or, after a scan header, to the scan's data, so that a damaged scan never steps over
+    /// the end. What follows EOI is not read: phones append data there (Samsung's trailer, the video of a
+    /// Google or Samsung motion photo, an Ultra HDR gain map).
+    private static func jpegEnds(_ bytes: ByteReader, from offset: Int) -> Bool {
+        var offset = offset
+        while let found = bytes.offset(of: 0xFF, from: offset), let marker = bytes.uint8(at: found + 1) {
+            if marker == 0xD9 { return true }
+            offset = found + 1
+            let isSegment = (0xC0...0xCF).contains(marker) || (0xDA...0xDF).contains(marker) || (0xE0...0xEF).contains(marker) || marker == 0xFE
+            guard isSegment, let length = bytes.uint16(at: found + 2, bigEndian: true), length >= 2 else { continue }
+            let next = found + 2 + Int(length)
+            if next < bytes.count, marker == 0xDA || bytes.uint8(at: next) == 0xFF { offset = next }
+        }
+        return false
     }
 
     private static func parsePNG(_ bytes: ByteReader) throws -> (Int, Int) {
         guard bytes.matches(Array("IHDR".utf8), at: 12), let width = bytes.uint32(at: 16, bigEndian: true),
             let height = bytes.uint32(at: 20, bigEndian: true)
         else { throw ImageError.truncated(.png) }
-        guard bytes.count >= 12, bytes.matches(Array("IEND".utf8), at: bytes.count - 8) else {
-            throw ImageError.truncated(.png)
-        }
+        guard Self.pngEnds(bytes) else { throw ImageError.truncated(.png) }
         return (Int(width), Int(height))
+    }
+
+    /// Whether walking the PNG's chunks by their lengths reaches `IEND` within the data; bytes after it
+    /// are not read (libpng stops there too).
+    private static func pngEnds(_ bytes: ByteReader) -> Bool {
+        var start = 8
+        while let length = bytes.uint32(at: start, bigEndian: true) {
+            let end = start + 12 + Int(length)
+            guard end <= bytes.count else { return false }
+            if bytes.matches(Array("IEND".utf8), at: start + 4) { return true }
+            start = end
+        }
+        return false
     }
 
     private static func parseWebP(_ bytes: ByteReader) throws -> (Int, Int) {
@@ -183,6 +207,15 @@ struct ByteReader {
         let lower = min(max(start, 0), data.count)
         let upper = min(max(end, lower), data.count)
         return ByteReader(data[data.startIndex + lower..<data.startIndex + upper])
+    }
+
+    /// The offset of the first `byte` at or after `start`, if any.
+    func offset(of byte: UInt8, from start: Int) -> Int? {
+        guard start >= 0, start < data.count else { return nil }
+        return data.withUnsafeBytes { raw -> Int? in
+            guard let base = raw.baseAddress, let found = memchr(base + start, Int32(byte), raw.count - start) else { return nil }
+            return base.distance(to: UnsafeRawPointer(found))
+        }
     }
 
     func matches(_ pattern: [UInt8], at offset: Int) -> Bool {
