@@ -6,10 +6,22 @@ import SwiftVisionCollections
 
 /// Conventions shared by the commands that take images and videos.
 enum MediaFiles {
-    static let videoExtensions: Set<String> = ["mp4", "mov", "avi", "mkv", "webm", "m4v"]
+    /// The extensions of the videos that folders are searched for: phones' (`mp4`, `mov`, `3gp`), cameras'
+    /// and camcorders' (`avi`, `mts`, `m2ts`), the web's and screen recorders' (`webm`, `mkv`, `flv`), and
+    /// older ones (`mpg`, `wmv`). A transport stream's `.ts`, which TypeScript shares, counts only when given.
+    static let videoExtensions: Set<String> = [
+        "mp4", "mov", "avi", "mkv", "webm", "m4v", "3gp", "3g2", "mts", "m2ts", "mpg", "mpeg", "vob", "wmv", "asf", "flv", "ogv",
+    ]
 
+    /// Whether `url` is read frame by frame: a stream, a file with a video's extension, or a regular file
+    /// with another name (not an image's) whose first bytes open a video container.
     static func isVideo(_ url: URL) -> Bool {
-        videoExtensions.contains(url.pathExtension.lowercased()) || isStream(url)
+        let pathExtension = url.pathExtension.lowercased()
+        if videoExtensions.contains(pathExtension) || isStream(url) { return true }
+        guard url.isFileURL, url != standardInput, !CollectionIndexer.imageExtensions.contains(pathExtension),
+            (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
+        else { return false }
+        return VideoContainer(contentsOf: url) != nil
     }
 
     /// Whether `url` is a network stream (RTSP, RTMP, HTTP) rather than a file.

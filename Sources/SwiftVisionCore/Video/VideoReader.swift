@@ -26,6 +26,11 @@ public final class VideoReader: Sequence, IteratorProtocol {
     public let framesPerSecond: Double
     /// The container's frame count; may be an estimate, or 0 when unknown.
     public let reportedFrameCount: Int
+    /// Whether ``reportedFrameCount`` comes from an index of the frames (MP4, MOV, 3GP, AVI), so that a
+    /// video ending well before it is cut short; elsewhere (Matroska, WebM, transport streams, ASF) FFmpeg
+    /// estimates it from the duration and the frame rate, which a variable frame rate or a stream without
+    /// a duration puts far off (a screen recording's WebM: 222 announced, 142 frames, all of them read).
+    private let indexesFrames: Bool
     private let reader: OpaquePointer
     /// The path, URL or camera the frames come from, for messages.
     private let name: String
@@ -43,18 +48,21 @@ public final class VideoReader: Sequence, IteratorProtocol {
         if !isStream, let problem = FileReadability.problem(atPath: url.path, refusingEmpty: true) {
             throw VideoError.cannotOpen(path: url.path, reason: problem)
         }
-        try self.init(url: url, name: location, isLive: isStream, limits: limits) { sv_video_reader_open(location) }
+        let container = isStream ? nil : VideoContainer(contentsOf: url)
+        try self.init(url: url, name: location, isLive: isStream, indexesFrames: container == .isoMedia || container == .avi, limits: limits) {
+            sv_video_reader_open(location)
+        }
     }
 
     /// Opens camera `index` (`/dev/videoN`, V4L2), refusing frames larger than `limits`.
     public convenience init(camera index: Int, limits: ImageLimits = .default) throws {
         let name = "camera:\(index)"
-        try self.init(url: URL(string: name)!, name: name, isLive: true, limits: limits) {
+        try self.init(url: URL(string: name)!, name: name, isLive: true, indexesFrames: false, limits: limits) {
             sv_video_reader_open_camera(Int32(clamping: index))
         }
     }
 
-    private init(url: URL, name: String, isLive: Bool, limits: ImageLimits, open: () -> OpaquePointer?) throws {
+    private init(url: URL, name: String, isLive: Bool, indexesFrames: Bool, limits: ImageLimits, open: () -> OpaquePointer?) throws {
         guard let reader = open() else {
             throw VideoError.cannotOpen(path: name, reason: String(cString: sv_last_error()))
         }
@@ -74,6 +82,7 @@ public final class VideoReader: Sequence, IteratorProtocol {
         self.url = url
         self.name = name
         self.isLive = isLive
+        self.indexesFrames = indexesFrames
         self.reader = reader
         self.width = Int(width)
         self.height = Int(height)
@@ -99,8 +108,8 @@ public final class VideoReader: Sequence, IteratorProtocol {
             lastTimestamp = timestamp
             return VideoFrame(image: VisionImage(buffer: buffer), index: nextIndex, timestampInMilliseconds: timestamp)
         case (nil, 1):
-            // Containers' frame counts may be estimates, so only a clear shortfall is an error.
-            if !isLive, reportedFrameCount > 0, nextIndex < reportedFrameCount - Swift.max(2, reportedFrameCount / 20) {
+            // An index may count a frame or two the decoder drops, so only a clear shortfall is an error.
+            if indexesFrames, reportedFrameCount > 0, nextIndex < reportedFrameCount - Swift.max(2, reportedFrameCount / 20) {
                 error = .endedEarly(path: name, read: nextIndex, announced: reportedFrameCount)
             } else if nextIndex == 0 {
                 // A source that opens and gives nothing, such as an MP4 with its index at the end read from a
