@@ -23,12 +23,14 @@ final class StreamSession: Sendable {
     private let holdsSlot = Atomic<Bool>(false)
 
     /// The session's accounting of frames: each frame is answered once, with a result or an error, or
-    /// counted once as dropped in the next result's `dropped`.
+    /// counted once as dropped in the next result's `dropped`. It takes the same memory however many
+    /// frames a client sends: refused frames are counted, not listed (a set of them grew by 13 bytes a
+    /// frame while no result came, without bound).
     private struct Ledger {
-        /// Frames answered with an error straight away (undecodable, refused timestamp).
-        var refused: Set<Int> = []
-        /// The frame of the latest result.
-        var lastResult = -1
+        /// Frames answered with an error straight away (undecodable, refused timestamp), all told.
+        var refused = 0
+        /// The frame of the latest result, and how many frames had been refused when it was sent.
+        var lastResult = -1, refusedBeforeLastResult = 0
         /// Frames answered with a result, and frames dropped.
         var answered = 0, dropped = 0
     }
@@ -110,7 +112,7 @@ final class StreamSession: Sendable {
                         // The frame is decoded when its turn comes: one that flow limiting drops never is.
                         let options = ImageDecodingOptions(limits: ImageLimits(maximumPixelCount: maxPixels))
                         let bytes = Data(buffer: buffer)
-                        let index = frame
+                        let sent = SentFrame(index: frame, refusedBefore: ledger.withLock { $0.refused })
                         let given = timestamp
                         try stream.frames.table.withLock { frames in
                             let used = try stream.live.send(timestampInMilliseconds: given) { [self] in
@@ -121,11 +123,10 @@ final class StreamSession: Sendable {
                                 holdsSlot.store(true, ordering: .relaxed)
                                 return image
                             }
-                            frames[used] = index
+                            frames[used] = sent
                         }
                     } catch {
-                        let index = frame
-                        ledger.withLock { _ = $0.refused.insert(index) }
+                        ledger.withLock { $0.refused += 1 }
                         answer.yield(Self.errorText(error, frame: frame))
                     }
                 }
@@ -154,7 +155,8 @@ final class StreamSession: Sendable {
         let frames = FrameTable()
         let live = task.makeLiveStream { [self] result in
             if holdsSlot.exchange(false, ordering: .relaxed) { limiter.releaseFrameSlot() }
-            guard let index = frames.take(result.timestampInMilliseconds) else { return }
+            guard let sent = frames.take(result.timestampInMilliseconds) else { return }
+            let index = sent.index
             // A frame of a stream replaced by new options counts as dropped in the next result.
             if case .failure(VisionTaskError.closed) = result.output { return }
             // Frames of this stream are answered in order; a result older than the latest one (a stream
@@ -162,9 +164,11 @@ final class StreamSession: Sendable {
             // was a frame that a replaced stream never processed.
             let dropped = ledger.withLock { ledger -> Int? in
                 guard index > ledger.lastResult else { return nil }
-                let skipped = (ledger.lastResult + 1..<index).filter { !ledger.refused.contains($0) }.count
-                ledger.refused = ledger.refused.filter { $0 > index }
+                // Frames are sent and refused in order, so those between the two results that were
+                // refused are the ones refused between their sending.
+                let skipped = index - ledger.lastResult - 1 - (sent.refusedBefore - ledger.refusedBeforeLastResult)
                 ledger.lastResult = index
+                ledger.refusedBeforeLastResult = sent.refusedBefore
                 ledger.answered += 1
                 ledger.dropped += skipped
                 return skipped
@@ -216,10 +220,10 @@ final class StreamSession: Sendable {
 
 /// The frames sent to one live stream, by the timestamp they were sent with.
 private final class FrameTable: Sendable {
-    let table = Mutex<[Int: Int]>([:])
+    let table = Mutex<[Int: SentFrame]>([:])
 
     /// The frame sent with `timestamp`, forgotten with every earlier one.
-    func take(_ timestamp: Int) -> Int? {
+    func take(_ timestamp: Int) -> SentFrame? {
         table.withLock { table in
             let index = table[timestamp]
             table = table.filter { $0.key > timestamp }

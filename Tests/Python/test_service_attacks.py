@@ -12,12 +12,14 @@ from __future__ import annotations
 import base64
 import json
 import os
+import queue
 import random
 import signal
 import socket
 import struct
 import subprocess
 import tempfile
+import threading
 import time
 import zlib
 from pathlib import Path
@@ -270,6 +272,100 @@ def test_out_of_range_stream_timestamps_are_bad_options(make_server):
         text, rest = ws_receive_text(sock, rest)
         assert json.loads(text)["timestampMs"] == 5, text
     server.assert_alive()
+
+
+def test_refused_stream_frames_take_no_memory_and_count_as_answered(make_server):
+    # A client can send frames the stream refuses (a timestamp that does not increase) forever, each
+    # answered with an error and no result in between. Their numbers were kept in a set until the next
+    # result: 13 bytes a frame, without bound (300,000 such frames grew the server by 6 MB).
+    server = make_server("--max-concurrent", "1")
+    sock, status, _, rest = upgrade(server.port, "/v1/stream/faces", {"Origin": f"http://{HOST}:{server.port}"})
+    assert status == 101
+    last, pings = {"text": ""}, queue.SimpleQueue()
+
+    def drain() -> None:
+        # Keeps the latest text answer, and the pings the server sends every 30 s for the sender to answer
+        # between its frames; it never waits for the sender, who may wait for the server, who then waits
+        # for this reader.
+        buffer = rest
+        try:
+            while True:
+                while len(buffer) < 2 or len(buffer) < frame_end(buffer):
+                    chunk = sock.recv(65536)
+                    if not chunk:
+                        return
+                    buffer += chunk
+                end = frame_end(buffer)
+                opcode, payload, buffer = buffer[0] & 0x0F, buffer[end - frame_length(buffer):end], buffer[end:]
+                if opcode == 1:
+                    last["text"] = payload.decode()
+                elif opcode == 9:
+                    pings.put(payload)
+        except OSError:
+            pass
+
+    def answer_pings() -> None:
+        while not pings.empty():
+            ws_send(sock, 10, pings.get())
+
+    def answered() -> int:
+        return json.loads(last["text"]).get("frame", 0) if last["text"] else 0
+
+    def wait_for_answers(upto: int) -> None:
+        # A busy machine answers slowly: wait while the answers move on.
+        seen, deadline = answered(), time.monotonic() + 30
+        while answered() < upto:
+            if answered() != seen:
+                seen, deadline = answered(), time.monotonic() + 30
+            assert time.monotonic() < deadline, f"no answer in 30 s after {last['text'][:200]}"
+            answer_pings()
+            time.sleep(0.05)
+
+    def send_refused(count: int, first: int) -> None:
+        # At most 5,000 frames ahead of the answers, so that a pong does not queue behind a backlog.
+        for batch in range(count // 1000):
+            sock.sendall(refused * 1000)
+            answer_pings()
+            wait_for_answers(first + batch * 1000 - 5000)
+        wait_for_answers(first + count - 1)
+
+    refused = ws_frame(1, b'{"timestampMs": 5}') + ws_frame(2, b"x")
+    with sock:
+        threading.Thread(target=drain, daemon=True).start()
+        ws_send(sock, 1, b'{"timestampMs": 1000}')
+        ws_send(sock, 2, b"x")  # undecodable, but it takes its timestamp: 5 ms is refused after it
+        send_refused(50_000, first=1)
+        before = server.status("VmRSS")
+        send_refused(250_000, first=50_001)
+        grown = (server.status("VmRSS") - before) / 1024
+        assert grown < 2, f"250,000 refused frames grew the server by {grown:.1f} MB"
+        assert json.loads(last["text"])["error"]["code"] == "non_increasing_timestamp", last["text"]
+        # Answered with errors, none of them counts as dropped in the next result.
+        ws_send(sock, 1, b'{"timestampMs": 2000}')
+        ws_send(sock, 2, (MEDIA / "zidane.jpg").read_bytes())
+        deadline = time.monotonic() + 60
+        while '"dropped"' not in last["text"]:
+            assert time.monotonic() < deadline, f"no result for the photo: {last['text'][:200]}"
+            time.sleep(0.1)
+        answer = json.loads(last["text"])
+        assert (answer["frame"], answer["dropped"]) == (300_001, 0), answer
+    server.assert_alive()
+
+
+def frame_length(buffer: bytes) -> int:
+    """The payload length of the server's (unmasked) frame at the start of `buffer`, whose header is there."""
+    length = buffer[1] & 0x7F
+    if length == 126:
+        return struct.unpack("!H", buffer[2:4])[0] if len(buffer) >= 4 else 1 << 62
+    if length == 127:
+        return struct.unpack("!Q", buffer[2:10])[0] if len(buffer) >= 10 else 1 << 62
+    return length
+
+
+def frame_end(buffer: bytes) -> int:
+    """Where the server's frame at the start of `buffer` ends (past the buffer while it is incomplete)."""
+    length = frame_length(buffer)
+    return {126: 4, 127: 10}.get(buffer[1] & 0x7F, 2) + length
 
 
 # ------------------------------------------------------------------------------------------------
