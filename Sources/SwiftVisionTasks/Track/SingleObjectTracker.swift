@@ -113,10 +113,7 @@ package final class SingleObjectTracker: @unchecked Sendable {
         if let tracked, trackedScore >= Self.reacquisitionThreshold + Self.searchMargin {
             return follow(tracked, in: frame)
         }
-        let centre = framesDoubted > 0 ? trustedBox : box
-        let whole = CGRect(
-            x: centre.midX - objectSize.width / 2, y: centre.midY - objectSize.height / 2, width: objectSize.width,
-            height: objectSize.height)
+        let whole = wholeObject(around: framesDoubted > 0 ? trustedBox : box)
         let radius = max(whole.width, whole.height) * Double(1 + framesLost + framesDoubted)
         let scales = isLost ? ObjectAppearance.lostSearchScales : framesDoubted > 0 ? ObjectAppearance.hiddenSearchScales : ObjectAppearance.searchScales
         let doubted = trackedScore < Self.doubtThreshold
@@ -178,10 +175,15 @@ package final class SingleObjectTracker: @unchecked Sendable {
     /// frame.
     private func mayHaveLeft(_ box: CGRect, _ frame: VisionImage) -> Bool {
         let margin = Self.leavingMargin * max(objectSize.width, objectSize.height)
-        let last = CGRect(
-            x: trustedBox.midX - objectSize.width / 2, y: trustedBox.midY - objectSize.height / 2, width: objectSize.width,
-            height: objectSize.height)
+        let last = wholeObject(around: trustedBox)
         return touchesEdge(box, of: frame) && touchesEdge(last.insetBy(dx: -margin, dy: -margin), of: frame)
+    }
+
+    /// The object's whole box (its last size seen away from the frame's edge) centred on `box`.
+    private func wholeObject(around box: CGRect) -> CGRect {
+        CGRect(
+            x: box.midX - objectSize.width / 2, y: box.midY - objectSize.height / 2, width: objectSize.width,
+            height: objectSize.height)
     }
 
     /// Whether `box` reaches the edge of `frame`, where an object leaving the frame cannot be searched
