@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_openapi import SCHEMATHESIS  # noqa: E402
 from test_service_attacks import HOST, MEDIA, Server, exchange, upgrade, ws_send  # noqa: E402
+from test_web_page import ws_header  # noqa: E402
 
 OPTIONS = ["threshold", "max", "landmarks", "fast", "multiple", "classify", "level", "box", "max-hands",
            "min-detection-confidence", "timestampMs", "formats", "lang", "threads", "model"]
@@ -91,14 +92,8 @@ def raw_frames(rng: random.Random, payload: bytes) -> bytes:
         first = (0x80 if last else 0) | (rng.choice([0x10, 0x20, 0x40]) if rng.random() < 0.05 else 0) | opcode
         masked = rng.random() < 0.95
         length = len(piece) if rng.random() < 0.95 else rng.choice([8 * 1024 * 1024 + 1, 2**32, 2**63 - 1])
-        if length < 126:
-            header = bytes([first, (0x80 if masked else 0) | length])
-        elif length < 1 << 16:
-            header = bytes([first, (0x80 if masked else 0) | 126]) + length.to_bytes(2, "big")
-        else:
-            header = bytes([first, (0x80 if masked else 0) | 127]) + length.to_bytes(8, "big")
         key = rng.randbytes(4) if masked else b""
-        out += header + key + (bytes(b ^ key[i % 4] for i, b in enumerate(piece)) if masked else piece)
+        out += ws_header(first, length, masked) + key + (bytes(b ^ key[i % 4] for i, b in enumerate(piece)) if masked else piece)
     return bytes(out)
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from test_web_page import BINARY, HOST, MEDIA, ROOT, free_port, http_get, stop, tail
+from test_web_page import BINARY, HOST, MEDIA, ROOT, free_port, http_get, stop, tail, ws_header
 
 ROUNDS = 6
 CUT_UPLOADS_PER_ROUND = 50
@@ -74,14 +74,7 @@ def unread_answer(port: int, body: bytes) -> None:
 
 def ws_frame(opcode: int, payload: bytes) -> bytes:
     """A client frame with a zero masking key (RFC 6455 allows any key; masked equals payload)."""
-    n = len(payload)
-    if n < 126:
-        header = struct.pack("!BB", 0x80 | opcode, 0x80 | n)
-    elif n < 1 << 16:
-        header = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, n)
-    else:
-        header = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, n)
-    return header + b"\0\0\0\0" + payload
+    return ws_header(0x80 | opcode, len(payload)) + b"\0\0\0\0" + payload
 
 
 def cut_stream(port: int, frame: bytes, frames: int) -> None:

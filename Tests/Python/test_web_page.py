@@ -52,6 +52,18 @@ TASK_TIME_LIMIT = 60.0
 # ------------------------------------------------------------------------------------------------
 # A minimal DevTools-protocol client: RFC 6455 over a plain socket, text frames, client masking.
 # ------------------------------------------------------------------------------------------------
+def ws_header(first: int, length: int, masked: bool = True) -> bytes:
+    """A frame's header: its `first` byte (final bit, reserved bits, opcode), the mask bit and `length`
+    in the shortest of RFC 6455's three forms; the masking key, where there is one, follows it."""
+    mask = 0x80 if masked else 0
+    if length < 126:
+        return struct.pack("!BB", first, mask | length)
+    if length < 1 << 16:
+        return struct.pack("!BBH", first, mask | 126, length)
+    return struct.pack("!BBQ", first, mask | 127, length)
+
+
+
 class WebSocketClosed(Exception):
     pass
 
@@ -91,19 +103,9 @@ class CDP:
 
     # -- framing
     def _send_frame(self, opcode: int, payload: bytes) -> None:
-        header = bytearray([0x80 | opcode])
-        n = len(payload)
-        if n < 126:
-            header.append(0x80 | n)
-        elif n < 1 << 16:
-            header.append(0x80 | 126)
-            header += struct.pack("!H", n)
-        else:
-            header.append(0x80 | 127)
-            header += struct.pack("!Q", n)
         mask = bytes(self.rng.getrandbits(8) for _ in range(4))
         masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        self.sock.sendall(bytes(header) + mask + masked)
+        self.sock.sendall(ws_header(0x80 | opcode, len(payload)) + mask + masked)
 
     def _read(self, n: int) -> bytes:
         while len(self.buffer) < n:
