@@ -128,7 +128,7 @@ SVVideoReader *svm_video_reader_open(const char *path) {
     guarded([&] {
         auto opened = std::make_unique<SVVideoReader>();
         if (!opened->capture.open(path, cv::CAP_FFMPEG)) {
-            lastError = "FFmpeg cannot open it as a video";
+            lastError = "FFmpeg finds no video stream in it";
             return -1;
         }
 #if CV_VERSION_MAJOR == 4 && CV_VERSION_MINOR == 6

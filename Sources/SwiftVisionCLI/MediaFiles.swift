@@ -16,12 +16,8 @@ enum MediaFiles {
     /// Whether `url` is read frame by frame: a stream, a file with a video's extension, or a regular file
     /// with another name (not an image's) whose first bytes open a video container.
     static func isVideo(_ url: URL) -> Bool {
-        let pathExtension = url.pathExtension.lowercased()
-        if videoExtensions.contains(pathExtension) || isStream(url) { return true }
-        guard url.isFileURL, url != standardInput, !CollectionIndexer.imageExtensions.contains(pathExtension),
-            (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
-        else { return false }
-        return VideoContainer(contentsOf: url) != nil
+        if isStream(url) { return true }
+        return url != standardInput && CollectionIndexer.isVideo(url, videoExtensions: videoExtensions)
     }
 
     /// Whether `url` is a network stream (RTSP, RTMP, HTTP) rather than a file.

@@ -66,6 +66,18 @@ public struct CollectionIndexer: Sendable {
         return files.map { folder + $0 }
     }
 
+    /// Whether the file at `url` is read as a video: its extension is one of `videoExtensions`, or it is a
+    /// regular file whose name is not a photo's and whose first bytes open a video container
+    /// (`VideoContainer`: a camcorder's `.MTS`, a transport stream's `.ts`, a file without an extension).
+    public static func isVideo(_ url: URL, videoExtensions: Set<String>) -> Bool {
+        let pathExtension = url.pathExtension.lowercased()
+        if videoExtensions.contains(pathExtension) { return true }
+        guard url.isFileURL, !imageExtensions.contains(pathExtension),
+            (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true
+        else { return false }
+        return VideoContainer(contentsOf: url) != nil
+    }
+
     /// Indexes every one of `sources`, calling `report` with each picture's outcome and the run's counts so
     /// far (from the indexing threads, one call at a time); stops taking new sources once `shouldStop`
     /// says so. Returns the final counts.
@@ -103,7 +115,7 @@ public struct CollectionIndexer: Sendable {
     private func index(_ source: String, shouldStop: @Sendable () -> Bool, record: @Sendable (IndexEvent) -> Void) -> Bool {
         let url = URL(fileURLWithPath: source)
         do {
-            if videoExtensions.contains(url.pathExtension.lowercased()) {
+            if Self.isVideo(url, videoExtensions: videoExtensions) {
                 return try indexVideo(source, url: url, shouldStop: shouldStop, record: record)
             } else {
                 let data = try Data(contentsOf: url, options: .mappedIfSafe)

@@ -46,7 +46,7 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
         case let error as APIError: return error
         case let error as ImageError:
             switch error {
-            case .unknownFormat, .emptyData: return APIError(.unsupportedMediaType, "not_an_image", error.description)
+            case .unknownFormat, .unsupportedFormat, .emptyData: return APIError(.unsupportedMediaType, "not_an_image", error.description)
             case .tooLarge: return APIError(.contentTooLarge, "image_too_large", error.description)
             default: return APIError(.unprocessableContent, "undecodable_image", error.description)
             }

@@ -66,7 +66,7 @@ extension VNErrorCode {
         case let error as ImageError:
             switch error {
             case .unreadableFile, .unwritableFile: self = .ioError
-            case .emptyData, .unknownFormat, .truncated, .corrupt: self = .invalidFormat
+            case .emptyData, .unknownFormat, .unsupportedFormat, .truncated, .corrupt: self = .invalidFormat
             case .invalidDimensions, .tooLarge, .invalidBuffer: self = .invalidImage
             case .invalidRegion: self = .invalidOption
             case .processingFailed: self = .operationFailed

@@ -17,7 +17,7 @@ import Testing
         let notes = folder.appendingPathComponent("notes.mp4")
         try Data("not a video\n".utf8).write(to: notes)
         let cases = [
-            (empty, "the file is empty"), (named, "it is a folder, not a file"), (notes, "FFmpeg cannot open it as a video"),
+            (empty, "the file is empty"), (named, "it is a folder, not a file"), (notes, "FFmpeg finds no video stream in it"),
             (folder.appendingPathComponent("missing.mp4"), "no such file"),
         ]
         for (url, reason) in cases {

@@ -10,7 +10,9 @@ import Testing
 @Suite struct BadInputTests {
     @Test func emptyAndUnknownData() throws {
         #expect(throws: ImageError.emptyData) { try VisionImage(data: Data()) }
-        #expect(throws: ImageError.unknownFormat) { try VisionImage(data: Data("%PDF-1.7 plus more bytes".utf8)) }
+        #expect(throws: ImageError.unknownFormat) { try VisionImage(data: Data("plain text, more bytes".utf8)) }
+        // A document recognised by its signature is named: PDF 1.7 (ISO 32000-1, 7.5.2) opens with "%PDF-".
+        #expect(throws: ImageError.unsupportedFormat(.pdf)) { try VisionImage(data: Data("%PDF-1.7 plus more bytes".utf8)) }
         // A GIF signature before bytes that are no GIF: refused by what its header says, before any decoding.
         #expect(throws: ImageError.self) { try VisionImage(data: Data("GIF89a plus more bytes".utf8)) }
         #expect(throws: ImageError.unknownFormat) { try VisionImage(data: Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 * 7) })) }

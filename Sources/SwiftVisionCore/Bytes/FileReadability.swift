@@ -25,4 +25,11 @@ package enum FileReadability {
     package static func systemReason(_ code: Int32) -> String {
         code == ENOENT ? "no such file" : String(cString: strerror(code))
     }
+
+    /// The first `count` bytes (fewer in a shorter file) of the file at `url`; nil when it cannot be read.
+    package static func firstBytes(of url: URL, count: Int) -> Data? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        return try? handle.read(upToCount: count)
+    }
 }

@@ -10,6 +10,9 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     case emptyData
     /// The data is not a JPEG, PNG, WebP, BMP, TIFF, HEIF, AVIF or GIF image.
     case unknownFormat
+    /// The data is in a format that is recognised but not read: a sound file, or an image format outside
+    /// ``ImageFormat``.
+    case unsupportedFormat(UnsupportedFormat)
     /// The data ends before the image does.
     case truncated(ImageFormat)
     /// The data's header or contents are broken.
@@ -32,6 +35,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible, Loc
         case .unwritableFile(let path, let reason): "cannot write image file \(path): \(reason)"
         case .emptyData: "the image data is empty"
         case .unknownFormat: "the data is not an image in a supported format (JPEG, PNG, WebP, BMP, TIFF, HEIF/HEIC, AVIF, GIF)"
+        case .unsupportedFormat(let format): "unsupported format: \(format.explanation)"
         case .truncated(let format): "the \(format.rawValue.uppercased()) data is truncated"
         case .corrupt(let format, let reason): "the \(format.rawValue.uppercased()) data is corrupt: \(reason)"
         case .invalidDimensions(let width, let height): "invalid image dimensions \(width)×\(height)"

@@ -48,6 +48,8 @@ public struct ImageHeader: Sendable, Equatable {
         } else if let format = Self.heifFormat(data) {
             (width, height) = try Self.parseHEIF(data, format: format)
             (self.format, orientation) = (format, .up)
+        } else if let unsupported = UnsupportedFormat(data: data) {
+            throw ImageError.unsupportedFormat(unsupported)
         } else {
             throw ImageError.unknownFormat
         }

@@ -59,9 +59,7 @@ public enum VideoContainer: String, Sendable, CaseIterable {
     /// The container of the file at `url`, from its first bytes; nil when it opens no video container or
     /// cannot be read.
     public init?(contentsOf url: URL) {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-        defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 512) else { return nil }
+        guard let header = FileReadability.firstBytes(of: url, count: 512) else { return nil }
         self.init(header: header)
     }
 }

@@ -64,6 +64,11 @@ public final class VideoReader: Sequence, IteratorProtocol {
 
     private init(url: URL, name: String, isLive: Bool, indexesFrames: Bool, limits: ImageLimits, open: () -> OpaquePointer?) throws {
         guard let reader = open() else {
+            // A sound file in a container that also holds videos (an `.m4a`, an Ogg Vorbis file) is named as such.
+            let header = url.isFileURL ? FileReadability.firstBytes(of: url, count: 512) : nil
+            if let audio = header.flatMap(UnsupportedFormat.init(data:)), audio.isAudio {
+                throw VideoError.cannotOpen(path: name, reason: audio.explanation)
+            }
             throw VideoError.cannotOpen(path: name, reason: String(cString: sv_last_error()))
         }
         var width: Int32 = 0, height: Int32 = 0, fps = 0.0, count: Int64 = 0
