@@ -12,7 +12,8 @@ import Synchronization
 public struct CollectionIndexer: Sendable {
     /// The file extensions of photos that folders are searched for.
     public static let imageExtensions: Set<String> = [
-        "jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff", "heic", "heif", "hif", "avif", "gif",
+        "jpg", "jpeg", "png", "webp", "bmp", "tif", "tiff", "heic", "heif", "hif", "avif", "gif", "pbm", "pgm", "ppm", "pnm", "pam",
+        "jp2", "j2k",
     ]
 
     /// Where the items go.

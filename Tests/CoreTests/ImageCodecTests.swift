@@ -28,8 +28,7 @@ import Testing
             let minimum = CGSize(width: header.width / reduction, height: header.height / reduction)
             let image = try VisionImage(data: data, options: ImageDecodingOptions(minimumSize: reduction > 1 ? minimum : nil))
             #expect((image.width, image.height) == (entry.width, entry.height), "\(entry.file) at 1/\(reduction)")
-            let expected = [UInt8](try Data(contentsOf: folder.appendingPathComponent(entry.pixels)))
-            Self.expectSamePixels(try Fixtures.packed(image.buffer), expected, "\(entry.file) at 1/\(reduction)")
+            try Self.expectSamePixels(image, entry, in: folder, "\(entry.file) at 1/\(reduction)")
         }
     }
 
@@ -102,6 +101,12 @@ import Testing
     static func expectSamePixels(_ decoded: [UInt8], _ expected: [UInt8], _ label: String) {
         let differing = zip(decoded, expected).filter { $0 != $1 }.count
         #expect(decoded.count == expected.count && differing == 0, "\(label): \(differing) bytes differ")
+    }
+
+    /// Expects `image` to have the pixels of `entry`'s raw BGR file in `folder`.
+    static func expectSamePixels(_ image: VisionImage, _ entry: ReferenceDecode, in folder: URL, _ label: String) throws {
+        let expected = [UInt8](try Data(contentsOf: folder.appendingPathComponent(entry.pixels)))
+        expectSamePixels(try Fixtures.packed(image.buffer), expected, label)
     }
 
     /// One file a reference script wrote and decoded: its size and the raw BGR file of its pixels, at the

@@ -12,7 +12,7 @@ enum DecoderMetadata {
         switch format {
         case .png: pngChunksRemoved(from: data)
         case .tiff: tiffOrientationCleared(in: data)
-        case .jpeg, .webp, .bmp, .heif, .avif, .gif: data
+        case .jpeg, .webp, .bmp, .heif, .avif, .gif, .netpbm, .jpeg2000: data
         }
     }
 

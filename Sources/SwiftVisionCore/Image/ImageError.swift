@@ -8,7 +8,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     case unwritableFile(path: String, reason: String)
     /// The data holds no bytes.
     case emptyData
-    /// The data is not a JPEG, PNG, WebP, BMP, TIFF, HEIF, AVIF or GIF image.
+    /// The data is not in any of the formats of ``ImageFormat``.
     case unknownFormat
     /// The data is in a format that is recognised but not read: a sound file, or an image format outside
     /// ``ImageFormat``.
@@ -34,7 +34,7 @@ public enum ImageError: Error, Equatable, Sendable, CustomStringConvertible, Loc
         case .unreadableFile(let path, let reason): "cannot read image file \(path): \(reason)"
         case .unwritableFile(let path, let reason): "cannot write image file \(path): \(reason)"
         case .emptyData: "the image data is empty"
-        case .unknownFormat: "the data is not an image in a supported format (JPEG, PNG, WebP, BMP, TIFF, HEIF/HEIC, AVIF, GIF)"
+        case .unknownFormat: "the data is not an image in a supported format (JPEG, PNG, WebP, BMP, TIFF, HEIF/HEIC, AVIF, GIF, Netpbm, JPEG 2000)"
         case .unsupportedFormat(let format): "unsupported format: \(format.explanation)"
         case .truncated(let format): "the \(format.rawValue.uppercased()) data is truncated"
         case .corrupt(let format, let reason): "the \(format.rawValue.uppercased()) data is corrupt: \(reason)"

@@ -8,4 +8,8 @@ public enum ImageFormat: String, Sendable, CaseIterable, Codable {
     case avif
     /// GIF, its first image, read through leptonica.
     case gif
+    /// Netpbm's PBM, PGM, PPM (plain and raw) and PAM, read through OpenCV.
+    case netpbm
+    /// JPEG 2000, a JP2 file or a bare codestream, read through OpenCV's OpenJPEG decoder.
+    case jpeg2000
 }

@@ -48,6 +48,12 @@ public struct ImageHeader: Sendable, Equatable {
         } else if let format = Self.heifFormat(data) {
             (width, height) = try Self.parseHEIF(data, format: format)
             (self.format, orientation) = (format, .up)
+        } else if Self.isNetpbm(bytes) {
+            (width, height) = try Self.parseNetpbm(bytes)
+            (format, orientation) = (.netpbm, .up)
+        } else if Self.isJPEG2000(bytes) {
+            (width, height) = try Self.parseJPEG2000(bytes)
+            (format, orientation) = (.jpeg2000, .up)
         } else if let unsupported = UnsupportedFormat(data: data) {
             throw ImageError.unsupportedFormat(unsupported)
         } else {

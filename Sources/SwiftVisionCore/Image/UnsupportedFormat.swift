@@ -19,10 +19,8 @@ public enum UnsupportedFormat: String, Sendable, CaseIterable {
     case m4a = "M4A audio"
     /// Ogg holding Vorbis, Opus or FLAC as its first stream.
     case oggAudio = "Ogg audio"
-    /// Netpbm images (PBM, PGM, PPM, PAM, PFM).
-    case netpbm = "Netpbm (PBM/PGM/PPM/PAM/PFM)"
-    /// JPEG 2000, as a JP2 file or a bare codestream.
-    case jpeg2000 = "JPEG 2000"
+    /// Netpbm's floating-point PFM.
+    case pfm = "PFM (floating-point Netpbm)"
     /// JPEG XL, as a bare codestream or in its container.
     case jpegXL = "JPEG XL"
     /// Photoshop documents.
@@ -75,12 +73,8 @@ public enum UnsupportedFormat: String, Sendable, CaseIterable {
             self = .m4a
         } else if starts("OggS") && ["\u{1}vorbis", "OpusHead", "\u{7F}FLAC"].contains(where: { starts($0, at: 28) }) {
             self = .oggAudio
-        } else if first == UInt8(ascii: "P"), Array("1234567Ff".utf8).contains(second), [0x0A, 0x0D, 0x20, 0x09].contains(bytes.uint8(at: 2)) {
-            self = .netpbm
-        } else if bytes.matches([0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A], at: 0)
-            || bytes.matches([0xFF, 0x4F, 0xFF, 0x51], at: 0)
-        {
-            self = .jpeg2000
+        } else if starts("PF") || starts("Pf"), [0x0A, 0x0D, 0x20, 0x09].contains(bytes.uint8(at: 2)) {
+            self = .pfm
         } else if bytes.matches([0xFF, 0x0A], at: 0) || bytes.matches([0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A], at: 0) {
             self = .jpegXL
         } else if starts("8BPS") {

@@ -57,7 +57,12 @@ extension VisionImage {
             default: throw ImageError.corrupt(header.format, reason: String(cString: sv_last_error()))
             }
         }
-        guard let pixels else { throw ImageError.corrupt(header.format, reason: "the decoded size keeps changing") }
+        guard var pixels else { throw ImageError.corrupt(header.format, reason: "the decoded size keeps changing") }
+        if header.format == .netpbm, ByteReader(data).matches(Array("P7".utf8), at: 0) {
+            // OpenCV 4.6 gives a PAM's RGB tuples in RGB order where its other decoders give BGR (Pillow's
+            // and ImageMagick's decodes of the same file agree with the written pixels): put them right.
+            for index in stride(from: 0, to: pixels.bytes.count - 2, by: 3) { pixels.bytes.swapAt(index, index + 2) }
+        }
         self.init(buffer: pixels, orientation: header.orientation, sourceFormat: header.format)
     }
 
