@@ -32,7 +32,9 @@ public struct ImageHeader: Sendable, Equatable {
             (width, height) = try Self.parseBMP(bytes)
             (format, orientation) = (.bmp, .up)
         } else if bytes.matches([0x49, 0x49, 0x2A, 0x00], at: 0) || bytes.matches([0x4D, 0x4D, 0x00, 0x2A], at: 0) {
-            let tags = try TIFFTags(bytes, tiffStart: 0, wanted: [256, 257, 274])
+            let tags = try TIFFTags(bytes, tiffStart: 0, wanted: [256, 257, 274, 339])
+            // SampleFormat 3: IEEE floating point, which OpenCV 4.6's TIFF reader refuses.
+            if tags.values[339] == 3 { throw ImageError.unsupportedFormat(.floatTIFF) }
             guard let width = tags.values[256], let height = tags.values[257] else {
                 throw ImageError.corrupt(.tiff, reason: "no image width or length tag")
             }

@@ -19,6 +19,9 @@ public enum UnsupportedFormat: String, Sendable, CaseIterable {
     case m4a = "M4A audio"
     /// Ogg holding Vorbis, Opus or FLAC as its first stream.
     case oggAudio = "Ogg audio"
+    /// TIFF with floating-point samples (SampleFormat 3), as scientific and HDR tools write it; told by its
+    /// tags, not its first bytes.
+    case floatTIFF = "floating-point TIFF (SampleFormat 3)"
     /// Netpbm's floating-point PFM.
     case pfm = "PFM (floating-point Netpbm)"
     /// JPEG XL, as a bare codestream or in its container.
@@ -51,7 +54,7 @@ public enum UnsupportedFormat: String, Sendable, CaseIterable {
         isAudio ? "\(rawValue), which holds sound only: no picture or video to read" : rawValue
     }
 
-    /// The format of `data`, a whole file or (for every format but TGA, which is told by its last bytes)
+    /// The format of `data`, a whole file or (for every format but TGA and floating-point TIFF, which is told by its last bytes)
     /// its first bytes; nil when it is none of these.
     public init?(data: Data) {
         let bytes = ByteReader(data)
