@@ -54,8 +54,9 @@ public enum UnsupportedFormat: String, Sendable, CaseIterable {
         isAudio ? "\(rawValue), which holds sound only: no picture or video to read" : rawValue
     }
 
-    /// The format of `data`, a whole file or (for every format but TGA and floating-point TIFF, which is told by its last bytes)
-    /// its first bytes; nil when it is none of these.
+    /// The format of `data`, a whole file or its first bytes (a TGA is told by its last bytes, so only from
+    /// the whole file); nil when it is none of these. A floating-point TIFF is told by ``ImageHeader``, from
+    /// its tags.
     public init?(data: Data) {
         let bytes = ByteReader(data)
         func starts(_ text: String, at offset: Int = 0) -> Bool { bytes.matches(Array(text.utf8), at: offset) }
