@@ -68,6 +68,8 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
         let value = inner.setup(channel: channel, logger: logger)
         // Behind the HTTP decoder and the upgrade handler, which leave a parse error of the first request unanswered.
         try? channel.pipeline.syncOperations.addHandler(ParseErrorWatch(), position: .last)
+        // Also behind the upgrade handler, to see the upgrade complete and check the WebSocket's frames from then on.
+        try? channel.pipeline.syncOperations.addHandler(UnmaskedFrameGuard(), position: .last)
         return value
     }
 

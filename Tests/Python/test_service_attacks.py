@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from test_service_disconnects import ws_frame
-from test_web_page import BINARY, HOST, MEDIA, ROOT, free_port, stop, tail
+from test_web_page import BINARY, HOST, MEDIA, ROOT, free_port, stop, tail, ws_header
 
 # The data segment (heap and private mappings) the server may use: a bomb that got past admission
 # would be killed by the kernel instead of taking the machine.
@@ -271,6 +271,32 @@ def test_out_of_range_stream_timestamps_are_bad_options(make_server):
         ws_send(sock, 2, (MEDIA / "chelsea.png").read_bytes())
         text, rest = ws_receive_text(sock, rest)
         assert json.loads(text)["timestampMs"] == 5, text
+    server.assert_alive()
+
+
+def test_an_unmasked_client_frame_closes_the_stream_with_1002(make_server):
+    # RFC 6455 section 5.1: a server MUST close the connection on a frame from the client without a
+    # masking key, with status 1002 (protocol error, section 7.4.1). It used to be read like any other.
+    server = make_server("--max-concurrent", "1")
+    sock, status, _, rest = upgrade(server.port, "/v1/stream/labels", {"Origin": f"http://{HOST}:{server.port}"})
+    assert status == 101
+    with sock:
+        # A masked message is read as before: a bad option gets its error and the stream stays open.
+        ws_send(sock, 1, b'{"timestampMs": null}')
+        text, rest = ws_receive_text(sock, rest)
+        assert json.loads(text)["error"]["code"] == "bad_option", text
+        message = b'{"timestampMs": null}'
+        sock.sendall(ws_header(0x81, len(message), masked=False) + message)
+        data = rest
+        while True:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+        assert data[:1] == b"\x88", f"expected a close frame, got {data[:80]!r}"
+        length = data[1] & 0x7F
+        assert not data[1] & 0x80, "a server's frames are never masked"
+        assert length >= 2 and struct.unpack("!H", data[2:4])[0] == 1002, data[:80]
     server.assert_alive()
 
 
