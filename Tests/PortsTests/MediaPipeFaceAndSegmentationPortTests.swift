@@ -1,6 +1,7 @@
 import Foundation
 import MediaPipeTasksVision
 import Synchronization
+import SwiftVisionTestSupport
 import Testing
 
 /// MediaPipe code in the shape of Google's iOS guides for the face detector, the face landmarker and the
@@ -53,8 +54,7 @@ import Testing
 
     /// MediaPipe Python's results on the photos, in the order above; the masks are written into a temporary folder.
     static let reference: Result<MediaPipeTasksReference, any Error> = Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mediapipe-tasks-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Fixtures.temporaryDirectory()
         let requests =
             facePhotos.map { "faces=\(PortFixtures.sample($0).path)" } + meshPhotos.map { "landmarks=\(PortFixtures.sample($0).path)" }
             + segmentPhotos.map { "segment=\(PortFixtures.sample($0).path)" }

@@ -40,8 +40,7 @@ public struct OrientationFixtures: Decodable, Sendable {
     public static let written: OrientationFixtures? = {
         let python = Fixtures.cache.root.appendingPathComponent("venv/bin/python")
         let script = Fixtures.packageRoot.appendingPathComponent("Tests/Python/Reference/exif_orientation.py")
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("swiftvision-orientation-\(getpid())")
+        let folder = ScratchFolder.root.appendingPathComponent("orientation")
         guard let photo = try? Fixtures.sample("bus.jpg"),
             let run = try? Fixtures.run(python, [script.path, folder.path, photo.path]), run.status == 0,
             let fixtures = try? JSONDecoder().decode(OrientationFixtures.self, from: Data(run.output.utf8))

@@ -56,9 +56,9 @@ public enum Fixtures {
         try VisionImage(contentsOf: try sample(name))
     }
 
-    /// A fresh temporary folder.
+    /// A fresh temporary folder, inside this process's ``ScratchFolder`` (removed when the process exits).
     public static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-tests-\(UUID().uuidString)")
+        let url = ScratchFolder.root.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

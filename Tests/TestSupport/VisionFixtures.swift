@@ -61,7 +61,7 @@ public enum VisionFixtures {
     private static func generate<Scene: Decodable>(_ kind: String) -> [Scene] {
         let python = Fixtures.cache.root.appendingPathComponent("venv/bin/python")
         let script = Fixtures.packageRoot.appendingPathComponent("Tests/Python/Reference/vision_fixtures.py")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-fixtures-\(kind)-\(getpid())")
+        let folder = ScratchFolder.root.appendingPathComponent("fixtures-\(kind)")
         guard let run = try? Fixtures.run(python, [script.path, kind, folder.path, Fixtures.cache.samples.path]),
             run.status == 0, let scenes = try? JSONDecoder().decode([Scene].self, from: Data(run.output.utf8))
         else {
