@@ -79,7 +79,8 @@ final class TesseractEngine {
 
     /// The words in a gray buffer, in reading order, found as `layout` says.
     /// Recognition stops early, throwing ``VisionTaskError/cancelled``, when the current ``CancellationToken``
-    /// is cancelled.
+    /// is cancelled: inside Tesseract's recognition (its cancel callback, asked after each word) and between the
+    /// words read from its result, whose iterator takes milliseconds a word when a noisy image holds hundreds.
     func words(in gray: PixelBuffer, resolution: Int, layout: Layout = .page) throws -> [Word] {
         try CancellationToken.checkpoint()
         setImage(gray, resolution: resolution)
@@ -94,6 +95,7 @@ final class TesseractEngine {
         let page = library.pageIterator(iterator)
         var words: [Word] = []
         repeat {
+            try CancellationToken.checkpoint()
             guard let raw = library.utf8Text(iterator, RIL_WORD) else { continue }
             let text = String(cString: raw).trimmingCharacters(in: .whitespacesAndNewlines)
             library.deleteText(raw)
