@@ -13,6 +13,7 @@ import Testing
         ImageSegmenterLiveStreamDelegate, @unchecked Sendable
     {
         let faces = Mutex<[Int: FaceDetectorResult]>([:])
+        let faceErrors = Mutex<[Int: NSError]>([:])
         let meshes = Mutex<[Int: FaceLandmarkerResult]>([:])
         let masks = Mutex<[Int: ImageSegmenterResult]>([:])
 
@@ -21,6 +22,7 @@ import Testing
             error: (any Error)?
         ) {
             if let result { faces.withLock { $0[timestampInMilliseconds] = result } }
+            if let error { faceErrors.withLock { $0[timestampInMilliseconds] = error as NSError } }
         }
 
         func faceLandmarker(
@@ -140,6 +142,35 @@ import Testing
         try await StreamRecorder.wait { recorder.faces.withLock { !$0.isEmpty } }
         let delivered = try #require(recorder.faces.withLock { $0[0] })
         Self.expectSameFaces(delivered, reference.results[1], "live stream")
+    }
+
+    @Test func aLateLiveStreamFrameIsRefusedAndTheStreamGoesOn() async throws {
+        // MediaPipe's iOS FaceDetector: detectAsync's timestamps must increase; a frame whose timestamp does not is
+        // refused by the call itself (MPPTasksErrorCodeInvalidArgumentError), its delegate hears nothing of it, and
+        // the stream goes on: the next frame with a later timestamp is detected as before.
+        let recorder = StreamRecorder()
+        let live = FaceDetectorOptions()
+        live.runningMode = .liveStream
+        live.faceDetectorLiveStreamDelegate = recorder
+        let detector = try FaceDetector(options: live)
+        let image = try MPImage(contentsOf: PortFixtures.sample("astronaut.png"))
+        try detector.detectAsync(image: image, timestampInMilliseconds: 100)
+        try await StreamRecorder.wait { recorder.faces.withLock { $0[100] != nil } }
+        for late in [100, 40, -5] {
+            do {
+                try detector.detectAsync(image: image, timestampInMilliseconds: late)
+                Issue.record("a frame at \(late) ms after one at 100 ms was accepted")
+            } catch let error as NSError {
+                #expect(error.domain == MPPTasksErrorDomain && error.code == Int(TasksErrorCode.invalidArgumentError.rawValue), "\(late)")
+            }
+        }
+        try detector.detectAsync(image: image, timestampInMilliseconds: 133)
+        try await StreamRecorder.wait { recorder.faces.withLock { $0[133] != nil } }
+        let faces = recorder.faces.withLock { $0 }
+        #expect(faces.keys.sorted() == [100, 133])
+        #expect(recorder.faceErrors.withLock { $0.isEmpty })
+        // The same photo gives the same faces: one, as MediaPipe finds (the reference results above).
+        #expect(faces[100]?.detections.count == 1 && faces[133]?.detections.count == 1)
     }
 
     @Test func faceLandmarkerFitsMediaPipesMesh() async throws {
