@@ -21,7 +21,6 @@ usage: mediapipe_tasks_reference.py OUTPUT_DIR SEGMENTER_MODEL (faces|landmarks|
 import json
 import os
 import sys
-import tempfile
 
 import cv2
 import mediapipe as mp
@@ -44,8 +43,9 @@ def read_rgb(path):
 
 
 def main(output_dir, segmenter_model, requests):
-    os.makedirs(output_dir, exist_ok=True)
-    folder = tempfile.mkdtemp()
+    # The models written for MediaPipe go beside the masks, into the caller's folder, which the caller removes.
+    folder = os.path.join(output_dir, "models")
+    os.makedirs(folder, exist_ok=True)
     detector = vision.FaceDetector.create_from_options(vision.FaceDetectorOptions(
         base_options=BaseOptions(model_asset_path=short_range_detector(folder))))
     landmarker = vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
