@@ -80,7 +80,7 @@ final class TesseractEngine {
     /// The words in a gray buffer, in reading order, found as `layout` says.
     /// Recognition stops early, throwing ``VisionTaskError/cancelled``, when the current ``CancellationToken``
     /// is cancelled: inside Tesseract's recognition (its cancel callback, asked after each word) and between the
-    /// words read from its result, whose iterator takes milliseconds a word when a noisy image holds hundreds.
+    /// words read from its result (``recognizedWords()``).
     func words(in gray: PixelBuffer, resolution: Int, layout: Layout = .page) throws -> [Word] {
         try CancellationToken.checkpoint()
         setImage(gray, resolution: resolution)
@@ -89,8 +89,15 @@ final class TesseractEngine {
             library.clear(handle)
             if layout != .page { library.setPageSegMode(handle, PSM_AUTO) }
         }
-        let status = try recognize()
-        guard status == 0, let iterator = library.iterator(handle) else { return [] }
+        guard try recognize() == 0 else { return [] }
+        return try recognizedWords()
+    }
+
+    /// The words of the image last recognised, in reading order. Stops, throwing ``VisionTaskError/cancelled``,
+    /// between words once the current ``CancellationToken`` is cancelled: Tesseract's result iterator takes
+    /// milliseconds a word when a noisy image holds hundreds.
+    func recognizedWords() throws -> [Word] {
+        guard let iterator = library.iterator(handle) else { return [] }
         defer { library.deleteIterator(iterator) }
         let page = library.pageIterator(iterator)
         var words: [Word] = []
@@ -129,9 +136,9 @@ final class TesseractEngine {
         return (Int(degrees), confidence)
     }
 
-    /// Runs Tesseract's recognition, with a monitor that asks the current ``CancellationToken`` (if any)
-    /// whether to stop; throws ``VisionTaskError/cancelled`` when it did stop.
-    private func recognize() throws -> Int32 {
+    /// Runs Tesseract's recognition of the image set last, with a monitor that asks the current
+    /// ``CancellationToken`` (if any) whether to stop; throws ``VisionTaskError/cancelled`` when it did stop.
+    func recognize() throws -> Int32 {
         guard let token = CancellationToken.current else { return library.recognize(handle, nil) }
         guard let monitor = library.createMonitor() else { return library.recognize(handle, nil) }
         defer { library.deleteMonitor(monitor) }
@@ -147,7 +154,8 @@ final class TesseractEngine {
         return status
     }
 
-    private func setImage(_ gray: PixelBuffer, resolution: Int) {
+    /// Gives Tesseract a gray buffer, at `resolution` pixels per inch (0 asks it to estimate one).
+    func setImage(_ gray: PixelBuffer, resolution: Int) {
         library.applyMessageChoice()
         gray.bytes.withUnsafeBufferPointer { pixels in
             library.setImage(handle, pixels.baseAddress, Int32(gray.width), Int32(gray.height), 1, Int32(gray.bytesPerRow))
