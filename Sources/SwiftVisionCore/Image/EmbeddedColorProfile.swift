@@ -7,7 +7,8 @@ import Foundation
 /// - JPEG: APP2 segments "ICC_PROFILE", numbered chunks that together make the profile (ICC.1, annex B.4);
 /// - PNG: the `iCCP` chunk, zlib-compressed after the profile's name;
 /// - WebP: the `ICCP` chunk, flagged in `VP8X`;
-/// - TIFF: tag 34675 of the first image directory.
+/// - TIFF: tag 34675 of the first image directory;
+/// - HEIF and AVIF: the `colr` box, which the shim reads with libheif and applies as it decodes (heif.cpp).
 /// A profile that is missing, damaged, split into chunks that do not add up, or larger than
 /// ``maximumSize`` is no profile: the image decodes as it did before profiles were read.
 enum EmbeddedColorProfile {

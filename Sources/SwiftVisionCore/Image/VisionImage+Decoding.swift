@@ -29,7 +29,7 @@ extension VisionImage {
     }
 
     /// Decodes encoded image `data`. An embedded ICC colour profile (a phone's Display P3, a camera's Adobe RGB,
-    /// in a JPEG, PNG, WebP or TIFF) other than sRGB has the pixels matched to sRGB with LittleCMS, perceptual
+    /// in a JPEG, PNG, WebP, TIFF, HEIF or AVIF) other than sRGB has the pixels matched to sRGB with LittleCMS, perceptual
     /// intent, as Core Image and Pillow's ImageCms do. A broken, oversized or unusable profile, or LittleCMS
     /// missing (Debian's liblcms2-2), never fails the image: it decodes as if it had no profile.
     public init(data: Data, options: ImageDecodingOptions = .init()) throws {

@@ -7,7 +7,7 @@ B 0.150,0.060, white D65 0.3127,0.3290, the sRGB transfer function) with LittleC
 through ctypes on the system's liblcms2.so.2, and saved as ICC bytes. `p3-split.jpg` carries the same
 primaries with a 30000-entry table per channel: a 181 KB profile that JPEG splits over 3 APP2 segments.
 coffee.png (samples), shrunk to 320x240 and tagged with the profile, is written by Pillow as JPEG, PNG,
-lossless WebP and TIFF; each is decoded by Pillow and converted with ImageCms.profileToProfile to its sRGB
+lossless WebP and TIFF, and by libheif's heif-enc as HEIF from the PNG; each is decoded by Pillow and converted with ImageCms.profileToProfile to its sRGB
 profile, perceptual intent (Pillow's default). `broken.jpg` and `broken.png` carry 600 bytes that are no
 profile, `oversized.png` the P3 profile padded with zeros to 5 MB (above the 4 MB that SwiftVision reads):
 their truth is Pillow's decode unconverted. Prints one JSON list: file, width, height, pixels
@@ -18,6 +18,7 @@ import ctypes
 import io
 import json
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -113,4 +114,20 @@ for name, tabulated, options in files:
     np.asarray(unmatched)[:, :, ::-1].tofile(path + ".unmatched.bgr")
     listing.append({"file": name, "width": photo.width, "height": photo.height, "pixels": name + ".bgr",
                     "unmatched": name + ".unmatched.bgr", "profileBytes": len(icc), "analytic": analytic})
+# HEIF: libheif's encoder (Debian's heif-enc) keeps the PNG's profile as a `colr` box of type `prof`, as an
+# iPhone writes its Display P3 photos; the truth starts from libheif's own decode (heif-convert), unmatched.
+heic = os.path.join(out, "p3.heic")
+subprocess.run(["heif-enc", "-q", "90", os.path.join(out, "p3.png"), "-o", heic], check=True, capture_output=True)
+with open(heic, "rb") as encoded:
+    assert b"colrprof" + profiles[False] in encoded.read()
+subprocess.run(["heif-convert", heic, heic + ".png"], check=True, capture_output=True)
+unmatched = Image.open(heic + ".png").convert("RGB")
+matched = ImageCms.profileToProfile(unmatched, ImageCms.ImageCmsProfile(io.BytesIO(profiles[False])), srgb,
+                                    renderingIntent=ImageCms.Intent.PERCEPTUAL)
+np.asarray(matched)[:, :, ::-1].tofile(heic + ".bgr")
+np.asarray(unmatched)[:, :, ::-1].tofile(heic + ".unmatched.bgr")
+listing.append({"file": "p3.heic", "width": photo.width, "height": photo.height, "pixels": "p3.heic.bgr",
+                "unmatched": "p3.heic.unmatched.bgr", "profileBytes": len(profiles[False]),
+                "analytic": float(np.abs(analytic_p3_to_srgb(np.asarray(unmatched, dtype=np.float64))
+                                         - np.asarray(matched, dtype=np.float64)).mean())})
 print(json.dumps(listing))
