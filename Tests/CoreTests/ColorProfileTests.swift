@@ -21,6 +21,12 @@ import Testing
         let analytic: Double?
     }
 
+    /// The files the reference script writes into `folder`, with Pillow's decodes.
+    static func listing(in folder: URL) throws -> [Entry] {
+        try JSONDecoder().decode(
+            [Entry].self, from: try Fixtures.referenceOutput("color_profile_reference.py", [Fixtures.cache.samples.path, folder.path]))
+    }
+
     /// The mean absolute difference of two byte arrays of the same length.
     static func meanDifference(_ first: [UInt8], _ second: [UInt8]) -> Double {
         guard first.count == second.count, !first.isEmpty else { return .infinity }
@@ -30,8 +36,7 @@ import Testing
     @Test func embeddedProfilesAreMatchedToSRGB() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let listing = try JSONDecoder().decode(
-            [Entry].self, from: try Fixtures.referenceOutput("color_profile_reference.py", [Fixtures.cache.samples.path, folder.path]))
+        let listing = try Self.listing(in: folder)
         #expect(listing.count == 9)
         for entry in listing {
             let decoded = try Fixtures.packed(try VisionImage(contentsOf: folder.appendingPathComponent(entry.file)).buffer)
@@ -51,8 +56,7 @@ import Testing
     @Test func misnumberedProfileChunksAreIgnored() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let listing = try JSONDecoder().decode(
-            [Entry].self, from: try Fixtures.referenceOutput("color_profile_reference.py", [Fixtures.cache.samples.path, folder.path]))
+        let listing = try Self.listing(in: folder)
         let split = try #require(listing.first { $0.file == "p3-split.jpg" })
         let data = try Data(contentsOf: folder.appendingPathComponent(split.file))
         let unmatched = [UInt8](try Data(contentsOf: folder.appendingPathComponent(split.unmatched)))
@@ -71,5 +75,21 @@ import Testing
             let difference = Self.meanDifference(decoded, unmatched)
             #expect(difference == 0, "chunk \(chunk + 1), byte \(byte) set to \(value): \(difference) from the unmatched decode")
         }
+    }
+
+    /// An APP2 segment too short to hold a chunk's number and count, followed by a fill byte, is stepped over
+    /// (the chunk's range was built backwards from it: a crash) and the real profile after it still applies.
+    @Test func aTooShortProfileSegmentIsSteppedOver() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let listing = try Self.listing(in: folder)
+        let entry = try #require(listing.first { $0.file == "p3.jpg" })
+        let data = try Data(contentsOf: folder.appendingPathComponent(entry.file))
+        let truth = [UInt8](try Data(contentsOf: folder.appendingPathComponent(entry.pixels)))
+        // After SOI: APP2 of length 14 (its signature alone), then a fill byte 0xFF.
+        let short = Data([0xFF, 0xE2, 0x00, 0x0E]) + Data("ICC_PROFILE".utf8) + [0, 0xFF]
+        let damaged = data.prefix(2) + short + data.dropFirst(2)
+        let decoded = try Fixtures.packed(try VisionImage(data: damaged).buffer)
+        #expect(Self.meanDifference(decoded, truth) <= 1)
     }
 }

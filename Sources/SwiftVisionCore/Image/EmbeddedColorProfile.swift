@@ -45,7 +45,7 @@ enum EmbeddedColorProfile {
             guard let length = bytes.uint16(at: offset + 2, bigEndian: true), length >= 2 else { return nil }
             let segment = offset + 4, end = offset + 2 + Int(length)
             if marker == 0xE2, bytes.matches(signature, at: segment), let number = bytes.uint8(at: segment + 12),
-                let count = bytes.uint8(at: segment + 13), end <= bytes.count
+                let count = bytes.uint8(at: segment + 13), segment + 14 <= end, end <= bytes.count
             {
                 guard number >= 1, number <= count, total == nil || total == Int(count), chunks[Int(number)] == nil else { return nil }
                 total = Int(count)
