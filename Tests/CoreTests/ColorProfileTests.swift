@@ -92,4 +92,33 @@ import Testing
         let decoded = try Fixtures.packed(try VisionImage(data: damaged).buffer)
         #expect(Self.meanDifference(decoded, truth) <= 1)
     }
+
+    /// The profile readers never trust a length: every prefix of the first 4 KB of each P3 file gives its whole
+    /// profile or none, and each byte of its first and last 4 KB set to 0x00 and to 0xFF gives a profile within
+    /// the 4 MB read or none; nothing crashes.
+    @Test func damagedHeadersNeverCrashTheProfileReaders() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let formats: [String: ImageFormat] = ["jpg": .jpeg, "png": .png, "webp": .webp, "tif": .tiff, "heic": .heif]
+        for entry in try Self.listing(in: folder) where entry.analytic != nil {
+            let data = try Data(contentsOf: folder.appendingPathComponent(entry.file))
+            let format = try #require(formats[(entry.file as NSString).pathExtension])
+            // libheif reads a HEIF's profile as it decodes; the others' is read here.
+            let whole = EmbeddedColorProfile.bytes(in: data, format: format)
+            #expect((whole != nil) == (format != .heif), "\(entry.file)")
+            for length in 0..<min(data.count, 4096) {
+                let profile = EmbeddedColorProfile.bytes(in: data.prefix(length), format: format)
+                #expect(profile == nil || profile == whole, "\(entry.file) cut at \(length)")
+            }
+            let edges = Set(Array(0..<min(data.count, 4096)) + Array(max(0, data.count - 4096)..<data.count))
+            for offset in edges.sorted() {
+                for value: UInt8 in [0x00, 0xFF] {
+                    var damaged = data
+                    damaged[offset] = value
+                    let profile = EmbeddedColorProfile.bytes(in: damaged, format: format)
+                    #expect((profile?.count ?? 0) <= EmbeddedColorProfile.maximumSize)
+                }
+            }
+        }
+    }
 }
