@@ -124,9 +124,8 @@ let package = Package(
             pkgConfig: "opencv4",
             providers: [.apt(["libopencv-dev", "libopencv-contrib-dev"])]
         ),
-        // The C shim: libjpeg, libpng, libwebp and zlib (a PNG's colour profile); OpenCV through the two libraries
-        // below and LittleCMS, loaded on first use.
-        .target(name: "CVisionShim", linkerSettings: ["png16", "jpeg", "webp", "webpdemux", "z"].map { .linkedLibrary($0) }),
+        // The C shim: libjpeg, libpng and libwebp; OpenCV through the two libraries below, loaded on first use.
+        .target(name: "CVisionShim", linkerSettings: ["png16", "jpeg", "webp", "webpdemux"].map { .linkedLibrary($0) }),
         // OpenCV's core and imgproc, for libSwiftVisionImaging.so (headers through the `opencv4` link to
         // /usr/include/opencv4, so that pkg-config's list of every OpenCV module stays off the link).
         .target(

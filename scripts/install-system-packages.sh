@@ -23,10 +23,7 @@ packages=(pkg-config libopencv-dev libopencv-contrib-dev libzxing-dev libtessera
           # Model downloads load libcurl.so.4 with dlopen on the first download (CurlLibrary.swift).
           libcurl4
           # HEIF (iPhone photos) and AVIF: the shim loads libheif.so.1 with dlopen on the first one (heif.cpp).
-          libheif1
-          # Embedded colour profiles are matched to sRGB by LittleCMS, loaded with dlopen on the first one
-          # (color_profiles.cpp); zlib's headers, for a PNG's compressed profile, come with libpng-dev.
-          liblcms2-2)
+          libheif1)
 # `--tests` adds what only the tests use: a real browser for the web page's test, GStreamer's RTSP
 # server (through Debian's python3-gi) for the sources' reconnect test, PostgreSQL 15's server for
 # the collections' PostgreSQL store, libheif's own encoder and decoder tools, the truth of the HEIF

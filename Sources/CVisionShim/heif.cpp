@@ -6,7 +6,6 @@
 #include "LoadedCodecs.hpp"
 
 #include <cstring>
-#include <vector>
 
 namespace {
 
@@ -50,8 +49,6 @@ struct HeifLibrary {
     int (*imageHeight)(const HeifImage *, int);
     const uint8_t *(*planeReadonly)(const HeifImage *, int, int *);
     void (*imageRelease)(const HeifImage *);
-    size_t (*rawColorProfileSize)(const HeifImageHandle *);
-    HeifError (*rawColorProfile)(const HeifImageHandle *, void *);
 
     HeifLibrary() {
         void *handle = shim::openSystemLibrary("libheif.so.1", "HEIF and AVIF images need libheif (Debian's libheif1)", failure);
@@ -72,8 +69,6 @@ struct HeifLibrary {
         shim::resolve(handle, "heif_image_get_height", imageHeight, missing);
         shim::resolve(handle, "heif_image_get_plane_readonly", planeReadonly, missing);
         shim::resolve(handle, "heif_image_release", imageRelease, missing);
-        shim::resolve(handle, "heif_image_handle_get_raw_color_profile_size", rawColorProfileSize, missing);
-        shim::resolve(handle, "heif_image_handle_get_raw_color_profile", rawColorProfile, missing);
         if (!missing.empty()) {
             failure = "libheif.so.1 lacks " + missing + ": it is older than libheif 1.13";
             dlclose(handle);
@@ -127,18 +122,7 @@ public:
         return pixels;
     }
 
-    /// The primary image's ICC profile (a `colr` box of type `prof` or `rICC`: an iPhone's Display P3); empty
-    /// when it has none, an nclx description instead, or one above the 4 MB that EmbeddedColorProfile.swift
-    /// reads from other formats.
-    std::vector<uint8_t> colorProfile() const {
-        const size_t size = library.rawColorProfileSize(handle);
-        if (size == 0 || size > maximumProfileSize) return {};
-        std::vector<uint8_t> profile(size);
-        return library.rawColorProfile(handle, profile.data()).code == 0 ? profile : std::vector<uint8_t>();
-    }
-
 private:
-    static constexpr size_t maximumProfileSize = size_t(4) << 20;
     const HeifLibrary &library;
     HeifContext *context = nullptr;
     HeifImageHandle *handle = nullptr;
@@ -212,10 +196,6 @@ int shim::decodeHEIF(const uint8_t *bytes, size_t length, SVImageView destinatio
             to[1] = from[1];
             to[2] = from[0];
         }
-    }
-    // As for the other formats (VisionImage+Decoding.swift): a profile that cannot be used leaves the pixels.
-    if (const std::vector<uint8_t> profile = file.colorProfile(); !profile.empty()) {
-        sv_match_to_srgb(profile.data(), profile.size(), destination);
     }
     return 0;
 }

@@ -125,14 +125,14 @@ import Testing
             [ReferenceDecode].self, from: try Fixtures.referenceOutput(script, [Fixtures.cache.samples.path, folder.path]))
     }
 
-    /// The command-line tool maps no OpenCV library, codec, video or FFmpeg library, nor Debian's zxing-cpp or LittleCMS, at
+    /// The command-line tool maps no OpenCV library, codec, video or FFmpeg library, nor Debian's zxing-cpp, at
     /// start: OpenCV's core and imgproc come with libSwiftVisionImaging.so, zxing-cpp 1.4 with
     /// libSwiftVisionBarcodes.so, each loaded on first use.
     @Test func theToolLinksNoOpenCV() throws {
         let mapped = try Fixtures.mappedLibraries(of: Self.executable)
         #expect(mapped.contains("libjpeg"), "\(mapped)")
         for library in ["libopencv_core", "libopencv_imgproc", "libopencv_imgcodecs", "libopencv_videoio", "libopencv_tracking",
-                        "libavcodec", "libgdal", "libgstreamer", "libgfortran", "libX11", "libZXing", "libheif", "liblept", "liblcms2"] {
+                        "libavcodec", "libgdal", "libgstreamer", "libgfortran", "libX11", "libZXing", "libheif", "liblept"] {
             #expect(!mapped.contains(library), "\(library) is linked")
         }
     }

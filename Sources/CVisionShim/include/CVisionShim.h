@@ -107,17 +107,6 @@ int sv_heif_kind(const uint8_t *bytes, size_t length);
 /// by libheif without decoding pixels. Returns 0 on success, -1 on failure (sv_last_error says why).
 int sv_heif_size(const uint8_t *bytes, size_t length, int32_t *width, int32_t *height);
 
-/// Converts the 8-bit BGR pixels of `image` in place from the colours the ICC profile `profile` (`length` bytes)
-/// describes to sRGB, with LittleCMS (liblcms2.so.2, loaded on the first call) and the perceptual intent.
-/// Returns 0 when the pixels were converted; 1 when they are left as they are because the profile is not an
-/// RGB profile or describes itself as sRGB; -1 when the profile or the library cannot be used (sv_last_error
-/// says why), the pixels untouched.
-int sv_match_to_srgb(const uint8_t *profile, size_t length, SVImageView image);
-
-/// Inflates the zlib stream `bytes` into `output`, at most `capacity` bytes; returns the inflated length, or -1
-/// when the stream is broken or inflates to more than `capacity`.
-int64_t sv_inflate(const uint8_t *bytes, size_t length, uint8_t *output, size_t capacity);
-
 /// Encodes an 8-bit BGR, BGRA or gray image; `extension` is ".png", ".jpg" or ".webp" (lossless above
 /// quality 100), or another extension OpenCV's imgcodecs writes (".bmp", ".tiff").
 /// The encoded bytes are returned in `output`, to be released with sv_free.

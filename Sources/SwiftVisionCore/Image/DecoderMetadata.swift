@@ -2,8 +2,7 @@ import Foundation
 
 /// Metadata that OpenCV's decoders would act on but SwiftVision handles itself, taken out of encoded
 /// images before decoding:
-/// - a PNG's `iCCP` colour profile, applied after decoding (``EmbeddedColorProfile``; libpng would report
-///   profiles it finds invalid on standard error);
+/// - a PNG's `iCCP` colour profile, never applied (libpng reports profiles it finds invalid on standard error);
 /// - a PNG's `eXIf` chunk, whose orientation ``ImageHeader`` reads (libpng reports malformed ones);
 /// - a TIFF's unassociated alpha, marked unspecified (below);
 /// - a TIFF's orientation tag, set to 1: libtiff's RGBA reader, which OpenCV uses for 8-bit images, would

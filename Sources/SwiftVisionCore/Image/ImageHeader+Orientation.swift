@@ -21,27 +21,22 @@ extension ImageHeader {
     /// A WebP's `EXIF` chunk, present when the `VP8X` chunk sets the EXIF flag; its TIFF structure may
     /// follow an "Exif\0\0" header as in JPEG.
     static func webPOrientation(_ bytes: ByteReader) -> ImageOrientation {
-        guard let exif = webPChunk("EXIF", flag: 0x08, in: bytes) else { return .up }
-        let riff = bytes.slice(from: 0, to: exif.upperBound)
-        let start = riff.matches(Array("Exif".utf8) + [0, 0], at: exif.lowerBound) ? exif.lowerBound + 6 : exif.lowerBound
-        return orientation(inTIFF: riff.slice(from: start, to: exif.upperBound))
-    }
-
-    /// Where the contents of an extended WebP's chunk `type` lie, when the `VP8X` chunk sets its `flag` and the
-    /// chunks up to it lie within the RIFF size and the data.
-    static func webPChunk(_ type: String, flag: UInt8, in bytes: ByteReader) -> Range<Int>? {
-        guard bytes.matches(Array("VP8X".utf8), at: 12), let flags = bytes.uint8(at: 20), flags & flag != 0,
+        let exifFlag: UInt8 = 0x08
+        guard bytes.matches(Array("VP8X".utf8), at: 12), let flags = bytes.uint8(at: 20), flags & exifFlag != 0,
             let riffSize = bytes.uint32(at: 4, bigEndian: false)
-        else { return nil }
+        else { return .up }
         let riff = bytes.slice(from: 0, to: 8 + Int(riffSize))
         var chunk = 12
         while let size = riff.uint32(at: chunk + 4, bigEndian: false) {
             let payload = chunk + 8
             let end = payload + Int(size)
-            guard end <= riff.count else { return nil }
-            if riff.matches(Array(type.utf8), at: chunk) { return payload..<end }
+            guard end <= riff.count else { return .up }
+            if riff.matches(Array("EXIF".utf8), at: chunk) {
+                let start = riff.matches(Array("Exif".utf8) + [0, 0], at: payload) ? payload + 6 : payload
+                return orientation(inTIFF: riff.slice(from: start, to: end))
+            }
             chunk = end + Int(size % 2)
         }
-        return nil
+        return .up
     }
 }

@@ -69,9 +69,20 @@ public struct ImageHeader: Sendable, Equatable {
     private static func parseJPEG(_ bytes: ByteReader) throws -> (Int, Int, ImageOrientation) {
         var offset = 2
         var orientation = ImageOrientation.up
+        // Read as libjpeg reads it, so that both find the same frame header: bytes between segments
+        // are skipped, and the markers that stand alone (TEM, RSTn, SOI) carry no length.
         while true {
-            guard let (marker, start) = Self.nextJPEGSegment(in: bytes, from: offset) else { throw ImageError.truncated(.jpeg) }
-            offset = start
+            guard let byte = bytes.uint8(at: offset), let marker = bytes.uint8(at: offset + 1) else {
+                throw ImageError.truncated(.jpeg)
+            }
+            if byte != 0xFF || marker == 0xFF {
+                offset += 1
+                continue
+            }
+            if marker == 0x01 || (0xD0...0xD8).contains(marker) {
+                offset += 2
+                continue
+            }
             guard let length = bytes.uint16(at: offset + 2, bigEndian: true), length >= 2 else {
                 throw ImageError.truncated(.jpeg)
             }
@@ -92,23 +103,6 @@ public struct ImageHeader: Sendable, Equatable {
             }
             offset += 2 + Int(length)
         }
-    }
-
-    /// The next marker of a JPEG from `offset` on that is followed by a length, and where it is; nil when the data
-    /// ends first. Read as libjpeg reads it, so that both find the same segments: bytes between segments are
-    /// skipped, and the markers that stand alone (TEM, RSTn, SOI) carry no length.
-    static func nextJPEGSegment(in bytes: ByteReader, from offset: Int) -> (marker: UInt8, offset: Int)? {
-        var offset = offset
-        while let byte = bytes.uint8(at: offset), let marker = bytes.uint8(at: offset + 1) {
-            if byte != 0xFF || marker == 0xFF {
-                offset += 1
-            } else if marker == 0x01 || (0xD0...0xD8).contains(marker) {
-                offset += 2
-            } else {
-                return (marker, offset)
-            }
-        }
-        return nil
     }
 
     /// Whether the JPEG's image ends with its EOI marker, looked for from `offset` (the frame header) on.
@@ -225,12 +219,6 @@ struct ByteReader {
         return ByteReader(data[data.startIndex + lower..<data.startIndex + upper])
     }
 
-    /// A copy of the bytes in `range`; nil unless all of them are within the data.
-    func data(in range: Range<Int>) -> Data? {
-        guard range.lowerBound >= 0, range.upperBound <= data.count else { return nil }
-        return Data(data[data.startIndex + range.lowerBound..<data.startIndex + range.upperBound])
-    }
-
     /// The offset of the first `byte` at or after `start`, if any.
     func offset(of byte: UInt8, from start: Int) -> Int? {
         guard start >= 0, start < data.count else { return nil }
@@ -269,9 +257,6 @@ struct TIFFTags {
     private(set) var values: [UInt16: Int] = [:]
     /// Where each value read sits, from the start of `bytes`, and its size in bytes.
     private(set) var fields: [UInt16: (offset: Int, size: Int)] = [:]
-    /// Where the bytes of each chosen tag of type UNDEFINED (7) lie, from the start of `bytes`; not checked
-    /// against the data's length.
-    private(set) var undefinedBytes: [UInt16: Range<Int>] = [:]
     /// Whether the structure is big-endian ("MM").
     let bigEndian: Bool
 
@@ -301,12 +286,6 @@ struct TIFFTags {
                 }
             values[tag] = value
             if value != nil { fields[tag] = (entry + 8, type == 3 ? 2 : 4) }
-            // UNDEFINED bytes sit in the entry when they fit in 4, else at the offset it holds.
-            if type == 7, let count = bytes.uint32(at: entry + 4, bigEndian: bigEndian).map(Int.init),
-                let start = count <= 4 ? entry + 8 : bytes.uint32(at: entry + 8, bigEndian: bigEndian).map({ tiffStart + Int($0) })
-            {
-                undefinedBytes[tag] = start..<start + count
-            }
         }
     }
 }

@@ -28,14 +28,10 @@ extension VisionImage {
         try self.init(contentsOf: URL(fileURLWithPath: path), options: options)
     }
 
-    /// Decodes encoded image `data`. An embedded ICC colour profile (a phone's Display P3, a camera's Adobe RGB,
-    /// in a JPEG, PNG, WebP, TIFF, HEIF or AVIF) other than sRGB has the pixels matched to sRGB with LittleCMS, perceptual
-    /// intent, as Core Image and Pillow's ImageCms do. A broken, oversized or unusable profile, or LittleCMS
-    /// missing (Debian's liblcms2-2), never fails the image: it decodes as if it had no profile.
+    /// Decodes encoded image `data`.
     public init(data: Data, options: ImageDecodingOptions = .init()) throws {
         let header = try ImageHeader(data: data)
         try options.limits.check(width: header.width, height: header.height)
-        let profile = EmbeddedColorProfile.bytes(in: data, format: header.format)
         let data = DecoderMetadata.removed(from: data, format: header.format)
         let reduction = Self.reduction(for: header, minimumSize: options.minimumSize)
         var size = (width: (header.width + reduction - 1) / reduction, height: (header.height + reduction - 1) / reduction)
@@ -66,12 +62,6 @@ extension VisionImage {
             // OpenCV 4.6 gives a PAM's RGB tuples in RGB order where its other decoders give BGR (Pillow's
             // and ImageMagick's decodes of the same file agree with the written pixels): put them right.
             for index in stride(from: 0, to: pixels.bytes.count - 2, by: 3) { pixels.bytes.swapAt(index, index + 2) }
-        }
-        if let profile {
-            // 1 (already sRGB) and -1 (unusable) both leave the pixels as decoded.
-            _ = pixels.withMutableView { view in
-                profile.withUnsafeBytes { sv_match_to_srgb($0.baseAddress!.assumingMemoryBound(to: UInt8.self), $0.count, view) }
-            }
         }
         self.init(buffer: pixels, orientation: header.orientation, sourceFormat: header.format)
     }
