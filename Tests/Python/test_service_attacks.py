@@ -631,7 +631,12 @@ def test_streams_past_the_limit_are_refused_and_hold_slots(make_server):
     third, status3, _, rest = upgrade(server.port, "/v1/stream/faces", origin)
     try:
         assert (status1, status2) == (101, 101)
-        assert status3 == 503, status3
+        # The two streams count once their handlers start, just after their 101s; a third upgrade checked in
+        # that gap passes and is then closed with 1013 and the same error (VisionService's onUpgrade).
+        if status3 == 101:
+            assert ws_close_frame(third, rest, wait=5) == (1013, "too_many_streams: the service has 2 live streams open; try again shortly")
+        else:
+            assert status3 == 503, status3
     finally:
         for sock in (first, second, third):
             sock.close()
