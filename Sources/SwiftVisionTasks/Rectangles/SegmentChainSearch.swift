@@ -87,7 +87,6 @@ struct SegmentChainSearch {
         var result: [LineSegment] = []
         let cosine = cos(3 * Double.pi / 180)
         for first in pending.indices where !taken[first] {
-            taken[first] = true
             var line = pending[first].segment
             var ends = [line.start, line.end]
             var (direction, length) = (line.direction, line.length)
