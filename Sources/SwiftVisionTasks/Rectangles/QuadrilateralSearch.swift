@@ -53,22 +53,35 @@ struct QuadrilateralSearch {
         strongEdges = try smooth.fastCannyEdges(low: 40, high: 120)
     }
 
-    /// Distinct candidates, corners ordered from the top left clockwise.
-    func candidates() throws -> [Quadrilateral] {
-        let block = max(15, min(smooth.width, smooth.height) / 12)
+    /// The maps one pass of the search traces.
+    enum Maps {
+        /// The strong edges' map alone: what a document scanner traces, and on most photos enough.
+        case edges
+        /// The adaptive threshold and the gray cuts, which part an object from clutter its edges touch.
+        case regions
+    }
+
+    /// The candidates traced in `maps` that lie apart from every one in `found`, corners ordered from
+    /// the top left clockwise; each is added to `found`. The edges and then the regions give the
+    /// candidates of one search of every map, in the same order.
+    func candidates(in maps: Maps, distinctFrom found: inout DistinctQuadrilaterals) throws -> [Quadrilateral] {
         // Each map with whether only its outermost outlines are traced.
-        var maps = [
-            (try strongEdges.morphology(.dilate, size: 3), false),
-            (try smooth.adaptiveThreshold(blockSize: block, offset: 6, inverted: true), false),
-        ]
-        for level in Self.levels { maps.append((try smooth.thresholded(at: level), true)) }
-        var found = DistinctQuadrilaterals(tolerance: 3)
-        for (map, outerOnly) in maps {
+        var traced: [(PixelBuffer, Bool)] = []
+        switch maps {
+        case .edges:
+            traced.append((try strongEdges.morphology(.dilate, size: 3), false))
+        case .regions:
+            let block = max(15, min(smooth.width, smooth.height) / 12)
+            traced.append((try smooth.adaptiveThreshold(blockSize: block, offset: 6, inverted: true), false))
+            for level in Self.levels { traced.append((try smooth.thresholded(at: level), true)) }
+        }
+        var added: [Quadrilateral] = []
+        for (map, outerOnly) in traced {
             for contour in try map.contours(outerOnly: outerOnly, keeping: spans) {
-                for shape in try quadrilaterals(approximating: contour) { found.insert(shape) }
+                for shape in try quadrilaterals(approximating: contour) where found.insert(shape) { added.append(shape) }
             }
         }
-        return found.shapes
+        return added
     }
 
     /// The longest straight pieces, at least `minimumLength` pixels long and at most ``segmentLimit``
