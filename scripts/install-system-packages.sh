@@ -26,10 +26,11 @@ packages=(pkg-config libopencv-dev libopencv-contrib-dev libzxing-dev libtessera
           libheif1)
 # `--tests` adds what only the tests use: a real browser for the web page's test, GStreamer's RTSP
 # server (through Debian's python3-gi) for the sources' reconnect test, PostgreSQL 15's server for
-# the collections' PostgreSQL store, and libheif's own encoder and decoder tools, the truth of the HEIF
-# and AVIF decoding test; `--bench` adds the HTTP load generator of the service's benchmark.
+# the collections' PostgreSQL store, libheif's own encoder and decoder tools, the truth of the HEIF
+# and AVIF decoding test, and the `ffmpeg` and `ffprobe` commands, which write the sound-only MP4 of the
+# service's test and say what it holds; `--bench` adds the HTTP load generator of the service's benchmark.
 [ "${1:-}" = --tests ] && packages+=(chromium python3-gi gir1.2-gst-rtsp-server-1.0 gstreamer1.0-plugins-good postgresql-15
-                                    libheif-examples)
+                                    libheif-examples ffmpeg)
 [ "${1:-}" = --bench ] && packages+=(wrk)
 missing=()
 for package in "${packages[@]}"; do

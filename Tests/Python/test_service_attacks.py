@@ -18,6 +18,7 @@ import signal
 import socket
 import struct
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -809,6 +810,24 @@ def test_odd_requests_get_clear_answers(make_server):
     assert status == 200, status
     status, headers, body, _ = request(server.port, "GET", "/index.html%00.js")
     assert status == 400 and error_code(body) == "bad_path", (status, body)
+
+
+def test_a_sound_only_mp4_is_refused_as_sound(make_server, tmp_path):
+    # A voice memo saved as .mp4 (brand isom) is 415 "holds sound only" over a real connection, whether its
+    # movie box follows the sound or comes first; an MP4 with a video track is not called sound. The files
+    # are Debian's ffmpeg's and ffprobe's list of streams says what each holds (Reference/audio_mp4.py).
+    run = subprocess.run([sys.executable, str(ROOT / "Tests/Python/Reference/audio_mp4.py"), str(tmp_path)],
+                         check=True, capture_output=True, text=True, timeout=120)
+    streams = {entry["file"]: entry["streams"] for entry in json.loads(run.stdout)}
+    assert streams == {"tone.mp4": ["audio"], "tone-faststart.mp4": ["audio"], "clip.mp4": ["video", "audio"]}, streams
+    server = make_server()
+    for name, kinds in streams.items():
+        for path, kind in (("/v1/labels", "application/octet-stream"), ("/v1/faces", "image/jpeg")):
+            status, _, body, _ = request(server.port, "POST", path, (tmp_path / name).read_bytes(), {"Content-Type": kind})
+            assert status == 415 and error_code(body) == "not_an_image", (name, path, status, body)
+            message = json.loads(body)["error"]["message"]
+            assert ("holds sound only" in message) == ("video" not in kinds), (name, path, message)
+    server.assert_alive()
 
 
 def test_missing_models_are_not_installed_and_name_no_path(make_server, tmp_path):

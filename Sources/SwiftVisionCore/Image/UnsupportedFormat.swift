@@ -15,8 +15,10 @@ public enum UnsupportedFormat: String, Sendable, CaseIterable {
     case aac = "AAC audio"
     /// AMR speech.
     case amr = "AMR audio"
-    /// MPEG-4 audio (`.m4a`, `.m4b`): an ISO media file whose brand is Apple's audio brand.
-    case m4a = "M4A audio"
+    /// MPEG-4 audio (`.m4a`, `.m4b`, or an `.mp4` of sound alone): an ISO media file whose brand is Apple's
+    /// audio brand, or whose tracks (read from the whole file: the movie box often follows the sound) include
+    /// sound and no video.
+    case m4a = "MPEG-4 audio (M4A)"
     /// Ogg holding Vorbis, Opus or FLAC as its first stream.
     case oggAudio = "Ogg audio"
     /// TIFF with floating-point samples (SampleFormat 3), as scientific and HDR tools write it; told by its
@@ -73,7 +75,9 @@ public enum UnsupportedFormat: String, Sendable, CaseIterable {
             self = .aiff
         } else if starts("#!AMR") {
             self = .amr
-        } else if starts("ftyp", at: 4) && ["M4A ", "M4B ", "M4P "].contains(where: { starts($0, at: 8) }) {
+        } else if starts("ftyp", at: 4),
+            ["M4A ", "M4B ", "M4P "].contains(where: { starts($0, at: 8) }) || ISOMediaTracks(bytes)?.holdsSoundOnly == true
+        {
             self = .m4a
         } else if starts("OggS") && ["\u{1}vorbis", "OpusHead", "\u{7F}FLAC"].contains(where: { starts($0, at: 28) }) {
             self = .oggAudio
