@@ -203,6 +203,13 @@ final class ConnectionWatch: ChannelInboundHandler, RemovableChannelHandler {
 /// Holds each request of a kept-alive HTTP/1.1 connection to its body deadline (answering 408 when the
 /// body stalls), and the connection to its idle deadline between requests (a next request's headers
 /// must arrive within it, however slowly they drip).
+///
+/// A request may be answered before its body has arrived (an unknown task, a bad option, a full queue);
+/// Hummingbird then reads the rest of the body and drops it. That answer stays the request's only one:
+/// a body that stalls after it closes the connection without a 408, and the idle deadline starts once
+/// the body has ended. An answer that says `Connection: close` (a full queue's 503) is followed by the
+/// end of the sending side, so that a client still sending reads the answer rather than a reset, and
+/// the connection closes once the rest of the body has come or its deadline has passed.
 final class RequestWatch: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -212,6 +219,10 @@ final class RequestWatch: ChannelDuplexHandler, RemovableChannelHandler {
     private let policy: ConnectionPolicy
     private var readingBody = false
     private var responding = false
+    /// Whether the current request's answer has been written in full.
+    private var answered = false
+    /// Whether the answer being written says `Connection: close`.
+    private var closesAfterAnswer = false
     private var deadline: Scheduled<Void>?
 
     init(policy: ConnectionPolicy) {
@@ -226,6 +237,7 @@ final class RequestWatch: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head:
             readingBody = true
+            answered = false
             arm(context, after: policy.bodyTimeout) { watch, context in
                 guard watch.readingBody else { return }
                 watch.expire(context, APIError(.requestTimeout, "body_timeout", "the request's body did not arrive in time"))
@@ -237,21 +249,40 @@ final class RequestWatch: ChannelDuplexHandler, RemovableChannelHandler {
             // The request's own deadline governs it from here.
             deadline?.cancel()
             deadline = nil
+            if answered {
+                context.fireChannelRead(data)
+                closesAfterAnswer ? context.close(promise: nil) : armIdleDeadline(context)
+                return
+            }
         }
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .head: responding = true
+        case .head(let head):
+            responding = true
+            closesAfterAnswer = head.headerFields[.connection]?.lowercased() == "close"
         case .body: break
         case .end:
             responding = false
-            if !readingBody {
-                arm(context, after: policy.idleTimeout) { _, context in context.close(promise: nil) }
+            answered = true
+            if closesAfterAnswer {
+                let channel = context.channel
+                let readingBody = readingBody
+                context.writeAndFlush(data).whenComplete { result in
+                    promise?.completeWith(result)
+                    channel.close(mode: readingBody ? .output : .all, promise: nil)
+                }
+                return
             }
+            if !readingBody { armIdleDeadline(context) }
         }
         context.write(data, promise: promise)
+    }
+
+    private func armIdleDeadline(_ context: ChannelHandlerContext) {
+        arm(context, after: policy.idleTimeout) { _, context in context.close(promise: nil) }
     }
 
     private func arm(_ context: ChannelHandlerContext, after delay: TimeAmount, _ expire: @escaping (RequestWatch, ChannelHandlerContext) -> Void) {
@@ -263,9 +294,9 @@ final class RequestWatch: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
-    /// Answers `error` (unless an answer has begun) and closes the connection.
+    /// Answers `error` (unless the request has an answer, whole or begun) and closes the connection.
     private func expire(_ context: ChannelHandlerContext, _ error: APIError) {
-        guard !responding else {
+        guard !responding, !answered else {
             context.close(promise: nil)
             return
         }

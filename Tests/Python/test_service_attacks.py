@@ -624,6 +624,74 @@ def test_a_full_queue_refuses_before_reading_the_body(make_server):
     server.assert_alive()
 
 
+def read_answer(sock: socket.socket) -> tuple[int | None, dict, bytes]:
+    """One whole answer from `sock` (status, headers, body), read no further than its Content-Length."""
+    data = b""
+    while True:
+        status, headers, body = parse(data)
+        if status is not None and len(body) >= int(headers.get("content-length", "0")):
+            return status, headers, body
+        chunk = sock.recv(65536)
+        if not chunk:
+            return parse(data)
+        data += chunk
+
+
+def seconds_until_closed(sock: socket.socket, time_limit: float) -> tuple[float | None, bytes]:
+    """How long the server takes to close `sock` (None: not within `time_limit`), and what it sent meanwhile."""
+    start = time.monotonic()
+    sock.settimeout(time_limit)
+    sent = b""
+    try:
+        while chunk := sock.recv(65536):
+            sent += chunk
+    except socket.timeout:
+        return None, sent
+    except ConnectionResetError:
+        pass
+    return time.monotonic() - start, sent
+
+
+def test_a_request_answered_before_its_body_has_that_answer_alone(make_server):
+    # An unknown task is answered before the body is read; the server then reads and drops the rest. A body
+    # that stopped after that answer used to get a second one, a 408, at the body deadline, and one that came
+    # in full left the connection with no idle deadline: it stayed open for good.
+    server = make_server("--body-timeout", "1", "--idle-timeout", "1")
+    head = (f"POST /v1/no-such-task HTTP/1.1\r\nHost: {HOST}:{server.port}\r\nContent-Type: image/png\r\n"
+            f"Content-Length: 100000\r\n\r\n").encode()
+    for rest in (b"", bytes(99_000)):
+        with socket.create_connection((HOST, server.port), timeout=10) as sock:
+            sock.sendall(head + bytes(1000))
+            status, _, body = read_answer(sock)
+            assert status == 404 and error_code(body) == "unknown_task", (status, body)
+            sock.sendall(rest)
+            seconds, after = seconds_until_closed(sock, time_limit=5)
+            assert after == b"", f"a second answer to one request: {after[:80]!r}"
+            assert seconds is not None and seconds < 3, f"the connection stayed open ({len(rest)} more bytes sent)"
+    server.assert_alive()
+
+
+def test_a_refusal_that_says_close_closes(make_server):
+    # A full queue's 503 says Connection: close; the server used to keep the connection and read the whole
+    # body it had refused. It now ends its side once the answer is out, which the client reads in full.
+    server = make_server("--max-concurrent", "1", "--max-queue", "0", "--body-timeout", "20")
+    held = socket.create_connection((HOST, server.port), timeout=10)
+    held.sendall(f"POST /v1/labels HTTP/1.1\r\nHost: {HOST}:{server.port}\r\nContent-Type: image/png\r\n"
+                 f"Content-Length: 5000000\r\n\r\n".encode())
+    time.sleep(0.3)
+    try:
+        with socket.create_connection((HOST, server.port), timeout=10) as sock:
+            sock.sendall(f"POST /v1/labels HTTP/1.1\r\nHost: {HOST}:{server.port}\r\nContent-Type: image/png\r\n"
+                         f"Content-Length: 5000000\r\n\r\n".encode() + bytes(65536))
+            status, headers, body = read_answer(sock)
+            assert status == 503 and error_code(body) == "busy" and headers.get("connection") == "close", (status, headers)
+            seconds, after = seconds_until_closed(sock, time_limit=5)
+            assert after == b"" and seconds is not None and seconds < 2, (seconds, after[:80])
+    finally:
+        held.close()
+    server.assert_alive()
+
+
 def test_streams_past_the_limit_are_refused_and_hold_slots(make_server):
     server = make_server("--max-concurrent", "1", "--max-streams", "2")
     origin = {"Origin": f"http://{HOST}:{server.port}"}
