@@ -69,7 +69,7 @@ struct GuardedChildChannel<Inner: ServerChildChannel>: ServerChildChannel {
         // Behind the HTTP decoder and the upgrade handler, which leave a parse error of the first request unanswered.
         try? channel.pipeline.syncOperations.addHandler(ParseErrorWatch(), position: .last)
         // Also behind the upgrade handler, to see the upgrade complete and check the WebSocket's frames from then on.
-        try? channel.pipeline.syncOperations.addHandler(UnmaskedFrameGuard(), position: .last)
+        try? channel.pipeline.syncOperations.addHandler(UnmaskedFrameGuardInstaller(), position: .last)
         return value
     }
 
