@@ -288,16 +288,7 @@ def test_an_unmasked_client_frame_closes_the_stream_with_1002(make_server):
         assert json.loads(text)["error"]["code"] == "bad_option", text
         message = b'{"timestampMs": null}'
         sock.sendall(ws_header(0x81, len(message), masked=False) + message)
-        data = rest
-        while True:
-            chunk = sock.recv(4096)
-            if not chunk:
-                break
-            data += chunk
-        assert data[:1] == b"\x88", f"expected a close frame, got {data[:80]!r}"
-        length = data[1] & 0x7F
-        assert not data[1] & 0x80, "a server's frames are never masked"
-        assert length >= 2 and struct.unpack("!H", data[2:4])[0] == 1002, data[:80]
+        assert ws_close_frame(sock, rest, wait=5) == (1002, "client frames must be masked")
     server.assert_alive()
 
 
