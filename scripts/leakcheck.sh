@@ -58,11 +58,11 @@ repeated() {
 
 # One row: the bytes leaked by the command `arguments` followed by `copies`, then twice as many, copies of
 # `repeat`, which must print `lines` JSON lines (the number of copies when 0).
-copies="$iterations"
+# Usage: check NAME LINES COPIES "ARGUMENTS" REPEAT...
 check() {
-    local name="$1" lines="$2" once twice arguments repeat expected=("$2" "$2")
-    IFS=' ' read -r -a arguments <<<"$3"
-    shift 3
+    local name="$1" lines="$2" copies="$3" once twice arguments repeat expected=("$2" "$2")
+    IFS=' ' read -r -a arguments <<<"$4"
+    shift 4
     [ "$lines" -gt 0 ] || expected=("$copies" $((2 * copies)))
     mapfile -t repeat < <(repeated "$copies" "$@")
     once=$(leaked "${expected[0]}" "${arguments[@]}" "${repeat[@]}")
@@ -75,22 +75,22 @@ check() {
 failed=()
 echo "Bytes definitely leaked at N=$iterations and 2N, N/10 and N/5 boxes for the trackers (LeakSanitizer; reports in $log)"
 printf '%-14s %10s %10s\n' task N 2N
-check faces 0 "faces --landmarks" "$media/astronaut.png"
-check objects 0 "objects --multiple --classify" "$media/dog.jpg"
-check labels 0 "labels" "$media/chelsea.png"
-check embeddings 0 "embeddings" "$media/coffee.png"
-check segment 0 "segment" "$media/person.jpg"
-check pose 0 "pose" "$media/person.jpg"
-check hands 0 "hands" "$work/hands.png"
-check rectangles 0 "rectangles" "$media/page.png"
-check barcodes 0 "barcodes" "$media/pyzbar-qrcode.png"
-check text 0 "text" "$media/page.png"
+check faces 0 "$iterations" "faces --landmarks" "$media/astronaut.png"
+check objects 0 "$iterations" "objects --multiple --classify" "$media/dog.jpg"
+check labels 0 "$iterations" "labels" "$media/chelsea.png"
+check embeddings 0 "$iterations" "embeddings" "$media/coffee.png"
+check segment 0 "$iterations" "segment" "$media/person.jpg"
+check pose 0 "$iterations" "pose" "$media/person.jpg"
+check hands 0 "$iterations" "hands" "$work/hands.png"
+check rectangles 0 "$iterations" "rectangles" "$media/page.png"
+check barcodes 0 "$iterations" "barcodes" "$media/pyzbar-qrcode.png"
+check text 0 "$iterations" "text" "$media/page.png"
 # The trackers: N/10, then N/5, seed boxes (one tracker each) through the clip, one JSON line per frame. Each
 # box is 30 calls, and an accurate tracker's 30 frames take about 3.5 s under the sanitizer here: 200 and 400
 # boxes kept that row running past half an hour.
-copies=$((iterations >= 10 ? iterations / 10 : 1))
-check track-fast 30 "track $work/clip.avi --level fast" --box 100,30,120,140
-check track-accurate 30 "track $work/clip.avi --level accurate" --box 100,30,120,140
+boxes=$((iterations >= 10 ? iterations / 10 : 1))
+check track-fast 30 "$boxes" "track $work/clip.avi --level fast" --box 100,30,120,140
+check track-accurate 30 "$boxes" "track $work/clip.avi --level accurate" --box 100,30,120,140
 if [ "${#failed[@]}" -gt 0 ]; then
     echo "Leaks that grow with N: ${failed[*]}" >&2
     exit 1
