@@ -11,8 +11,7 @@ import Testing
     @Test func readingTheResultStopsOnceTheTokenIsCancelled() throws {
         let engine = try TesseractEngine(languages: ["eng"], directory: TesseractLanguage.dataDirectory(nil))
         let page = try Fixtures.image("page.png").uprightGray()
-        engine.setImage(page, resolution: 300)
-        #expect(try engine.recognize() == 0)
+        #expect(try engine.recognize(page, resolution: 300))
         // Read with no token, and with one that is not cancelled: the same words (23 here; `tesseract page.png -`
         // prints 30 words, reading the file's own resolution).
         let words = try engine.recognizedWords()

@@ -83,13 +83,12 @@ final class TesseractEngine {
     /// words read from its result (``recognizedWords()``).
     func words(in gray: PixelBuffer, resolution: Int, layout: Layout = .page) throws -> [Word] {
         try CancellationToken.checkpoint()
-        setImage(gray, resolution: resolution)
         if layout != .page { library.setPageSegMode(handle, layout.mode) }
         defer {
             library.clear(handle)
             if layout != .page { library.setPageSegMode(handle, PSM_AUTO) }
         }
-        guard try recognize() == 0 else { return [] }
+        guard try recognize(gray, resolution: resolution) else { return [] }
         return try recognizedWords()
     }
 
@@ -136,11 +135,14 @@ final class TesseractEngine {
         return (Int(degrees), confidence)
     }
 
-    /// Runs Tesseract's recognition of the image set last, with a monitor that asks the current
-    /// ``CancellationToken`` (if any) whether to stop; throws ``VisionTaskError/cancelled`` when it did stop.
-    func recognize() throws -> Int32 {
-        guard let token = CancellationToken.current else { return library.recognize(handle, nil) }
-        guard let monitor = library.createMonitor() else { return library.recognize(handle, nil) }
+    /// Gives Tesseract a gray buffer at `resolution` pixels per inch and runs its recognition, with a monitor
+    /// that asks the current ``CancellationToken`` (if any) whether to stop; throws ``VisionTaskError/cancelled``
+    /// when it did stop. True when the recognition succeeded: ``recognizedWords()`` then reads its result.
+    func recognize(_ gray: PixelBuffer, resolution: Int) throws -> Bool {
+        setImage(gray, resolution: resolution)
+        guard let token = CancellationToken.current, let monitor = library.createMonitor() else {
+            return library.recognize(handle, nil) == 0
+        }
         defer { library.deleteMonitor(monitor) }
         let status = withExtendedLifetime(token) {
             library.setCancelThis(monitor, Unmanaged.passUnretained(token).toOpaque())
@@ -151,11 +153,11 @@ final class TesseractEngine {
             return library.recognize(handle, monitor)
         }
         try CancellationToken.checkpoint()
-        return status
+        return status == 0
     }
 
     /// Gives Tesseract a gray buffer, at `resolution` pixels per inch (0 asks it to estimate one).
-    func setImage(_ gray: PixelBuffer, resolution: Int) {
+    private func setImage(_ gray: PixelBuffer, resolution: Int) {
         library.applyMessageChoice()
         gray.bytes.withUnsafeBufferPointer { pixels in
             library.setImage(handle, pixels.baseAddress, Int32(gray.width), Int32(gray.height), 1, Int32(gray.bytesPerRow))
