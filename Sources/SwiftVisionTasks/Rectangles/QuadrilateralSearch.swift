@@ -55,24 +55,27 @@ struct QuadrilateralSearch {
 
     /// The maps one pass of the search traces.
     enum Maps {
-        /// The strong edges' map alone: what a document scanner traces, and on most photos enough.
+        /// The strong edges' map: what a document scanner traces, and on most photos enough.
         case edges
-        /// The adaptive threshold and the gray cuts, which part an object from clutter its edges touch.
-        case regions
+        /// The adaptive threshold, which follows uneven light.
+        case adaptive
+        /// The gray cuts, which part a bright page from the clutter its edges touch.
+        case cuts
     }
 
     /// The candidates traced in `maps` that lie apart from every one in `found`, corners ordered from
-    /// the top left clockwise; each is added to `found`. The edges and then the regions give the
-    /// candidates of one search of every map, in the same order.
+    /// the top left clockwise; each is added to `found`. The edges, the adaptive threshold and then the
+    /// cuts give the candidates of one search of every map, in the same order.
     func candidates(in maps: Maps, distinctFrom found: inout DistinctQuadrilaterals) throws -> [Quadrilateral] {
         // Each map with whether only its outermost outlines are traced.
         var traced: [(PixelBuffer, Bool)] = []
         switch maps {
         case .edges:
             traced.append((try strongEdges.morphology(.dilate, size: 3), false))
-        case .regions:
+        case .adaptive:
             let block = max(15, min(smooth.width, smooth.height) / 12)
             traced.append((try smooth.adaptiveThreshold(blockSize: block, offset: 6, inverted: true), false))
+        case .cuts:
             for level in Self.levels { traced.append((try smooth.thresholded(at: level), true)) }
         }
         var added: [Quadrilateral] = []

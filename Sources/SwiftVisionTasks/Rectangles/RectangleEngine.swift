@@ -28,9 +28,9 @@ package struct RectangleEngine: Sendable {
     /// line segments (a third to a half of the time) are not searched: they add candidates for sides
     /// that no outline follows, such as a page whose corner is hidden.
     static let settledConfidence = 0.85
-    /// When the strong edges' outlines alone yield as many rectangles as asked for, each at least this
-    /// confident and covering at least ``decidedShare`` of the image, the adaptive threshold and the
-    /// gray cuts are not traced (``isDecided(_:imageArea:)``).
+    /// When the outlines of the maps traced so far yield as many rectangles as asked for, each at least
+    /// this confident and covering at least ``decidedShare`` of the image, the other maps are not traced
+    /// (``isDecided(_:imageArea:)``).
     static let decidedConfidence = 0.9
     /// The least share of the image's area that each rectangle of a decided report covers.
     static let decidedShare = 0.2
@@ -42,9 +42,10 @@ package struct RectangleEngine: Sendable {
 
     /// The rectangles in `image`, the most prominent first (by confidence² × √(share of the image's area)).
     ///
-    /// Outlines first, the strong edges' before the other maps', which are not traced where the strong
-    /// edges' outlines decide the report (``isDecided(_:imageArea:)``). Where the outlines leave the
-    /// report open, chains of segments: where no outline was found, of the outlines' own straight pieces (with no limit too: on two MIDV-500 frames of the
+    /// Outlines first, map by map: the strong edges', the adaptive threshold's, the gray cuts', each
+    /// traced only while those before it leave the report undecided (``isDecided(_:imageArea:)``).
+    /// Where the outlines leave the report open, chains of segments: where no outline was found, of
+    /// the outlines' own straight pieces (with no limit too: on two MIDV-500 frames of the
     /// DEV set, 02_aut_drvlic_new-4 and 03_aut_id_old-3, only the pieces find the card, and without
     /// them no limit reported nothing where a limit of 1 reported it), which cost about a tenth of line segments (5 ms
     /// against 35–45 ms on the bus at 1 megapixel); where an outline was found but fits weakly (below
@@ -109,8 +110,8 @@ package struct RectangleEngine: Sendable {
         let outlines = try QuadrilateralSearch(
             image: search, minimumSide: minimumSide * 0.8 / max(searchFactor.x, searchFactor.y))
         var traced = DistinctQuadrilaterals(tolerance: 3)
-        for maps in [QuadrilateralSearch.Maps.edges, .regions] {
-            if maps == .regions && isDecided(found.reported, imageArea: Double(full.width * full.height)) { break }
+        for maps in [QuadrilateralSearch.Maps.edges, .adaptive, .cuts] {
+            if maps != .edges && isDecided(found.reported, imageArea: Double(full.width * full.height)) { break }
             let shapes = try outlines.candidates(in: maps, distinctFrom: &traced)
             try fit(shapes.map { $0.applying { CGPoint(x: $0.x * searchFactor.x, y: $0.y * searchFactor.y) } })
         }
@@ -137,18 +138,20 @@ package struct RectangleEngine: Sendable {
             || report.contains(where: { Double($0.confidence) < settled })
     }
 
-    /// Whether the strong edges' outlines have decided `report`, in an image of `imageArea` pixels:
+    /// Whether the outlines traced so far have decided `report`, in an image of `imageArea` pixels:
     /// as many rectangles as asked for, each at least ``decidedConfidence`` sure and covering at least
     /// ``decidedShare`` of the image.
     ///
     /// Nothing bounds what the other maps could add, so the rule was set on the rectangles DEV set
     /// (70 MIDV-500 frames, `eval/rectangles_dev.py`), where it ends 30 frames' search at the strong
     /// edges and keeps right at 59 and the mean error at 20.06 px, changing no frame's error by more than
-    /// 0.17 px (median 1.07 → 1.10 px; 4 frames closer, 4 further off). Without the share, the strong edges'
-    /// surest rectangle may be a small one, such as the photo on a card (31_jpn_drvlic-6, 179 px off),
-    /// or one inside the card that a gray cut's larger outline outranks (31_jpn_drvlic-9, 7.0 → 11.2 px,
-    /// covering 19.9 %); the cards of MIDV-500 cover 17–31 % of their frames. At 0.85 the confidence
-    /// ends 35 frames' search with the same right and one frame 0.73 px closer, at 0.95 it ends 22.
+    /// 0.17 px (median 1.07 → 1.10 px; 4 frames closer, 4 further off). Asked again after the adaptive
+    /// threshold, it ends 4 more frames' search there, before the gray cuts, changing no report.
+    /// Without the share, the strong edges' surest rectangle may be a small one, such as the photo on a card
+    /// (31_jpn_drvlic-6, 179 px off), or one inside the card that a gray cut's larger outline outranks
+    /// (31_jpn_drvlic-9, 7.0 → 11.2 px, covering 19.9 %); the cards of MIDV-500 cover 17–31 % of their frames.
+    /// At 0.85 the confidence ends 35 frames' search with the same right and one frame 0.73 px closer, at 0.95
+    /// it ends 22.
     func isDecided(_ report: [DetectedRectangle], imageArea: Double) -> Bool {
         !isOpen(report, settled: Self.decidedConfidence)
             && report.allSatisfy { $0.corners.area >= Self.decidedShare * imageArea }
