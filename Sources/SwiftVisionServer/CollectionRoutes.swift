@@ -33,7 +33,7 @@ enum CollectionRoutes {
         }
         group.post("v1/collections") { request, context in
             await VisionService.instrumented(task: "collections") {
-                let body = try await VisionService.body(of: request, upTo: 4096)
+                let body = try await VisionService.body(of: request, upTo: 4096, on: context.channel)
                 guard let object = try? JSONSerialization.jsonObject(with: Data(buffer: body)) as? [String: Any], object.count == 1,
                     let name = object["name"] as? String
                 else { throw APIError.badOption("make a collection with {\"name\": \"…\"}") }
@@ -64,7 +64,7 @@ enum CollectionRoutes {
                     throw APIError.badOption("source takes a name of 1 to 500 characters on one line")
                 }
                 let admission = try limiter.admit(within: configuration.requestTimeout, client: context.client)
-                let file = try await VisionService.upload(request, images: 1, configuration: configuration)[0]
+                let file = try await VisionService.upload(request, images: 1, configuration: configuration, on: context.channel)[0]
                 let contentHash = CollectionIndexer.contentHash(of: file.data)
                 let (answer, timings) = try await admission.staged(decoding: [file], closing: context.channel) { images -> (Bool, CollectionItem?) in
                     let analysis = try ItemAnalyzer(tasks: tasks).analysis(of: images[0])
@@ -134,10 +134,10 @@ enum CollectionRoutes {
                 var query = CollectionQuery()
                 var file: ImageUpload.File?
                 if isJSON {
-                    let body = try await VisionService.body(of: request, upTo: 64 * 1024)
+                    let body = try await VisionService.body(of: request, upTo: 64 * 1024, on: context.channel)
                     query = try searchQuery(Data(buffer: body), store: try store.opened(), collection: name)
                 } else {
-                    file = try await VisionService.upload(request, images: 1, configuration: configuration)[0]
+                    file = try await VisionService.upload(request, images: 1, configuration: configuration, on: context.channel)[0]
                     query.limit = try limit(request.uri.queryParameters.get("k").map { String($0) })
                     switch request.uri.queryParameters.get("approximate") {
                     case nil, "false": break

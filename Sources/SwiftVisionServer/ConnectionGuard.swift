@@ -210,6 +210,10 @@ final class ConnectionWatch: ChannelInboundHandler, RemovableChannelHandler {
 /// the body has ended. An answer that says `Connection: close` (a full queue's 503) is followed by the
 /// end of the sending side, so that a client still sending reads the answer rather than a reset, and
 /// the connection closes once the rest of the body has come or its deadline has passed.
+///
+/// A client that waits for leave to send its body (`Expect: 100-continue`) gets `100 Continue` when the
+/// service begins to read the body (``letBodyCome(on:)``), so that a request refused first is refused
+/// without its upload, and one admitted never waits out the client's own timer (curl's is 1 s).
 final class RequestWatch: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
     typealias InboundOut = HTTPRequestPart
@@ -223,29 +227,53 @@ final class RequestWatch: ChannelDuplexHandler, RemovableChannelHandler {
     private var answered = false
     /// Whether the answer being written says `Connection: close`.
     private var closesAfterAnswer = false
+    /// Whether the current request's client waits for `100 Continue` before it sends the body.
+    private var awaitsContinue = false
     private var deadline: Scheduled<Void>?
+    /// This handler's place in the pipeline, for ``letBodyCome(on:)``.
+    private var context: ChannelHandlerContext?
 
     init(policy: ConnectionPolicy) {
         self.policy = policy
     }
 
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
+        self.context = nil
+    }
+
+    /// Sends `100 Continue` on `channel` when its current request's client waits for it and nothing has
+    /// been answered: called as the service begins to read a request's body.
+    static func letBodyCome(on channel: any Channel) {
+        channel.eventLoop.execute {
+            guard let watch = try? channel.pipeline.syncOperations.handler(type: RequestWatch.self), let context = watch.context,
+                watch.awaitsContinue, !watch.responding, !watch.answered
+            else { return }
+            watch.awaitsContinue = false
+            context.writeAndFlush(watch.wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head:
+        case .head(let head):
             readingBody = true
             answered = false
+            awaitsContinue = head.headerFields[.expect]?.lowercased() == "100-continue"
             arm(context, after: policy.bodyTimeout) { watch, context in
                 guard watch.readingBody else { return }
                 watch.expire(context, APIError(.requestTimeout, "body_timeout", "the request's body did not arrive in time"))
             }
         case .body:
-            break
+            // A client that sends its body without waiting needs no leave.
+            awaitsContinue = false
         case .end:
             readingBody = false
+            awaitsContinue = false
             // The request's own deadline governs it from here.
             deadline?.cancel()
             deadline = nil

@@ -33,7 +33,7 @@ enum DeepStackRoutes {
                 await VisionService.instrumented(task: endpoint.task) {
                     do {
                         let admission = try limiter.admit(within: configuration.requestTimeout, client: context.client)
-                        let form = try await Form(request, configuration: configuration)
+                        let form = try await Form(request, configuration: configuration, on: context.channel)
                         try form.authorize(request, token: configuration.token)
                         let task = try await catalog.task(named: endpoint.task, query: endpoint.query)
                         let (output, timings) = try await admission.answer(task, for: form.image, closing: context.channel)
@@ -53,8 +53,8 @@ enum DeepStackRoutes {
         var minimumConfidence: Double
         var apiKey: String?
 
-        init(_ request: Request, configuration: ServerConfiguration) async throws {
-            let body = try await VisionService.body(of: request, upTo: configuration.maxBodyBytes)
+        init(_ request: Request, configuration: ServerConfiguration, on channel: any Channel) async throws {
+            let body = try await VisionService.body(of: request, upTo: configuration.maxBodyBytes, on: channel)
             guard
                 let parts = try ImageUpload.formParts(
                     of: body, contentType: request.headers[.contentType], maxParts: configuration.maxFormParts)

@@ -219,9 +219,9 @@ enum SourceRoutes {
             }
             return manager
         }
-        router.post("v1/sources") { request, _ in
+        router.post("v1/sources") { request, context in
             let manager = try enabled()
-            let body = try await VisionService.body(of: request, upTo: largestBody)
+            let body = try await VisionService.body(of: request, upTo: largestBody, on: context.channel)
             let spec = try await manager.add(body)
             let answer = try serviceEncoder.encode(SourceAnswer(spec: spec, status: manager.runner(spec.id)?.current ?? SourceStatus()))
             return Response(

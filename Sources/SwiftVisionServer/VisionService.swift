@@ -106,7 +106,7 @@ public enum VisionService {
         protected.post("v1/similarity") { request, context in
             await instrumented(task: "similarity") {
                 let admission = try limiter.admit(within: configuration.requestTimeout, client: context.client)
-                let files = try await upload(request, images: 2, configuration: configuration)
+                let files = try await upload(request, images: 2, configuration: configuration, on: context.channel)
                 let (answer, timings) = try await admission.staged(decoding: files, closing: context.channel) { images -> Double in
                     var options = EmbeddingsTask.Options()
                     options.threads = configuration.threads
@@ -128,7 +128,7 @@ public enum VisionService {
             return await instrumented(task: name) {
                 let admission = try limiter.admit(within: configuration.requestTimeout, client: context.client)
                 let task = try await catalog.task(named: name, query: queryItems(request))
-                let files = try await upload(request, images: 1, configuration: configuration)
+                let files = try await upload(request, images: 1, configuration: configuration, on: context.channel)
                 let (answer, timings) = try await admission.answer(task, for: files[0], closing: context.channel)
                 return json(answer).timed(timings, task: task.name)
             }
@@ -160,9 +160,11 @@ public enum VisionService {
         return router
     }
 
-    /// The request's images, read (within the body limit) and checked from their headers; not decoded.
-    static func upload(_ request: Request, images: Int, configuration: ServerConfiguration) async throws -> [ImageUpload.File] {
-        let body = try await Self.body(of: request, upTo: configuration.maxBodyBytes)
+    /// The request's images, read (within the body limit) from `channel` and checked from their headers; not decoded.
+    static func upload(
+        _ request: Request, images: Int, configuration: ServerConfiguration, on channel: any Channel
+    ) async throws -> [ImageUpload.File] {
+        let body = try await Self.body(of: request, upTo: configuration.maxBodyBytes, on: channel)
         return try ImageUpload.files(
             in: body, contentType: request.headers[.contentType],
             limits: .init(
@@ -171,8 +173,10 @@ public enum VisionService {
     }
 
     /// The request's body, at most `limit` bytes: a longer one is a 413 that names the limit (NIO's error
-    /// carries what was left of it after the first chunk, not the limit).
-    static func body(of request: Request, upTo limit: Int) async throws -> ByteBuffer {
+    /// carries what was left of it after the first chunk, not the limit). A client on `channel` that waits
+    /// for leave to send it (`Expect: 100-continue`, as curl sends for a body over 1 MB) is told to now.
+    static func body(of request: Request, upTo limit: Int, on channel: any Channel) async throws -> ByteBuffer {
+        RequestWatch.letBodyCome(on: channel)
         do {
             return try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {

@@ -662,6 +662,32 @@ def test_a_request_answered_before_its_body_has_that_answer_alone(make_server):
     server.assert_alive()
 
 
+def test_a_client_that_waits_for_leave_to_send_is_told_when_its_body_is_read(make_server):
+    # curl sends `Expect: 100-continue` with a body over 1 MB and waits up to 1 s for `100 Continue`; the server
+    # never sent one, so each such upload waited out that second. It now answers 100 as it begins to read the
+    # body, and a request refused first (an unknown task) has its refusal alone, its body never asked for.
+    server = make_server()
+    photo = (MEDIA / "kite.jpg").read_bytes()
+    for path, status in (("/v1/labels", 200), ("/v1/no-such-task", 404)):
+        with socket.create_connection((HOST, server.port), timeout=10) as sock:
+            sock.sendall(f"POST {path} HTTP/1.1\r\nHost: {HOST}:{server.port}\r\nContent-Type: image/jpeg\r\n"
+                         f"Content-Length: {len(photo)}\r\nExpect: 100-continue\r\n\r\n".encode())
+            sock.settimeout(0.5)
+            try:
+                first = sock.recv(65536)
+            except socket.timeout:
+                first = b""
+            sock.settimeout(10)
+            if status == 200:
+                assert first == b"HTTP/1.1 100 Continue\r\n\r\n", first[:80]
+                sock.sendall(photo)
+                answer, _, labels = read_answer(sock)
+                assert answer == 200 and json.loads(labels)["labels"], (answer, labels[:80])
+            else:
+                assert first.startswith(b"HTTP/1.1 404 "), first[:80]
+    server.assert_alive()
+
+
 def test_a_refusal_that_says_close_closes(make_server):
     # A full queue's 503 says Connection: close; the server used to keep the connection and read the whole
     # body it had refused. It now ends its side once the answer is out, which the client reads in full.
