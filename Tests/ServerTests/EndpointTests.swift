@@ -199,7 +199,7 @@ enum Samples {
     /// repeated seed) is a 400, as the `track` command refuses to run without `--box`; with one it answers
     /// the seed. A stream may still open without one and be seeded later (StreamTests).
     @Test func trackingAPhotoNeedsASeedBox() async throws {
-        try await Self.app().test(.live) { client in
+        try await Self.app().test(.router) { client in
             let unseeded = try await client.execute(uri: "/v1/track", method: .post, headers: Samples.jpeg, body: try Samples.body("bus.jpg"))
             #expect(unseeded.status == .badRequest)
             let error = try #require(try Samples.json(unseeded)["error"] as? [String: Any])
