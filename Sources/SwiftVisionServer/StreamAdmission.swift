@@ -1,7 +1,12 @@
 import Foundation
+import NIOCore
 import Synchronization
 
 /// The live streams a service lets open at once (`--max-streams`).
+///
+/// A stream's seat is taken before its `101 Switching Protocols` and held until its connection closes,
+/// so that a client over the limit always gets the full house's `503` and never an upgrade that is
+/// closed at once; `swiftvision_streams_open` counts the seats held.
 final class StreamAdmission: Sendable {
     let limit: Int
     private let open = Atomic<Int>(0)
@@ -10,11 +15,9 @@ final class StreamAdmission: Sendable {
         self.limit = max(0, limit)
     }
 
-    /// Streams open now.
-    var count: Int { open.load(ordering: .relaxed) }
-
-    /// Whether another stream may open now (checked before the upgrade; ``open()`` decides).
-    var hasRoom: Bool { count < limit }
+    /// Whether another stream may open now: a cheap refusal before the request's options are read.
+    /// ``seat(on:)`` decides.
+    var hasRoom: Bool { open.load(ordering: .relaxed) < limit }
 
     /// The error of a full house.
     var full: APIError {
@@ -23,22 +26,17 @@ final class StreamAdmission: Sendable {
         return error
     }
 
-    /// The close frame's reason (after code 1013, "try again later") for a stream upgraded while the last
-    /// seat was being taken: the error's code and message, ASCII and well within the 123 bytes a close
-    /// frame's reason may have.
-    var closeReason: String { "\(full.code): \(full.message)" }
-
-    /// Counts a stream that opens; false (and nothing counted) when all seats are taken.
-    func enter() -> Bool {
+    /// Takes a seat for the stream about to open on `channel`, given back when the connection closes
+    /// (whether or not the upgrade completes); throws ``full`` when every seat is taken.
+    func seat(on channel: any Channel) throws {
         guard open.add(1, ordering: .relaxed).newValue <= limit else {
             open.subtract(1, ordering: .relaxed)
-            return false
+            throw full
         }
-        return true
-    }
-
-    /// Counts a stream that closed.
-    func leave() {
-        open.subtract(1, ordering: .relaxed)
+        ServerMetrics.streamOpened()
+        channel.closeFuture.whenComplete { [self] _ in
+            open.subtract(1, ordering: .relaxed)
+            ServerMetrics.streamClosed()
+        }
     }
 }

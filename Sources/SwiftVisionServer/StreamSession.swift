@@ -56,10 +56,8 @@ final class StreamSession: Sendable {
 
     /// Serves the connection until the client closes it.
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter) async throws {
-        ServerMetrics.streamOpened()
         logger.info("stream opened", metadata: ["task": "\(taskName)"])
         defer {
-            ServerMetrics.streamClosed()
             let counts = ledger.withLock { ($0.lastResult + 1, $0.answered, $0.dropped) }
             logger.info(
                 "stream closed",

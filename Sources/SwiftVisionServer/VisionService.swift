@@ -142,15 +142,11 @@ public enum VisionService {
                     HTTPResponse.Status(code: 426, reasonPhrase: "Upgrade Required"), "upgrade_required",
                     "GET /v1/stream/{task} is a WebSocket: connect with Upgrade: websocket")
             }
+            // Last, once nothing else can refuse it: the seat is held until the connection closes.
+            try streams.seat(on: context.channel)
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             context.requestContext.releaseWebSocketHandler()
-            // Another upgrade can pass `hasRoom` before this one counts; the loser is told why, not closed as normal.
-            guard streams.enter() else {
-                try await outbound.close(.unknown(1013), reason: streams.closeReason)  // 1013: try again later
-                return
-            }
-            defer { streams.leave() }
             let session = StreamSession(
                 catalog: catalog, taskName: context.requestContext.parameters.get("task") ?? "",
                 query: queryItems(context.request), maxFrameBytes: configuration.maxFrameBytes,
