@@ -13,6 +13,8 @@ final class ConnectionPolicy: Sendable {
     let headerTimeout: TimeAmount
     let bodyTimeout: TimeAmount
     let idleTimeout: TimeAmount
+    /// The largest body the service reads (`maxBodyBytes`).
+    let maxBodyBytes: Int
     private let open = Atomic<Int>(0)
 
     init(configuration: ServerConfiguration) {
@@ -20,6 +22,7 @@ final class ConnectionPolicy: Sendable {
         headerTimeout = Self.timeAmount(configuration.headerTimeout)
         bodyTimeout = Self.timeAmount(configuration.bodyTimeout)
         idleTimeout = Self.timeAmount(configuration.idleTimeout)
+        maxBodyBytes = configuration.maxBodyBytes
     }
 
     /// Counts a new connection; false when it is one too many.
@@ -209,7 +212,8 @@ final class ConnectionWatch: ChannelInboundHandler, RemovableChannelHandler {
 /// a body that stalls after it closes the connection without a 408, and the idle deadline starts once
 /// the body has ended. An answer that says `Connection: close` (a full queue's 503) is followed by the
 /// end of the sending side, so that a client still sending reads the answer rather than a reset, and
-/// the connection closes once the rest of the body has come or its deadline has passed.
+/// the connection closes once the rest of the body has come or its deadline has passed. Past
+/// `maxBodyBytes` read after the answer, the rest of such a body is only load: the connection closes.
 ///
 /// A client that waits for leave to send its body (`Expect: 100-continue`) gets `100 Continue` when the
 /// service begins to read the body (``letBodyCome(on:)``), so that a request refused first is refused
@@ -229,6 +233,8 @@ final class RequestWatch: ChannelDuplexHandler, RemovableChannelHandler {
     private var closesAfterAnswer = false
     /// Whether the current request's client waits for `100 Continue` before it sends the body.
     private var awaitsContinue = false
+    /// The bytes of the current request's body read after its answer was written.
+    private var bytesAfterAnswer = 0
     private var deadline: Scheduled<Void>?
     /// This handler's place in the pipeline, for ``letBodyCome(on:)``.
     private var context: ChannelHandlerContext?
@@ -263,14 +269,22 @@ final class RequestWatch: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let head):
             readingBody = true
             answered = false
+            bytesAfterAnswer = 0
             awaitsContinue = head.headerFields[.expect]?.lowercased() == "100-continue"
             arm(context, after: policy.bodyTimeout) { watch, context in
                 guard watch.readingBody else { return }
                 watch.expire(context, APIError(.requestTimeout, "body_timeout", "the request's body did not arrive in time"))
             }
-        case .body:
+        case .body(let part):
             // A client that sends its body without waiting needs no leave.
             awaitsContinue = false
+            if answered {
+                bytesAfterAnswer += part.readableBytes
+                guard bytesAfterAnswer <= policy.maxBodyBytes else {
+                    context.close(promise: nil)
+                    return
+                }
+            }
         case .end:
             readingBody = false
             awaitsContinue = false

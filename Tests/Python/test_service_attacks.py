@@ -662,6 +662,30 @@ def test_a_request_answered_before_its_body_has_that_answer_alone(make_server):
     server.assert_alive()
 
 
+def test_a_refused_body_is_read_no_further_than_the_body_limit(make_server):
+    # After an early answer the server reads and drops the rest of the body; past the largest body it reads at
+    # all (25 MiB), what the client still sends is only load, and the connection closes. Before, a body of any
+    # declared length was read to its end within the body deadline.
+    server = make_server("--body-timeout", "20")
+    declared = 200 * 1024 * 1024
+    chunk = bytes(1024 * 1024)
+    with socket.create_connection((HOST, server.port), timeout=10) as sock:
+        sock.sendall(f"POST /v1/no-such-task HTTP/1.1\r\nHost: {HOST}:{server.port}\r\nContent-Type: image/png\r\n"
+                     f"Content-Length: {declared}\r\n\r\n".encode() + chunk)
+        status, _, body = read_answer(sock)
+        assert status == 404 and error_code(body) == "unknown_task", (status, body)
+        sent = len(chunk)
+        try:
+            while sent < declared:
+                sock.sendall(chunk)
+                sent += len(chunk)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        # The limit, plus what the two sockets' buffers hold after the close.
+        assert sent < 64 * 1024 * 1024, f"the server read {sent >> 20} MiB of a refused body"
+    server.assert_alive()
+
+
 def test_a_client_that_waits_for_leave_to_send_is_told_when_its_body_is_read(make_server):
     # curl sends `Expect: 100-continue` with a body over 1 MB and waits up to 1 s for `100 Continue`; the server
     # never sent one, so each such upload waited out that second. It now answers 100 as it begins to read the
