@@ -236,28 +236,21 @@ final class RequestWatch: ChannelDuplexHandler, RemovableChannelHandler {
     /// The bytes of the current request's body read after its answer was written.
     private var bytesAfterAnswer = 0
     private var deadline: Scheduled<Void>?
-    /// This handler's place in the pipeline, for ``letBodyCome(on:)``.
-    private var context: ChannelHandlerContext?
 
     init(policy: ConnectionPolicy) {
         self.policy = policy
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        self.context = context
-    }
-
     func handlerRemoved(context: ChannelHandlerContext) {
         deadline?.cancel()
-        self.context = nil
     }
 
     /// Sends `100 Continue` on `channel` when its current request's client waits for it and nothing has
     /// been answered: called as the service begins to read a request's body.
     static func letBodyCome(on channel: any Channel) {
         channel.eventLoop.execute {
-            guard let watch = try? channel.pipeline.syncOperations.handler(type: RequestWatch.self), let context = watch.context,
-                watch.awaitsContinue, !watch.responding, !watch.answered
+            guard let context = try? channel.pipeline.syncOperations.context(handlerType: RequestWatch.self),
+                let watch = context.handler as? RequestWatch, watch.awaitsContinue, !watch.responding, !watch.answered
             else { return }
             watch.awaitsContinue = false
             context.writeAndFlush(watch.wrapOutboundOut(.head(HTTPResponse(status: .continue))), promise: nil)
