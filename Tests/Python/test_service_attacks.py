@@ -139,6 +139,12 @@ def upgrade(port: int, path: str, headers: dict | None = None) -> tuple[socket.s
               "Sec-WebSocket-Key": key, "Sec-WebSocket-Version": "13"}
     fields.update(headers or {})
     sock.sendall((f"GET {path} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in fields.items()) + "\r\n").encode())
+    status, headers_read, rest = read_head(sock)
+    return sock, status, headers_read, rest
+
+
+def read_head(sock: socket.socket) -> tuple[int | None, dict, bytes]:
+    """An answer's status and headers read from `sock`, and the bytes after them (None: closed before a head)."""
     data = b""
     while b"\r\n\r\n" not in data:
         chunk = sock.recv(4096)
@@ -146,8 +152,8 @@ def upgrade(port: int, path: str, headers: dict | None = None) -> tuple[socket.s
             break
         data += chunk
     head, _, rest = data.partition(b"\r\n\r\n")
-    status, headers_read, _ = parse(head + b"\r\n\r\n")
-    return sock, status, headers_read, rest
+    status, headers, _ = parse(head + b"\r\n\r\n")
+    return status, headers, rest
 
 
 def ws_send(sock: socket.socket, opcode: int, payload: bytes) -> None:
@@ -788,13 +794,8 @@ def test_the_last_seat_goes_to_one_of_the_upgrades_racing_for_it(make_server):
                 sock.sendall(handshake.encode())
             upgraded = []
             for sock in racers:
-                head = b""
-                while b"\r\n\r\n" not in head:
-                    chunk = sock.recv(4096)
-                    assert chunk, f"round {round_index}: the server closed the connection before answering"
-                    head += chunk
-                head, _, rest = head.partition(b"\r\n\r\n")
-                status, headers, _ = parse(head + b"\r\n\r\n")
+                status, headers, rest = read_head(sock)
+                assert status is not None, f"round {round_index}: the server closed the connection before answering"
                 if status == 101:
                     upgraded.append((sock, rest))
                 else:
