@@ -45,8 +45,10 @@ struct StandardStream {
 
 /// Writes progress and warnings to standard error, leaving standard output to results.
 enum Diagnostics {
+    /// Writes `message` as a line of its own: on a terminal, a progress bar on the current line is erased
+    /// first, so that the message never follows the bar.
     static func note(_ message: String) {
-        StandardStream.error.write(message + "\n")
+        StandardStream.error.write((ProgressBar.isTerminal ? ProgressBar.erasure : "") + message + "\n")
     }
 }
 
@@ -54,7 +56,21 @@ enum Diagnostics {
 struct ProgressBar {
     let total: Int
     let label: String
-    private let isTerminal = isatty(2) == 1
+
+    /// Whether standard error is a terminal, where bars are drawn.
+    static let isTerminal = isatty(STDERR_FILENO) == 1
+    /// A carriage return and the terminal's "erase to the end of the line".
+    static let erasure = "\r\u{1B}[K"
+
+    private var isTerminal: Bool { Self.isTerminal }
+
+    /// Erases the bar from its line before a result is printed, so that on a terminal, where standard
+    /// output and error share the screen, the result starts at the beginning of a line instead of after
+    /// the bar; `update(_:)` draws it again.
+    static func clear() {
+        guard isTerminal else { return }
+        StandardStream.error.write(erasure)
+    }
 
     init(total: Int, label: String) {
         self.total = total

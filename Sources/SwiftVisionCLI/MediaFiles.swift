@@ -144,6 +144,7 @@ extension MediaFiles {
     /// Reports that `input` (a file, or a model the command needs) failed with `error`: a JSON line
     /// `{"file","error"}` with `--json`, and a note on standard error.
     static func reportFailure(of input: String, error: any Error, json: Bool) throws {
+        ProgressBar.clear()
         if json { try JSONLines.print(ErrorReport(file: input, error: error.localizedDescription)) }
         Diagnostics.note("\(input): \(error.localizedDescription)")
     }

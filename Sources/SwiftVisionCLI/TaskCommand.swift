@@ -83,6 +83,7 @@ enum TaskInputs {
         MediaFiles.prepare(sources)
         defer { Interruption.flush() }
         func report(_ line: TaskLine<Task.Output>) throws {
+            ProgressBar.clear()
             if json {
                 try JSONLines.print(line)
             } else {

@@ -73,6 +73,55 @@ import Testing
         #expect(try Data(contentsOf: own) == before)
     }
 
+    /// On a terminal standard output and error share the screen: every result line and every error line
+    /// must start a line of its own, never follow the progress bar drawn on standard error. The screen is
+    /// read as a terminal shows it: a carriage return goes back to the line's start, `ESC [ K` erases to
+    /// its end, and other characters overwrite.
+    @Test func resultsOnATerminalNeverFollowTheProgressBar() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let empty = folder.appendingPathComponent("empty.png")
+        try Data().write(to: empty)
+        let inputs = try ["pyzbar-qrcode.png", "pyzbar-code128.png"].map { try Fixtures.sample($0).path }
+        let run = try Fixtures.runOnTerminal(Self.executable, ["barcodes", "--json", inputs[0], empty.path, inputs[1]], in: folder)
+        #expect(run.status == 1, "the empty file fails")
+        let screen = Self.screenLines(run.terminal).filter { !$0.hasPrefix("Script ") }
+        let results = screen.filter { $0.hasPrefix("{") }
+        #expect(results.count == 3, "\(screen)")
+        #expect(results.allSatisfy { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil }, "\(screen)")
+        #expect(screen.contains { $0.hasPrefix(empty.path + ": ") }, "\(screen)")
+        #expect(screen.allSatisfy { $0.isEmpty || $0.hasPrefix("{") || $0.hasPrefix(empty.path) || $0.hasPrefix("barcodes ") }, "\(screen)")
+    }
+
+    /// What a terminal shows of each line of `output`.
+    private static func screenLines(_ output: String) -> [String] {
+        output.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            var cells: [Unicode.Scalar] = []
+            var cursor = 0
+            var rest = line
+            while let scalar = rest.first {
+                if rest.starts(with: "\u{1B}[K".unicodeScalars) {
+                    cells.removeSubrange(min(cursor, cells.count)...)
+                    rest = rest.dropFirst(3)
+                    continue
+                }
+                rest = rest.dropFirst()
+                if scalar == "\r" {
+                    cursor = 0
+                } else if cursor < cells.count {
+                    cells[cursor] = scalar
+                    cursor += 1
+                } else {
+                    cells.append(scalar)
+                    cursor += 1
+                }
+            }
+            var shown = String.UnicodeScalarView()
+            shown.append(contentsOf: cells)
+            return String(shown)
+        }
+    }
+
     @Test func infoReportsBadFilesAndFails() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

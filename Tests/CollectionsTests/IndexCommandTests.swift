@@ -3,6 +3,7 @@ import Testing
 
 @testable import SwiftVision
 @testable import SwiftVisionCollections
+import SwiftVisionTestSupport
 
 /// `swiftvision index` run as a subprocess, as users run it.
 @Suite struct IndexCommandTests {
@@ -115,17 +116,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let photos = ["bus.jpg", "zidane.jpg"].map { SwiftVisionCache.current.sample(named: $0).path }
         let arguments = ["index", "add", "p"] + photos + ["--tasks", "embeddings", "--database"]
-        // util-linux's script gives the command a terminal and copies what it writes there into the file.
-        let typescript = folder.appendingPathComponent("typescript")
-        let command = ([Self.executable.path] + arguments + [folder.appendingPathComponent("tty.sqlite").path]).joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, typescript.path]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let terminal = try String(contentsOf: typescript, encoding: .utf8)
+        let (status, terminal) = try Fixtures.runOnTerminal(Self.executable, arguments + [folder.appendingPathComponent("tty.sqlite").path], in: folder)
+        #expect(status == 0)
         #expect(terminal.contains("\rindex ██████████") && terminal.contains("2/2 files") && terminal.contains("ETA"))
         let piped = try Self.run(arguments + [folder.appendingPathComponent("pipe.sqlite").path])
         #expect(piped.status == 0 && !piped.errors.contains("█"))

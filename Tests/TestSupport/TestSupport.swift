@@ -102,6 +102,22 @@ public enum Fixtures {
         return (status, String(decoding: data, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
     }
 
+    /// Runs `executable` with `arguments` on a terminal of its own (util-linux's `script` gives it one and
+    /// copies what it writes there into a file in `folder`) and returns its exit status and everything the
+    /// terminal received, standard output and error together, with script's own "Script started on …" and
+    /// "Script done on …" lines.
+    public static func runOnTerminal(_ executable: URL, _ arguments: [String], in folder: URL) throws -> (status: Int32, terminal: String) {
+        let quoted = ([executable.path] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+        let typescript = folder.appendingPathComponent("typescript-\(UUID().uuidString)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", quoted.joined(separator: " "), typescript.path]
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, try String(contentsOf: typescript, encoding: .utf8))
+    }
+
     /// The shared libraries an ELF file names as needed itself, from `readelf -d`.
     public static func neededLibraries(of file: URL) throws -> [String] {
         let readelf = try run(URL(fileURLWithPath: "/usr/bin/readelf"), ["-d", file.path])
