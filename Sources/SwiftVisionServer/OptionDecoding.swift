@@ -28,7 +28,8 @@ enum OptionDecoding {
         threads: Int?
     ) throws -> Job.Options {
         let defaults = try defaults ?? JSONEncoder().encode(Job.defaultOptions)
-        var object = try JSONDecoder().decode([String: JSONValue].self, from: defaults)
+        let defaultObject = try JSONDecoder().decode([String: JSONValue].self, from: defaults)
+        var object = defaultObject
         var given: Set<String> = []
         for (name, text) in query where name != "token" {
             let key = camelCase(name)
@@ -54,7 +55,13 @@ enum OptionDecoding {
         do {
             decoded = try JSONDecoder().decode(Job.Options.self, from: JSONEncoder().encode(object))
         } catch let error as DecodingError {
-            throw APIError.badOption(describe(error))
+            let culprit = given.sorted().first { key in
+                var alone = defaultObject
+                alone[key] = object[key]
+                return (try? JSONDecoder().decode(Job.Options.self, from: JSONEncoder().encode(alone))) == nil
+            }
+            throw APIError.badOption(
+                culprit.flatMap { key in object[key].map { refusal(of: $0, for: key, default: defaultObject[key]) } } ?? describe(error))
         }
         let known = Set(try JSONDecoder().decode([String: JSONValue].self, from: JSONEncoder().encode(decoded)).keys)
         if let unknown = given.subtracting(known).sorted().first {
@@ -110,6 +117,23 @@ enum OptionDecoding {
                 return parsed
             }
             return .string(text)
+        }
+    }
+
+    /// Why option `key`, whose default is `defaultValue`, cannot take `value`: for a numeric option, a
+    /// fraction or a number beyond 2⁶³ where it takes whole numbers (`maxFaces=2.5`); otherwise a value that
+    /// is not one of its choices (`level=bogus`). The decoder's own messages name neither the option (for
+    /// numbers) nor anything but Swift's type names.
+    static func refusal(of value: JSONValue, for key: String, default defaultValue: JSONValue?) -> String {
+        switch value {
+        case .number(let number) where defaultValue.map({ if case .number = $0 { true } else { false } }) == true:
+            let text = number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+            return "\(key) takes a whole number" + (abs(number) < 0x1p63 ? "" : " below 2⁶³") + ", not \(text)"
+        case .string(let text):
+            return "\(key) cannot take \(text.prefix(100))"
+        case .number, .bool, .array, .object, .null:
+            let text = (try? JSONEncoder().encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "this value"
+            return "\(key) cannot take \(text.prefix(100))"
         }
     }
 

@@ -331,6 +331,28 @@ enum Samples {
         }
     }
 
+    /// A value its option's type refuses is named with the option: a count (`maxFaces`, `max`) given a
+    /// fraction or a number past Int's 2⁶³ — which JSONDecoder reports without naming the key — and a word
+    /// that is not one of a level's choices (`fast`, `accurate`), in a query or a stream's options message.
+    @Test func valuesAnOptionsTypeRefusesAreNamedWithTheirOption() throws {
+        func message(_ body: () throws -> Void) -> String? {
+            do { try body() } catch let error as APIError where error.code == "bad_option" { return error.message } catch {}
+            return nil
+        }
+        #expect(message { _ = try OptionDecoding.options(for: FacesTask.self, query: [("max-faces", "2.5")], threads: 1) }
+            == "maxFaces takes a whole number, not 2.5")
+        #expect(message { _ = try OptionDecoding.options(for: LabelsTask.self, query: [("max", "1e40")], threads: 1) }
+            == "max takes a whole number below 2⁶³, not 1e+40")
+        #expect(message { _ = try OptionDecoding.options(for: FacesTask.self, query: [], overrides: ["maxFaces": .number(0.5)], threads: 1) }
+            == "maxFaces takes a whole number, not 0.5")
+        #expect(message { _ = try OptionDecoding.options(for: TextTask.self, query: [("level", "bogus")], threads: 1) }
+            == "level cannot take bogus")
+        #expect(message { _ = try OptionDecoding.options(for: TextTask.self, query: [], overrides: ["level": .number(5)], threads: 1) }
+            == "level cannot take 5")
+        // A whole number in range is a count like any other.
+        #expect(try OptionDecoding.options(for: FacesTask.self, query: [("max-faces", "1e3")], threads: 1).maxFaces == 1000)
+    }
+
     @Test(arguments: [1e300, -1e300, 9_223_372_036_854_775_807, -1, 1.5, .infinity, .nan])
     func outOfRangeTimestampsAreBadOptions(value: Double) {
         #expect(throws: APIError.self) { try OptionDecoding.timestamp(.number(value)) }
