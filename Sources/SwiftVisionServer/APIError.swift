@@ -51,6 +51,12 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
             default: return APIError(.unprocessableContent, "undecodable_image", error.description)
             }
         case let error as VisionTaskError:
+            if case .unsupportedLanguage(let language, let installed, _) = error {
+                // The command line's message names the data folder and how to install more; a client is told
+                // neither where the service keeps its files nor how to change them.
+                let languages = installed.isEmpty ? "none" : installed.joined(separator: ", ")
+                return .badOption("this service has no text recognition data for language \(language.prefix(100)) (installed: \(languages))")
+            }
             if error.isInvalidOption { return .badOption(error.description) }
             if case .nonIncreasingTimestamp = error {
                 return APIError(.badRequest, "non_increasing_timestamp", error.description)

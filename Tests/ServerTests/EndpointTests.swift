@@ -214,6 +214,22 @@ enum Samples {
         }
     }
 
+    /// A language the service has no data for is the client's mistake (400) and the answer lists the
+    /// languages it has, but not where the service keeps the data nor how an operator adds more: the
+    /// command line names Tesseract's data folder (an absolute path, docs/security.md) and `TESSDATA_PREFIX`.
+    @Test func aMissingLanguageIsRefusedWithoutTheDataFolder() async throws {
+        try await Self.app().test(.router) { client in
+            let response = try await client.execute(
+                uri: "/v1/text?lang=xx&level=fast", method: .post, headers: Samples.png, body: try Samples.body("page.png"))
+            #expect(response.status == .badRequest)
+            let error = try #require(try Samples.json(response)["error"] as? [String: Any])
+            let message = try #require(error["message"] as? String)
+            #expect(error["code"] as? String == "bad_option")
+            #expect(message.contains("language xx") && message.contains("eng"), "\(message)")
+            #expect(!message.contains("/") && !message.contains("TESSDATA_PREFIX"), "\(message)")
+        }
+    }
+
     /// A 413 says the limit it enforces: the configured `maxBodyBytes` (256 KB here, coffee.png is larger),
     /// and 25 MB by default (ServerConfiguration, docs/security.md).
     @Test func aTooLargeBodyIsAnsweredWithTheLimit() async throws {
