@@ -82,24 +82,52 @@ enum MediaFiles {
 
     /// Where `--draw OUT` puts the annotated version of `input`: OUT itself for a single input, unless
     /// OUT is a folder (an existing one, or a path ending in `/`, made as needed); in a folder, and for
-    /// several inputs, a file named after the input (PNG for images, MP4 for videos). A path that is
-    /// the input itself is refused: an annotated copy never overwrites what it annotates.
-    static func annotatedURL(for input: URL, draw: String?, inputCount: Int) throws -> URL? {
+    /// several inputs, the file `names` gives it (``annotatedNames(of:)``). A path that is the input
+    /// itself is refused: an annotated copy never overwrites what it annotates.
+    static func annotatedURL(for input: URL, draw: String?, inputCount: Int, names: [URL: String]) throws -> URL? {
         guard let draw else { return nil }
-        let output = chosenURL(for: input, draw: draw, inputCount: inputCount)
+        let output = chosenURL(for: input, draw: draw, inputCount: inputCount, name: names[input] ?? annotatedName(of: input))
         guard output.standardizedFileURL.resolvingSymlinksInPath() != input.standardizedFileURL.resolvingSymlinksInPath() else {
             throw CLIError.wouldOverwriteInput(output.path)
         }
         return output
     }
 
-    private static func chosenURL(for input: URL, draw: String, inputCount: Int) -> URL {
+    /// The file names of the inputs' annotated copies in a `--draw` folder: each input's name without its
+    /// extension, with `.png` for an image and `.mp4` for a video; where inputs share a name (IMG_0001.JPG
+    /// in two of a camera's folders, or beside its IMG_0001.HEIC), the second gets `-2`, the third `-3`, in
+    /// the order of the inputs, so that no copy overwrites another's.
+    static func annotatedNames(of sources: [String]) -> [URL: String] {
+        var taken: Set<String> = []
+        var names: [URL: String] = [:]
+        for url in sources.map(source) where names[url] == nil {
+            let plain = annotatedName(of: url)
+            let stem = (plain as NSString).deletingPathExtension
+            let suffix = "." + (plain as NSString).pathExtension
+            var name = plain
+            var number = 1
+            while taken.contains(name) {
+                number += 1
+                name = "\(stem)-\(number)\(suffix)"
+            }
+            taken.insert(name)
+            names[url] = name
+        }
+        return names
+    }
+
+    /// The plain name of `input`'s annotated copy: its name without the extension (a stream's host),
+    /// with `.png` for an image and `.mp4` for a video.
+    private static func annotatedName(of input: URL) -> String {
+        let stem = isStream(input) ? (input.host ?? "stream") : input.deletingPathExtension().lastPathComponent
+        return stem + (isVideo(input) ? ".mp4" : ".png")
+    }
+
+    private static func chosenURL(for input: URL, draw: String, inputCount: Int, name: String) -> URL {
         var isFolder: ObjCBool = false
         let namesFolder = draw.hasSuffix("/") || (FileManager.default.fileExists(atPath: draw, isDirectory: &isFolder) && isFolder.boolValue)
         guard inputCount > 1 || namesFolder else { return URL(fileURLWithPath: draw) }
         try? FileManager.default.createDirectory(atPath: draw, withIntermediateDirectories: true)
-        let stem = isStream(input) ? (input.host ?? "stream") : input.deletingPathExtension().lastPathComponent
-        let name = stem + (isVideo(input) ? ".mp4" : ".png")
         return URL(fileURLWithPath: draw).appendingPathComponent(name)
     }
 }

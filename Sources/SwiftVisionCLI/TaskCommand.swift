@@ -63,7 +63,7 @@ struct InputOptions: ParsableArguments {
 /// A drawing a command writes when its option (`--draw`, `--mask`, `--correct`) names a destination: one
 /// image per image, one video per video, stream or camera.
 struct Rendering<Output> {
-    /// The option's value: a file for one input, else a folder (see ``MediaFiles/annotatedURL(for:draw:inputCount:)``);
+    /// The option's value: a file for one input, else a folder (see ``MediaFiles/annotatedURL(for:draw:inputCount:names:)``);
     /// nil when the option is not given.
     var destination: String?
     /// The drawing of `output` for `image`; nil when there is nothing to draw (no frame is written then).
@@ -93,6 +93,7 @@ enum TaskInputs {
         let images = ProgressBar(total: sources.filter { !MediaFiles.isFrames(MediaFiles.source($0)) }.count, label: Task.descriptor.name)
         var imagesDone = 0
         defer { if imagesDone > 0 { images.finish() } }
+        let drawingNames = MediaFiles.annotatedNames(of: sources)
         try MediaFiles.process(sources, json: json) { url in
             // Folders were replaced by their images and videos: one still here has none.
             var isFolder: ObjCBool = false
@@ -100,7 +101,7 @@ enum TaskInputs {
                 throw CLIError.folderWithoutMedia(url.path)
             }
             let drawings = try renderings.compactMap { rendering in
-                try MediaFiles.annotatedURL(for: url, draw: rendering.destination, inputCount: sources.count).map { (rendering, $0) }
+                try MediaFiles.annotatedURL(for: url, draw: rendering.destination, inputCount: sources.count, names: drawingNames).map { (rendering, $0) }
             }
             if MediaFiles.isFrames(url) {
                 try runFrames(of: url, runner: TaskRunner(task: task, runningMode: .video), drawings: drawings, report: report)

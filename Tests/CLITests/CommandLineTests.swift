@@ -73,6 +73,27 @@ import Testing
         #expect(try Data(contentsOf: own) == before)
     }
 
+    /// Photos of the same name in different folders (IMG_0001.JPG in two of a camera's DCIM folders) each
+    /// get their annotated copy in a `--draw` folder: the second is numbered instead of overwriting the first.
+    @Test func drawingsOfSameNamedInputsAreKeptApart() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let camera = folder.appendingPathComponent("DCIM")
+        for (subfolder, sample) in [("100CANON", "zidane.jpg"), ("101CANON", "bus.jpg")] {
+            let destination = camera.appendingPathComponent(subfolder)
+            try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: try Fixtures.sample(sample), to: destination.appendingPathComponent("IMG_0001.JPG"))
+        }
+        let drawings = folder.appendingPathComponent("drawn")
+        let run = try Fixtures.run(Self.executable, ["rectangles", camera.path, "--draw", drawings.path + "/"])
+        #expect(run.status == 0, "\(run.errors)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: drawings.path).sorted()
+        #expect(names == ["IMG_0001-2.png", "IMG_0001.png"])
+        // Inputs in path order: 100CANON's zidane.jpg (1280×720) first, then 101CANON's bus.jpg (810×1080).
+        #expect(try VisionImage(contentsOf: drawings.appendingPathComponent("IMG_0001.png")).width == 1280)
+        #expect(try VisionImage(contentsOf: drawings.appendingPathComponent("IMG_0001-2.png")).width == 810)
+    }
+
     /// On a terminal standard output and error share the screen: every result line and every error line
     /// must start a line of its own, never follow the progress bar drawn on standard error. The screen is
     /// read as a terminal shows it: a carriage return goes back to the line's start, `ESC [ K` erases to
