@@ -67,7 +67,10 @@ import Testing
 
     /// `barcodes --camera N` goes through the same loop as a video: with no camera N on this machine it is
     /// an error line naming the camera, after the video's frames (pyzbar's test QR code, "Thalassiodracon")
-    /// and a broken file's error line; every line is JSON and the run ends with status 1.
+    /// and a broken file's error line; every line is JSON and the run ends with status 1. Standard error
+    /// holds the two inputs' notes and nothing else: OpenCV's own warning about the camera (its videoio's
+    /// "[ WARN:0@…] global …/cap_v4l.cpp (902) open VIDEOIO(V4L2:/dev/videoN): can't open camera by index")
+    /// shows only with `--verbose`, as the codecs' messages do.
     @Test func barcodesTakeACameraAfterVideosAndFiles() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -89,6 +92,10 @@ import Testing
         #expect(lines[2]["file"] as? String == broken.path && lines[2]["error"] is String)
         #expect(lines[3]["file"] as? String == "camera:\(camera)")
         #expect((lines[3]["error"] as? String)?.contains("/dev/video\(camera)") == true, "\(lines[3])")
+        let notes = run.errors.split(separator: "\n")
+        #expect(notes.count == 2 && notes[0].hasPrefix(broken.path + ": ") && notes[1].hasPrefix("camera:\(camera): "), "\(run.errors)")
+        let verbose = try Fixtures.run(Self.executable, ["barcodes", "--verbose", "--camera", "\(camera)"])
+        #expect(verbose.status == 1 && verbose.errors.contains("can't open camera by index"), "\(verbose.errors)")
     }
 
     /// A live source, read as the camera is (frames timed by their arrival): `barcodes` over a video served
