@@ -38,6 +38,7 @@ struct InfoCommand: ParsableCommand {
         for path in images {
             let report: Report
             do {
+                try MediaFiles.requireImage(MediaFiles.source(path), for: "info")
                 let data = try ImageError.contents(atPath: path)
                 let header = try ImageHeader(data: data)
                 try ImageLimits.default.check(width: header.width, height: header.height)

@@ -20,6 +20,16 @@ enum MediaFiles {
         return url != standardInput && CollectionIndexer.isVideo(url, videoExtensions: videoExtensions)
     }
 
+    /// Throws ``CLIError/videoForImageCommand(command:)`` when `url` is a video, before a byte of it
+    /// is read: a command that reads images alone would otherwise read a phone's video of gigabytes whole
+    /// only to say that it is no image. A path that is no regular file (a folder named `x.mp4`, a missing
+    /// file) is left to the reading, which says what it is.
+    static func requireImage(_ url: URL, for command: String) throws {
+        var status = stat()
+        if url.isFileURL, stat(url.path, &status) != 0 || status.st_mode & S_IFMT != S_IFREG { return }
+        if isVideo(url) { throw CLIError.videoForImageCommand(command: command) }
+    }
+
     /// Whether `url` is a network stream (RTSP, RTMP, HTTP) rather than a file.
     static func isStream(_ url: URL) -> Bool {
         url.scheme.map { ["rtsp", "rtsps", "rtmp", "http", "https"].contains($0.lowercased()) } ?? false
@@ -138,11 +148,15 @@ enum CLIError: Error, LocalizedError {
     case wouldOverwriteInput(String)
     /// A folder given as input holds no image or video at any depth.
     case folderWithoutMedia(String)
+    /// A command that reads images alone (`info`, `similar`, named here) was given a video.
+    case videoForImageCommand(command: String)
 
     var errorDescription: String? {
         switch self {
         case .wouldOverwriteInput(let path): "the annotated copy would overwrite its input \(path); name another file or a folder"
         case .folderWithoutMedia(let path): "nothing to read in folder \(path): no image or video in it or its subfolders"
+        case .videoForImageCommand(let command):
+            "it is a video; \(command) reads images (the task commands, such as faces, read a video frame by frame)"
         }
     }
 }

@@ -28,7 +28,10 @@ struct SimilarCommand: ParsableCommand {
 
     func run() throws {
         var images: [VisionImage] = []
-        try MediaFiles.process([first, second], json: json) { images.append(try VisionImage(contentsOf: $0)) }
+        try MediaFiles.process([first, second], json: json) { url in
+            try MediaFiles.requireImage(url, for: "similar")
+            images.append(try VisionImage(contentsOf: url))
+        }
         do {
             // The feature print is the embedding at unit length, so its distance follows from the cosine.
             let embedder = try EmbeddingsTask(options: EmbeddingsTask.Options())

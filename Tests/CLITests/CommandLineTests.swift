@@ -156,6 +156,27 @@ import Testing
         #expect(lines[1].contains("\"width\":768"))
     }
 
+    /// `info` and `similar` read images; a video (an MJPEG AVI of sample photos, written by OpenCV here) is
+    /// named as one, and the task commands pointed to, instead of "not an image in a supported format".
+    @Test func imageCommandsSayAVideoIsAVideo() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = folder.appendingPathComponent("clip.avi")
+        let photo = try Fixtures.image("zidane.jpg")
+        let writer = try VideoWriter(url: video, width: photo.width, height: photo.height, framesPerSecond: 5)
+        for _ in 0..<2 { try writer.append(photo) }
+        writer.close()
+        let dog = try Fixtures.sample("dog.jpg").path
+        let info = try Fixtures.run(Self.executable, ["info", "--json", video.path, dog])
+        #expect(info.status == 1)
+        let lines = Fixtures.jsonLines(info.output)
+        #expect(lines.count == 2 && lines[1]["width"] as? Int == 768)
+        #expect((lines.first?["error"] as? String)?.hasPrefix("it is a video; info reads images") == true, "\(info.output)")
+        let similar = try Fixtures.run(Self.executable, ["similar", dog, video.path])
+        #expect(similar.status == 1)
+        #expect(similar.errors.contains("\(video.path): it is a video; similar reads images"), "\(similar.errors)")
+    }
+
     /// `info --json` writes its lines without `JSONEncoder`; each must be the bytes `JSONEncoder` writes for the
     /// same members (sorted keys, slashes unescaped, nil members left out), over file names and error messages
     /// holding every control character, quotes, backslashes, DEL and non-ASCII text.
