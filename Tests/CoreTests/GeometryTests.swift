@@ -63,6 +63,27 @@ import Testing
         #expect(Quadrilateral(rect: CGRect(x: 0, y: 0, width: 2, height: 1)).bottomRight == CGPoint(x: 2, y: 1))
     }
 
+    /// Corners given in any of their 24 orders are named by where they lie: the smallest x + y is the top
+    /// left and the others follow clockwise; of two with the same x + y (a square turned 45°), the one that
+    /// the clockwise order, which starts just past due left of the centre, reaches first.
+    @Test func quadrilateralsNameCornersGivenInAnyOrder() {
+        let card = [CGPoint(x: 10, y: 20), CGPoint(x: 110, y: 0), CGPoint(x: 130, y: 60), CGPoint(x: 30, y: 80)]
+        let diamond = [CGPoint(x: 50, y: 0), CGPoint(x: 100, y: 50), CGPoint(x: 50, y: 100), CGPoint(x: 0, y: 50)]
+        func orders(of points: [CGPoint]) -> [[CGPoint]] {
+            guard points.count > 1 else { return [points] }
+            return points.indices.flatMap { index in
+                orders(of: Array(points[..<index] + points[(index + 1)...])).map { [points[index]] + $0 }
+            }
+        }
+        for (points, named) in [(card, card), (diamond, diamond)] {
+            let all = orders(of: points)
+            #expect(all.count == 24)
+            for order in all {
+                #expect(Quadrilateral(orderingCorners: order).corners == named, "\(order)")
+            }
+        }
+    }
+
     /// A diamond turned 45°, the lines of its sides worked out by hand: x + y = 5 (top left), x − y = 5
     /// (top right), x + y = 15 (bottom right) and y − x = 5 (bottom left).
     @Test func quadrilateralsContainPointsInsideOnAndNearTheirSides() {
