@@ -52,15 +52,26 @@ enum Diagnostics {
     }
 }
 
-/// Shows progress on standard error when it is a terminal.
-struct ProgressBar {
+/// Shows progress on standard error: a bar on a terminal; elsewhere (a log file, a CI job) a line
+/// `LABEL: DONE/TOTAL UNIT` once the work has gone on for ``lineInterval`` and then at most once per
+/// interval, so that long work shows it is moving and short work prints nothing.
+final class ProgressBar {
     let total: Int
     let label: String
+    /// What is counted, as the lines name it: `images`, `frames`, `bytes`.
+    let unit: String
+    private var lastLine = ContinuousClock.now
 
     /// Whether standard error is a terminal, where bars are drawn.
     static let isTerminal = isatty(STDERR_FILENO) == 1
     /// A carriage return and the terminal's "erase to the end of the line".
     static let erasure = "\r\u{1B}[K"
+    /// How long work goes on between two progress lines off a terminal: 10 s, as `index add` writes them,
+    /// or the seconds of `SWIFTVISION_PROGRESS_SECONDS` (0: a line for each step).
+    static let lineInterval: Duration = {
+        let seconds = ProcessInfo.processInfo.environment["SWIFTVISION_PROGRESS_SECONDS"].flatMap(Double.init)
+        return .milliseconds(Int((seconds.map { $0.isFinite ? min(max($0, 0), 86_400) : 10 } ?? 10) * 1000))
+    }()
 
     private var isTerminal: Bool { Self.isTerminal }
 
@@ -72,17 +83,24 @@ struct ProgressBar {
         StandardStream.error.write(erasure)
     }
 
-    init(total: Int, label: String) {
+    init(total: Int, label: String, unit: String) {
         self.total = total
         self.label = label
+        self.unit = unit
     }
 
     func update(_ done: Int) {
-        guard isTerminal else { return }
+        let count = total > 0 ? "\(done)/\(total)" : "\(done)"
+        guard isTerminal else {
+            let now = ContinuousClock.now
+            guard now - lastLine >= Self.lineInterval else { return }
+            lastLine = now
+            Diagnostics.note("\(label): \(count) \(unit)")
+            return
+        }
         let width = 30
         let filled = total > 0 ? min(width, done * width / total) : 0
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
-        let count = total > 0 ? "\(done)/\(total)" : "\(done)"
         StandardStream.error.write("\r\(label) \(bar) \(count)")
     }
 

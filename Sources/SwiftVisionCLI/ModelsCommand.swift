@@ -110,7 +110,7 @@ struct ModelsCommand: ParsableCommand {
                 do {
                     var bar: ProgressBar?
                     for try await update in manager.downloadUpdates(model) {
-                        if bar == nil { bar = ProgressBar(total: Int(update.totalBytes ?? 0), label: name) }
+                        if bar == nil { bar = ProgressBar(total: Int(update.totalBytes ?? 0), label: name, unit: "bytes") }
                         bar?.update(Int(update.completedBytes))
                     }
                     bar?.finish()

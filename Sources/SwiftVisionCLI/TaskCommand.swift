@@ -90,7 +90,7 @@ enum TaskInputs {
                 describe(line).forEach { print($0) }
             }
         }
-        let images = ProgressBar(total: sources.filter { !MediaFiles.isFrames(MediaFiles.source($0)) }.count, label: Task.descriptor.name)
+        let images = ProgressBar(total: sources.filter { !MediaFiles.isFrames(MediaFiles.source($0)) }.count, label: Task.descriptor.name, unit: "images")
         var imagesDone = 0
         defer { if imagesDone > 0 { images.finish() } }
         let drawingNames = MediaFiles.annotatedNames(of: sources)
@@ -130,7 +130,7 @@ enum TaskInputs {
         let writers = try drawings.map { rendering, destination in
             (rendering, try VideoWriter(url: destination, width: reader.width, height: reader.height, framesPerSecond: reader.framesPerSecond))
         }
-        let progress = ProgressBar(total: reader.reportedFrameCount, label: url.lastPathComponent)
+        let progress = ProgressBar(total: reader.reportedFrameCount, label: url.lastPathComponent, unit: "frames")
         defer {
             progress.finish()
             writers.forEach { $0.1.close() }

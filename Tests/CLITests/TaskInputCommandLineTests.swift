@@ -65,6 +65,31 @@ import Testing
         }
     }
 
+    /// Off a terminal, progress is a line on standard error once the work has gone on for 10 s, then at most
+    /// every 10 s (`SWIFTVISION_PROGRESS_SECONDS`; 0 writes one for each step): an image run or a video's
+    /// frames counted against their total (a 3-frame video written here, two photos). A short run with the
+    /// default interval writes nothing there.
+    @Test func progressOffATerminalIsALineNowAndThen() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let video = try Self.stillVideo(of: "pyzbar-qrcode.png", count: 3, at: folder.appendingPathComponent("qr.avi"))
+        let photos = try ["pyzbar-code128.png", "bus.jpg"].map { try Fixtures.sample($0).path }
+        let arguments = ["barcodes", "--json", photos[0], video.path, photos[1]]
+        let stepwise = try Fixtures.run(Self.executable, arguments, environment: ["SWIFTVISION_PROGRESS_SECONDS": "0"])
+        #expect(stepwise.status == 0, "\(stepwise.errors)")
+        #expect(stepwise.errors == """
+            barcodes: 1/2 images
+            qr.avi: 1/3 frames
+            qr.avi: 2/3 frames
+            qr.avi: 3/3 frames
+            barcodes: 2/2 images
+
+            """)
+        let quiet = try Fixtures.run(Self.executable, arguments)
+        #expect(quiet.status == 0 && quiet.errors.isEmpty, "\(quiet.errors)")
+        #expect(quiet.output == stepwise.output)
+    }
+
     /// `barcodes --camera N` goes through the same loop as a video: with no camera N on this machine it is
     /// an error line naming the camera, after the video's frames (pyzbar's test QR code, "Thalassiodracon")
     /// and a broken file's error line; every line is JSON and the run ends with status 1. Standard error
