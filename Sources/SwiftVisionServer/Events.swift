@@ -150,14 +150,14 @@ struct EventTracker {
                 events.append(event(type, track, at: time))
             }
         }
-        events += leave { time - $0.lastSeen > Self.leaveAfterMilliseconds }
+        events += leave(at: time) { time - $0.lastSeen > Self.leaveAfterMilliseconds }
         return events
     }
 
     /// `left` events for every track still present: the source was opened again after a gap, and its
     /// tracking starts afresh.
     mutating func leaveAll() -> [SourceEvent] {
-        leave { _ in true }
+        leave(at: Int64(Date().timeIntervalSince1970 * 1000)) { _ in true }
     }
 
     /// `left` events for every track still present, and no more events: the source stopped or ended.
@@ -166,12 +166,15 @@ struct EventTracker {
         return leaveAll()
     }
 
-    private mutating func leave(where gone: (Track) -> Bool) -> [SourceEvent] {
+    /// `left` events, made at `time`, for the tracks that are `gone`. A frame's leaving is timed by that
+    /// frame, in the time its other events have (a live stream's own `timestampMs`, docs/sources.md); a
+    /// source that stops has no frame, and takes the clock's time, which its frames are timed by too.
+    private mutating func leave(at time: Int64, where gone: (Track) -> Bool) -> [SourceEvent] {
         let leaving = tracks.filter { gone($0.value) }.sorted { ($0.value.firstSeen, $0.key) < ($1.value.firstSeen, $1.key) }
         var events: [SourceEvent] = []
         for (key, track) in leaving {
             tracks[key] = nil
-            if let type = track.kind.left { events.append(event(type, track, at: track.lastSeen)) }
+            if let type = track.kind.left { events.append(event(type, track, at: time)) }
         }
         return events
     }
@@ -180,8 +183,7 @@ struct EventTracker {
         sequence += 1
         let isLeaving = type == track.kind.left
         return SourceEvent(
-            id: "\(source).\(run).\(sequence)", type: type, source: source,
-            timestampMs: isLeaving ? Int64(Date().timeIntervalSince1970 * 1000) : time, trackingID: track.trackingID,
+            id: "\(source).\(run).\(sequence)", type: type, source: source, timestampMs: time, trackingID: track.trackingID,
             label: track.label, value: track.value, text: track.text, personFraction: track.personFraction, box: track.box,
             firstSeenMs: track.kind == .barcode || track.kind == .phrase ? nil : track.firstSeen,
             lastSeenMs: isLeaving ? track.lastSeen : nil)

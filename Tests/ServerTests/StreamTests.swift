@@ -180,3 +180,19 @@ import Testing
         }
     }
 }
+
+/// A live stream's events are "timed in the stream's own `timestampMs`" (docs/sources.md): a face that
+/// leaves does so at the timestamp of the frame that finds it gone, as it appeared at its first frame's.
+@Suite struct StreamEventTimeTests {
+    @Test func aFaceLeavesAtTheStreamTimeOfTheFrameThatFindsItGone() {
+        var tracker = EventTracker(source: "stream", runStartMs: 1_000_000)
+        let face: [String: Any] = ["trackingID": 3, "boundingBox": ["x": 10.0, "y": 20.0, "width": 30.0, "height": 30.0]]
+        let appeared = tracker.events(for: ["faces": [face]], at: 400)
+        #expect(appeared.map(\.type) == ["face.appeared"] && appeared.first?.timestampMs == 400)
+        #expect(tracker.events(for: ["faces": [face]], at: 900).isEmpty)
+        // 1 s of the stream without it: it has left, at this frame's time, last seen at 900.
+        let left = tracker.events(for: ["faces": []], at: 2000)
+        #expect(left.map(\.type) == ["face.left"])
+        #expect(left.first?.timestampMs == 2000 && left.first?.lastSeenMs == 900 && left.first?.firstSeenMs == 400)
+    }
+}
