@@ -103,6 +103,8 @@ final class StreamSession: Sendable {
                         timestamp = nil
                     }
                     guard let stream else {
+                        // Answered with an error, like a frame that does not decode: never dropped as well.
+                        ledger.withLock { $0.refused += 1 }
                         answer.yield(Self.errorText(APIError.badOption("the stream has no valid options"), frame: frame))
                         continue
                     }

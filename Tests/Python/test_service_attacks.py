@@ -376,6 +376,29 @@ def test_refused_stream_frames_take_no_memory_and_count_as_answered(make_server)
     server.assert_alive()
 
 
+def test_a_frame_refused_for_bad_stream_options_is_not_also_dropped(make_server):
+    # Options a stream cannot take leave it without a task: the frames sent then are each answered with
+    # an error, like a frame that does not decode, and so count as answered, never as dropped as well.
+    server = make_server("--max-concurrent", "1")
+    sock, status, _, rest = upgrade(server.port, "/v1/stream/faces", {"Origin": f"http://{HOST}:{server.port}"})
+    assert status == 101
+    photo = (MEDIA / "zidane.jpg").read_bytes()
+    with sock:
+        ws_send(sock, 1, b'{"maxFaces": 0}')
+        text, rest = ws_receive_text(sock, rest)
+        assert json.loads(text)["error"]["code"] == "bad_option", text
+        ws_send(sock, 2, photo)
+        text, rest = ws_receive_text(sock, rest)
+        answer = json.loads(text)
+        assert (answer.get("frame"), answer["error"]["message"]) == (0, "the stream has no valid options"), text
+        ws_send(sock, 1, b'{"maxFaces": 2}')
+        ws_send(sock, 2, photo)
+        text, rest = ws_receive_text(sock, rest)
+        answer = json.loads(text)
+        assert (answer.get("frame"), answer.get("dropped")) == (1, 0), text
+    server.assert_alive()
+
+
 def frame_length(buffer: bytes) -> int:
     """The payload length of the server's (unmasked) frame at the start of `buffer`, whose header is there."""
     length = buffer[1] & 0x7F
