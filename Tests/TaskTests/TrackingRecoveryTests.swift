@@ -181,4 +181,62 @@ import Testing
             #expect(onCup >= positions.count * 9 / 10, "on the cup in \(onCup) of \(positions.count) frames")
         }
     }
+
+    /// A view of 400×300 pixels panning over kite.jpg (1352×900) 6 px a frame, the camera following a 20×20
+    /// chick that stays at the view's centre, seeded with a 180×180 box that is mostly waves: CSRT follows the
+    /// waves, which the camera's pan carries to the frame's edge and out, while the chick stays whole in view
+    /// in every frame (truth: where the frames are cut and the chick is drawn; the view does not zoom, so the
+    /// object's size stays the seed's). A box the scene carried to the edge is not the object leaving: the
+    /// chick may be reported lost only once less than half of an object of its size can be inside the
+    /// tracker's box (the box carried out of the frame, which the tracker cannot tell from a still object
+    /// the pan leaves behind, ``losesAStillObjectThePanLeavesBehind``).
+    @Test(arguments: TrackTask.Level.allCases)
+    func keepsAnObjectWhoseTrackerTheSceneCarriedToTheEdge(level: TrackTask.Level) throws {
+        let scene = try Fixtures.image("kite.jpg").buffer
+        let chick = try Fixtures.image("chicky_512.png").cropped(to: CGRect(x: 100, y: 100, width: 300, height: 300)).resized(width: 20, height: 20)
+        let seed = CGRect(x: 110, y: 60, width: 180, height: 180)
+        var options = TrackTask.Options()
+        options.boxes = [PixelRect(seed)]
+        options.level = level
+        let runner = TaskRunner(task: try TrackTask(options: options), runningMode: .video)
+        var lostMostlyInView = 0, lost = 0, carried = 0
+        for index in 0..<60 {
+            var frame = try scene.cropped(x: 1000 - 6 * index, y: 480, width: 400, height: 300)
+            try Fixtures.paste(chick.buffer, into: &frame, x: 190, y: 140)
+            let track = try runner.run(videoFrame: VisionImage(buffer: frame)).tracks[0]
+            let box = track.boundingBox.rect
+            let inside = box.intersection(CGRect(x: 0, y: 0, width: 400, height: 300))
+            let shown = inside.isNull ? 0 : inside.width * inside.height
+            lost += track.lost ? 1 : 0
+            lostMostlyInView += track.lost && shown > max(box.width * box.height, seed.width * seed.height) / 2 ? 1 : 0
+            carried += box.minX <= 0 || box.maxX >= 400 ? 1 : 0
+        }
+        print("tracking a chick on a panning view, \(level): box at the edge in \(carried) of 60 frames, lost in \(lost)")
+        #expect(lostMostlyInView == 0, "\(lostMostlyInView) frames reported lost with the chick in view and the box mostly in the frame")
+    }
+
+    /// A cup pasted into horses.jpg (773×512; its place fixed in the scene) while a view of 320×240 pixels pans
+    /// right over the photo 8 px a frame until the cup has left it on the left and stays out for 11 frames:
+    /// the tracker's box is carried to the edge by the scene, as a drifted tracker's is, and the cup really
+    /// leaves; it is reported lost in every frame it is wholly out of view (truth: where the frames are cut).
+    @Test(arguments: TrackTask.Level.allCases)
+    func losesAStillObjectThePanLeavesBehind(level: TrackTask.Level) throws {
+        let cup = try Fixtures.image("coffee.png").cropped(to: CGRect(x: 170, y: 15, width: 240, height: 290)).resized(width: 64, height: 77)
+        var scene = try Fixtures.image("horses.jpg").buffer
+        try Fixtures.paste(cup.buffer, into: &scene, x: 300, y: 200)
+        var options = TrackTask.Options()
+        options.boxes = [PixelRect(CGRect(x: 100, y: 80, width: 64, height: 77))]
+        options.level = level
+        let runner = TaskRunner(task: try TrackTask(options: options), runningMode: .video)
+        var outOfView = 0, lostOut = 0
+        for left in stride(from: 200, through: 773 - 320, by: 8) {
+            let frame = try scene.cropped(x: left, y: 120, width: 320, height: 240)
+            let track = try runner.run(videoFrame: VisionImage(buffer: frame)).tracks[0]
+            if 300 + 64 <= left {
+                outOfView += 1
+                lostOut += track.lost ? 1 : 0
+            }
+        }
+        #expect(outOfView == 11 && lostOut == outOfView, "\(lostOut) of \(outOfView) frames with the cup out of view reported lost")
+    }
 }
