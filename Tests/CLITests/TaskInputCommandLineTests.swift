@@ -85,7 +85,8 @@ import Testing
             barcodes: 2/2 images
 
             """)
-        let quiet = try Fixtures.run(Self.executable, arguments)
+        // The default interval (the harness holds progress back for an hour unless asked).
+        let quiet = try Fixtures.run(Self.executable, arguments, environment: ["SWIFTVISION_PROGRESS_SECONDS": "10"])
         #expect(quiet.status == 0 && quiet.errors.isEmpty, "\(quiet.errors)")
         #expect(quiet.output == stepwise.output)
     }

@@ -56,6 +56,10 @@ public enum Fixtures {
         try VisionImage(contentsOf: try sample(name))
     }
 
+    /// The setting that keeps a command's progress lines (written every 10 s off a terminal) out of what a
+    /// test reads: on a loaded machine a run the tests expect to be quiet can pass 10 s.
+    public static let quietProgress = ["SWIFTVISION_PROGRESS_SECONDS": "3600"]
+
     /// A fresh temporary folder, inside this process's ``ScratchFolder`` (removed when the process exits).
     public static func temporaryDirectory() throws -> URL {
         let url = ScratchFolder.root.appendingPathComponent(UUID().uuidString)
@@ -66,6 +70,7 @@ public enum Fixtures {
     /// Runs `executable` (with `environment` added to this process's, and `input`, when given, written to its
     /// standard input through a pipe) and returns its exit status and output. A child ended by a signal has
     /// status 128 + the signal, as in a shell; one still running after `timeout` seconds is killed (137).
+    /// Progress lines are held back for an hour (``quietProgress``) unless `environment` says otherwise.
     public static func run(
         _ executable: URL, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval? = nil,
         input: Data? = nil
@@ -73,7 +78,7 @@ public enum Fixtures {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.environment = ProcessInfo.processInfo.environment.merging(quietProgress) { $1 }.merging(environment) { $1 }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output
