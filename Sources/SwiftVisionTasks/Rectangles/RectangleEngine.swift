@@ -82,10 +82,9 @@ package struct RectangleEngine: Sendable {
         let searchFactor = SIMD2(Double(searchScale.width), Double(searchScale.height))
         var tried = DistinctQuadrilaterals(tolerance: 3)
         var wideFits = EdgeFitter.SideFits(radius: 6)
-        // Fits the best `kept` of the `rough` candidates not tried before.
-        func fit(_ rough: [Quadrilateral], keeping kept: Int) throws {
+        func fit(_ rough: [Quadrilateral]) throws {
             let candidates = rough.filter { isAcceptable($0, minimumSide: minimumSide * 0.8, slack: 10) && tried.insert($0) }
-            for shape in rankedForFitting(candidates, on: coarse, imageArea: Double(work.width * work.height), keeping: kept) {
+            for shape in rankedForFitting(candidates, on: coarse, imageArea: Double(work.width * work.height)) {
                 // The wide fit moves a corner by at most 3 × 6 + 2 pixels of the working copy, the narrow one 3 × 2 + 2.
                 let reach = Self.largestArea(of: toFull(shape), moving: 28 * factor + sharpening, cornerFitter: cornerFitter)
                 guard found.couldReport(prominence: found.prominence(confidence: 1, area: reach))
@@ -114,17 +113,13 @@ package struct RectangleEngine: Sendable {
         for maps in [QuadrilateralSearch.Maps.edges, .adaptive, .cuts] {
             if maps != .edges && isDecided(found.reported, imageArea: Double(full.width * full.height)) { break }
             let shapes = try outlines.candidates(in: maps, distinctFrom: &traced)
-            try fit(
-                shapes.map { $0.applying { CGPoint(x: $0.x * searchFactor.x, y: $0.y * searchFactor.y) } },
-                keeping: Self.fittedCandidates(limit: options.maximumObservations))
+            try fit(shapes.map { $0.applying { CGPoint(x: $0.x * searchFactor.x, y: $0.y * searchFactor.y) } })
         }
         let outlined = !found.reported.isEmpty
         let chains = SegmentChainSearch(
             minimumLength: minimumSide * 0.3, minimumAngle: 80 - Double(options.quadratureTolerance))
         func fitChains(of segments: [LineSegment]) throws {
-            try fit(
-                chains.candidates(from: segments.map { LineSegment(start: $0.start * searchFactor, end: $0.end * searchFactor) }),
-                keeping: Self.fittedChains(limit: options.maximumObservations))
+            try fit(chains.candidates(from: segments.map { LineSegment(start: $0.start * searchFactor, end: $0.end * searchFactor) }))
         }
         let unlimited = options.maximumObservations == 0
         if !outlined {
@@ -165,8 +160,7 @@ package struct RectangleEngine: Sendable {
     }
 
     /// The candidates worth fitting, the most promising first: ranked by the prominence that their
-    /// rough support on the working copy promises, at most `kept` of them (``fittedCandidates(limit:)``
-    /// of an outline search's, ``fittedChains(limit:)`` of a chain search's).
+    /// rough support on the working copy promises, at most ``fittedCandidates(limit:)`` of them.
     ///
     /// A fit costs about 0.7 ms; on a printed grid, a thousand cells and boxes would otherwise be fitted
     /// for the one page around them, which ranks first or near it.
@@ -176,9 +170,8 @@ package struct RectangleEngine: Sendable {
     /// below the promise of the last one kept, no smaller candidate can be kept and none is read (the
     /// sudoku page's 1,002 LSD chains, most of them cells of the grid, rank in 0.5 ms instead of 3).
     /// The kept candidates and their order are those of ranking every one: ties keep the candidates' order.
-    private func rankedForFitting(
-        _ candidates: [Quadrilateral], on fitter: EdgeFitter, imageArea: Double, keeping kept: Int
-    ) -> [Quadrilateral] {
+    private func rankedForFitting(_ candidates: [Quadrilateral], on fitter: EdgeFitter, imageArea: Double) -> [Quadrilateral] {
+        let kept = Self.fittedCandidates(limit: options.maximumObservations)
         // The square of a candidate's rough support times `bound`, the square root of its share of the area.
         func promise(of shape: Quadrilateral, bound: Double) -> Double {
             let support = fitter.roughSupport(of: shape, radius: 4)
@@ -207,23 +200,12 @@ package struct RectangleEngine: Sendable {
     }
 
     /// How many of the best-ranked candidates are fitted when at most `limit` rectangles are reported;
-    /// all of them when there is no limit (0).
-    static func fittedCandidates(limit: Int) -> Int {
+    /// all of them when there is no limit (0). Chains of segments get the same number: fitting only the best
+    /// 4 × (limit + 1) of them kept the rectangles DEV set's figures, but on OpenCV's sudoku sample at half
+    /// size (the page the Vision example follows in `test_examples.py`) it found a rectangle 0.857 sure with
+    /// its top edge 18 px askew instead of the grid, 0.948 sure.
+    private static func fittedCandidates(limit: Int) -> Int {
         limit > 0 ? 16 * (limit + 1) : .max
-    }
-
-    /// How many of the best-ranked chains of segments are fitted when at most `limit` rectangles are
-    /// reported; all of them when there is no limit (0).
-    ///
-    /// Chains are many (100-1,300 on the MIDV-500 frames that reach them) and mostly overlap: on the
-    /// rectangles DEV set (70 MIDV-500 frames, `eval/rectangles_dev.py`, one rectangle asked for), fitting
-    /// the best 4, 6, 8 or 16 rather than 32 keeps right at 59 of 70 and the median at 1.10 px, and at 4 to 8
-    /// moves only two frames that are wrong either way (14_deu_id_new-4 149 → 175 px, 31_jpn_drvlic-3
-    /// 19.1 → 15.0 px); 3 lose a frame (04_aut_id-7, 1.3 → 10.7 px), 1 or 2 lose two. Twice the least that
-    /// keeps them is fitted: on the TEST frames whose outlines find nothing, a quarter to a third fewer
-    /// instructions (31_jpn_drvlic-4 127 → 86 million, 22_est_id-1 125 → 93).
-    static func fittedChains(limit: Int) -> Int {
-        limit > 0 ? 4 * (limit + 1) : .max
     }
 
     /// The largest area that `corners` can reach when each moves by at most `move` pixels and the
