@@ -157,7 +157,7 @@ struct EventTracker {
     /// `left` events for every track still present: the source was opened again after a gap, and its
     /// tracking starts afresh.
     mutating func leaveAll() -> [SourceEvent] {
-        leave(at: Int64(Date().timeIntervalSince1970 * 1000)) { _ in true }
+        leave(at: WebhookOutbox.nowMilliseconds()) { _ in true }
     }
 
     /// `left` events for every track still present, and no more events: the source stopped or ended.
