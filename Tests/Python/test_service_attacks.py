@@ -78,30 +78,33 @@ def form(parts: list[tuple[str, bytes]], boundary: str = "attack-boundary") -> t
 # Raw HTTP over sockets: every call has a time limit
 # ------------------------------------------------------------------------------------------------
 def exchange(port: int, raw: bytes, time_limit: float = 5.0, source: str | None = None) -> tuple[int | None, dict, bytes, float]:
-    """Sends `raw` (from the loopback address `source`, if given), reads until the server closes or a
-    whole answer arrived; (status, headers, body, seconds)."""
+    """Sends `raw` (from the loopback address `source`, if given) and reads one answer; (status, headers,
+    body, seconds)."""
     start = time.monotonic()
     with socket.create_connection((HOST, port), timeout=time_limit, source_address=(source, 0) if source else None) as sock:
         try:
             sock.sendall(raw)
         except OSError:
             pass
-        data = b""
-        while True:
-            try:
-                chunk = sock.recv(65536)
-            except socket.timeout:
-                break
-            except OSError:
-                break
-            if not chunk:
-                break
-            data += chunk
-            status, headers, body = parse(data)
-            if status is not None and "content-length" in headers and len(body) >= int(headers["content-length"]):
-                break
-    status, headers, body = parse(data)
+        status, headers, body = read_answer(sock)
     return status, headers, body, time.monotonic() - start
+
+
+def read_answer(sock: socket.socket) -> tuple[int | None, dict, bytes]:
+    """One answer from `sock` (status, headers, body): read no further than its Content-Length, or, without
+    one, until the server closes; what came before a time-out or a reset is what there is."""
+    data = b""
+    while True:
+        status, headers, body = parse(data)
+        if status is not None and "content-length" in headers and len(body) >= int(headers["content-length"]):
+            return status, headers, body
+        try:
+            chunk = sock.recv(65536)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            return status, headers, body
+        data += chunk
 
 
 def parse(data: bytes) -> tuple[int | None, dict, bytes]:
@@ -642,19 +645,6 @@ def test_a_full_queue_refuses_before_reading_the_body(make_server):
         for sock in held:
             sock.close()
     server.assert_alive()
-
-
-def read_answer(sock: socket.socket) -> tuple[int | None, dict, bytes]:
-    """One whole answer from `sock` (status, headers, body), read no further than its Content-Length."""
-    data = b""
-    while True:
-        status, headers, body = parse(data)
-        if status is not None and len(body) >= int(headers.get("content-length", "0")):
-            return status, headers, body
-        chunk = sock.recv(65536)
-        if not chunk:
-            return parse(data)
-        data += chunk
 
 
 def seconds_until_closed(sock: socket.socket, time_limit: float) -> tuple[float | None, bytes]:
