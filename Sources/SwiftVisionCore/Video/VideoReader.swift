@@ -31,6 +31,10 @@ public final class VideoReader: Sequence, IteratorProtocol {
     /// estimates it from the duration and the frame rate, which a variable frame rate or a stream without
     /// a duration puts far off (a screen recording's WebM: 222 announced, 142 frames, all of them read).
     private let indexesFrames: Bool
+    /// Each frame's presentation time in milliseconds from the first, from an MP4 or MOV file's sample tables
+    /// (``ISOVideoTrack``); nil elsewhere, or once a frame's own position disagrees with it (a frame the
+    /// decoder dropped, which would shift every later time).
+    private var presentationTimes: [Int]?
     private let reader: OpaquePointer
     /// The path, URL or camera the frames come from, for messages.
     private let name: String
@@ -52,6 +56,7 @@ public final class VideoReader: Sequence, IteratorProtocol {
         try self.init(url: url, name: location, isLive: isStream, indexesFrames: container == .isoMedia || container == .avi, limits: limits) {
             sv_video_reader_open(location)
         }
+        if container == .isoMedia { presentationTimes = ISOVideoTrack(contentsOf: url)?.presentationTimes }
     }
 
     /// Opens camera `index` (`/dev/videoN`, V4L2), refusing frames larger than `limits`.
@@ -102,12 +107,16 @@ public final class VideoReader: Sequence, IteratorProtocol {
         var position = 0.0
         switch PixelBuffer.filled(format: .bgr, width: width, height: height, by: { sv_video_reader_read(reader, $0, &position) }) {
         case (let buffer?, _):
-            // Live sources are timed by arrival; containers without timestamps report 0: fall back to the
-            // frame rate. Time always increases.
+            // Live sources are timed by arrival; an MP4's or MOV's frames by its sample tables, where FFmpeg
+            // gives the last frames, those the decoder held back, no position (0); containers without
+            // timestamps report 0: fall back to the frame rate. Time always increases.
             let fromRate = Int((Double(nextIndex) * 1000 / framesPerSecond).rounded())
             let elapsed = ContinuousClock.now - opened
             let arrival = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-            let measured = isLive ? arrival : position > 0 ? Int(position.rounded()) : fromRate
+            var measured = isLive ? arrival : position > 0 ? Int(position.rounded()) : fromRate
+            if let fromTable = presentationTimes.flatMap({ nextIndex < $0.count ? $0[nextIndex] : nil }) {
+                if position > 0, abs(measured - fromTable) > 1 { presentationTimes = nil } else { measured = fromTable }
+            }
             let timestamp = Swift.max(measured, lastTimestamp + 1)
             defer { nextIndex += 1 }
             lastTimestamp = timestamp

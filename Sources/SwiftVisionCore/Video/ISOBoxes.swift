@@ -1,0 +1,90 @@
+import Foundation
+
+/// Walking the boxes of an ISO base media file (MP4, M4A, 3GP, QuickTime; ISO/IEC 14496-12 §4.2): each box
+/// is a 32-bit size, a four-character type and its contents, which for a container box are boxes again. The
+/// file is untrusted: a box whose size runs outside its parent or is smaller than its own header ends the
+/// walk with a failure, never a guess. Each box is visited once and is at least 8 bytes long, so a walk is
+/// linear in the data's size.
+enum ISOBoxes {
+    /// The four-character code `text` as the big-endian number a box header stores.
+    static func code(_ text: StaticString) -> UInt32 {
+        text.withUTF8Buffer { $0.reduce(0) { $0 << 8 | UInt32($1) } }
+    }
+
+    /// The contents of the first box of type `type` among the boxes that fill `range`; nil when there is
+    /// none or a box before it is malformed.
+    static func firstChild(_ type: StaticString, of range: Range<Int>, in bytes: ByteReader) -> Range<Int>? {
+        let wanted = code(type)
+        var found: Range<Int>?
+        _ = walkChildren(of: range, in: bytes) { type, payload in
+            if type == wanted { found = payload }
+            return found == nil
+        }
+        return found
+    }
+
+    /// The contents of the box at the end of `path` (each type a child of the one before) within `range`.
+    static func descendant(_ path: [StaticString], of range: Range<Int>, in bytes: ByteReader) -> Range<Int>? {
+        path.reduce(range as Range<Int>?) { range, type in range.flatMap { firstChild(type, of: $0, in: bytes) } }
+    }
+
+    /// Calls `visit` with the type and contents of each box that fills `range` of `bytes`, one after another,
+    /// until it returns false; returns false when it did, or when a box's size runs outside `range` or is smaller
+    /// than its own header.
+    static func walkChildren(of range: Range<Int>, in bytes: ByteReader, _ visit: (UInt32, Range<Int>) -> Bool) -> Bool {
+        var start = range.lowerBound
+        while start < range.upperBound {
+            guard let (type, header, size) = header(at: start, before: range.upperBound, in: bytes),
+                visit(type, start + header..<start + size)
+            else { return false }
+            start += size
+        }
+        return true
+    }
+
+    /// The movie box (`moov`) of the file at `url`, read alone: the top-level boxes are found by their headers
+    /// and skipped by seeking, so the frames (`mdat`, before or after it) are never read. Nil when the file
+    /// cannot be read, has no movie box, a top-level box is malformed, or the movie box exceeds `limit` bytes.
+    static func movieBox(ofFileAt url: URL, limit: Int = 64 << 20) -> ByteReader? {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        defer { try? handle.close() }
+        guard let fileSize = try? handle.seekToEnd(), fileSize < UInt64(Int.max) else { return nil }
+        var start = 0
+        while start < Int(fileSize) {
+            guard (try? handle.seek(toOffset: UInt64(start))) != nil, let head = try? handle.read(upToCount: 16),
+                let (type, header, size) = header(at: 0, before: Int(fileSize) - start, in: ByteReader(head))
+            else { return nil }
+            if type == code("moov") {
+                guard size - header <= limit, (try? handle.seek(toOffset: UInt64(start + header))) != nil,
+                    let contents = try? handle.read(upToCount: size - header), contents.count == size - header
+                else { return nil }
+                return ByteReader(contents)
+            }
+            start += size
+        }
+        return nil
+    }
+
+    /// The type, header length and whole size of the box whose header starts at `start`, with `end` the end
+    /// of its parent; nil when the header runs past `end` or the size does not fit between `start` and `end`.
+    private static func header(at start: Int, before end: Int, in bytes: ByteReader) -> (type: UInt32, header: Int, size: Int)? {
+        guard end - start >= 8, let size32 = bytes.uint32(at: start, bigEndian: true),
+            let type = bytes.uint32(at: start + 4, bigEndian: true)
+        else { return nil }
+        var header = 8
+        var size = Int(size32)
+        if size32 == 1 {
+            // A 64-bit size follows the type; beyond Int's range it cannot lie within the data anyway.
+            guard end - start >= 16, let high = bytes.uint32(at: start + 8, bigEndian: true),
+                let low = bytes.uint32(at: start + 12, bigEndian: true), high < 0x8000_0000
+            else { return nil }
+            header = 16
+            size = Int(high) << 32 | Int(low)
+        } else if size32 == 0 {
+            // Size 0: the box runs to the end of its parent (the file, for a top-level box).
+            size = end - start
+        }
+        guard size >= header, size <= end - start else { return nil }
+        return (type, header, size)
+    }
+}
