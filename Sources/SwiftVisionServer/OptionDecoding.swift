@@ -31,8 +31,11 @@ enum OptionDecoding {
         let defaultObject = try JSONDecoder().decode([String: JSONValue].self, from: defaults)
         var object = defaultObject
         var given: Set<String> = []
+        // Each given option's name as the client wrote it (`max-faces` or `maxFaces`), for the messages.
+        var spelling: [String: String] = [:]
         for (name, text) in query where name != "token" {
             let key = camelCase(name)
+            spelling[key] = name
             if key == "box" {
                 object["boxes"] = .array((object["boxes"]?.arrayValue ?? []) + [try box(text)])
                 given.insert("boxes")
@@ -44,10 +47,11 @@ enum OptionDecoding {
         for (key, value) in overrides {
             object[key] = value
             given.insert(key)
+            spelling[key] = key
         }
         if let refusedKey = given.sorted().first(where: refused.contains) {
             let reason = refusedKey == "threads" ? "the server sets its threads (--threads)" : "the service runs its installed models"
-            throw APIError.badOption("the option \(refusedKey) is not accepted over HTTP: \(reason)")
+            throw APIError.badOption("the option \(spelling[refusedKey, default: refusedKey]) is not accepted over HTTP: \(reason)")
         }
         // Tasks without a `threads` option ignore the key when decoding.
         if let threads, !given.contains("threads") { object["threads"] = .number(Double(threads)) }
@@ -61,12 +65,13 @@ enum OptionDecoding {
                 return (try? JSONDecoder().decode(Job.Options.self, from: JSONEncoder().encode(alone))) == nil
             }
             throw APIError.badOption(
-                culprit.flatMap { key in object[key].map { refusal(of: $0, for: key, default: defaultObject[key]) } } ?? describe(error))
+                culprit.flatMap { key in object[key].map { refusal(of: $0, for: spelling[key, default: key], default: defaultObject[key]) } }
+                    ?? describe(error))
         }
         let known = Set(try JSONDecoder().decode([String: JSONValue].self, from: JSONEncoder().encode(decoded)).keys)
         if let unknown = given.subtracting(known).sorted().first {
             let names = known.sorted().joined(separator: ", ")
-            throw APIError.badOption("\(Job.descriptor.name) has no option \(unknown); its options: \(names)")
+            throw APIError.badOption("\(Job.descriptor.name) has no option \(spelling[unknown, default: unknown]); its options: \(names)")
         }
         return decoded
     }
@@ -120,7 +125,7 @@ enum OptionDecoding {
         }
     }
 
-    /// Why option `key`, whose default is `defaultValue`, cannot take `value`: for a numeric option, a
+    /// Why option `key` (named as the client wrote it), whose default is `defaultValue`, cannot take `value`: for a numeric option, a
     /// fraction or a number beyond 2⁶³ where it takes whole numbers (`maxFaces=2.5`); otherwise a value that
     /// is not one of its choices (`level=bogus`). The decoder's own messages name neither the option (for
     /// numbers) nor anything but Swift's type names.

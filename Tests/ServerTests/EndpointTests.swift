@@ -347,7 +347,7 @@ enum Samples {
         }
     }
 
-    /// A value its option's type refuses is named with the option: a count (`maxFaces`, `max`) given a
+    /// A value its option's type refuses is named with the option as the client wrote it: a count (`maxFaces`, `max`) given a
     /// fraction or a number past Int's 2⁶³ — which JSONDecoder reports without naming the key — and a word
     /// that is not one of a level's choices (`fast`, `accurate`), in a query or a stream's options message.
     @Test func valuesAnOptionsTypeRefusesAreNamedWithTheirOption() throws {
@@ -356,7 +356,13 @@ enum Samples {
             return nil
         }
         #expect(message { _ = try OptionDecoding.options(for: FacesTask.self, query: [("max-faces", "2.5")], threads: 1) }
+            == "max-faces takes a whole number, not 2.5")
+        #expect(message { _ = try OptionDecoding.options(for: FacesTask.self, query: [("maxFaces", "2.5")], threads: 1) }
             == "maxFaces takes a whole number, not 2.5")
+        #expect(message { _ = try OptionDecoding.options(for: HandsTask.self, query: [("model-complexity", "0.5")], threads: 1) }
+            == "model-complexity takes a whole number, not 0.5")
+        #expect(message { _ = try OptionDecoding.options(for: FacesTask.self, query: [("max-facez", "2")], threads: 1) }?
+            .hasPrefix("faces has no option max-facez; its options: ") == true)
         #expect(message { _ = try OptionDecoding.options(for: LabelsTask.self, query: [("max", "1e40")], threads: 1) }
             == "max takes a whole number below 2⁶³, not 1e+40")
         #expect(message { _ = try OptionDecoding.options(for: FacesTask.self, query: [], overrides: ["maxFaces": .number(0.5)], threads: 1) }
