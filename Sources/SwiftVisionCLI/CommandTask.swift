@@ -11,7 +11,7 @@ enum CommandTask {
         do {
             return try Task(options: options)
         } catch let error as VisionTaskError where error.isInvalidOption {
-            throw ValidationError(error.description)
+            throw ValidationError(flagSpelling(of: error.description, options: options))
         } catch let error as ClassificationError where error.isInvalidOption {
             throw ValidationError(error.description)
         } catch {
@@ -19,5 +19,21 @@ enum CommandTask {
             try MediaFiles.reportFailure(of: model, error: error, json: json)
             throw ExitCode(1)
         }
+    }
+
+    /// `message` with each option key of `options` that names a flag in camel case (`modelComplexity`)
+    /// written as the user typed the flag (`--model-complexity`): the tasks' range checks name their keys.
+    static func flagSpelling<Options: Encodable>(of message: String, options: Options) -> String {
+        guard let encoded = try? JSONEncoder().encode(options),
+            let keys = (try? JSONSerialization.jsonObject(with: encoded)) as? [String: Any]
+        else { return message }
+        var words = message.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        for (index, word) in words.enumerated() where word.contains(where: \.isUppercase) {
+            let key = word.hasSuffix(":") || word.hasSuffix(",") ? String(word.dropLast()) : word
+            guard keys[key] != nil else { continue }
+            let flag = "--" + key.map { $0.isUppercase ? "-" + $0.lowercased() : String($0) }.joined()
+            words[index] = flag + word.dropFirst(key.count)
+        }
+        return words.joined(separator: " ")
     }
 }
