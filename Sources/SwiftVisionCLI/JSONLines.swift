@@ -73,8 +73,6 @@ final class ProgressBar {
         return .milliseconds(Int((seconds.map { $0.isFinite ? min(max($0, 0), 86_400) : 10 } ?? 10) * 1000))
     }()
 
-    private var isTerminal: Bool { Self.isTerminal }
-
     /// Erases the bar from its line before a result is printed, so that on a terminal, where standard
     /// output and error share the screen, the result starts at the beginning of a line instead of after
     /// the bar; `update(_:)` draws it again.
@@ -91,7 +89,7 @@ final class ProgressBar {
 
     func update(_ done: Int) {
         let count = total > 0 ? "\(done)/\(total)" : "\(done)"
-        guard isTerminal else {
+        guard Self.isTerminal else {
             let now = ContinuousClock.now
             guard now - lastLine >= Self.lineInterval else { return }
             lastLine = now
@@ -105,7 +103,7 @@ final class ProgressBar {
     }
 
     func finish() {
-        guard isTerminal else { return }
+        guard Self.isTerminal else { return }
         StandardStream.error.write("\n")
     }
 }
