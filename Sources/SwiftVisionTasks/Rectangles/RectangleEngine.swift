@@ -27,11 +27,10 @@ package struct RectangleEngine: Sendable {
     /// When outlines alone yield as many rectangles as asked for, each at least this confident, the
     /// line segments (a third to a half of the time) are not searched: they add candidates for sides
     /// that no outline follows, such as a page whose corner is hidden.
-    static let settledConfidence = 0.85
     /// When the outlines of the maps traced so far yield as many rectangles as asked for, each at least
     /// this confident and covering at least ``decidedShare`` of the image, the other maps are not traced
-    /// (``isDecided(_:imageArea:)``).
-    static let decidedConfidence = settledConfidence
+    /// either (``isDecided(_:imageArea:)``).
+    static let settledConfidence = 0.85
     /// The least share of the image's area that each rectangle of a decided report covers.
     static let decidedShare = 0.2
 
@@ -132,14 +131,14 @@ package struct RectangleEngine: Sendable {
     }
 
     /// Whether `report` leaves room for better rectangles: fewer than asked for, or one below
-    /// `settled` confidence.
-    private func isOpen(_ report: [DetectedRectangle], settled: Double = Self.settledConfidence) -> Bool {
+    /// ``settledConfidence``.
+    private func isOpen(_ report: [DetectedRectangle]) -> Bool {
         options.maximumObservations == 0 || report.count < options.maximumObservations
-            || report.contains(where: { Double($0.confidence) < settled })
+            || report.contains(where: { Double($0.confidence) < Self.settledConfidence })
     }
 
     /// Whether the outlines traced so far have decided `report`, in an image of `imageArea` pixels:
-    /// as many rectangles as asked for, each at least ``decidedConfidence`` sure and covering at least
+    /// as many rectangles as asked for, each at least ``settledConfidence`` sure and covering at least
     /// ``decidedShare`` of the image.
     ///
     /// Nothing bounds what the other maps could add, so the rule was set on the rectangles DEV set
@@ -150,12 +149,12 @@ package struct RectangleEngine: Sendable {
     /// Without the share, the strong edges' surest rectangle may be a small one, such as the photo on a card
     /// (31_jpn_drvlic-6, 179 px off), or one inside the card that a gray cut's larger outline outranks
     /// (31_jpn_drvlic-9, 7.0 → 11.2 px, covering 19.9 %); the cards of MIDV-500 cover 17–31 % of their frames.
-    /// The confidence is ``settledConfidence``, so that a decided report never leads on to the line segments:
+    /// The confidence is the one that skips the line segments, so that a decided report never leads on to them:
     /// it ends 35 frames' search at the strong edges (30 at 0.9, 22 at 0.95) with the same right and median
     /// and one frame closer (26_hrv_drvlic-3, 6.80 → 6.08 px), and the search of TEST frame 14_deu_id_new-7
     /// (its card 0.89 sure) in two thirds of the instructions (47.6 → 30.9 million).
     func isDecided(_ report: [DetectedRectangle], imageArea: Double) -> Bool {
-        !isOpen(report, settled: Self.decidedConfidence)
+        !isOpen(report)
             && report.allSatisfy { $0.corners.area >= Self.decidedShare * imageArea }
     }
 
