@@ -74,6 +74,10 @@ public final class VideoReader: Sequence, IteratorProtocol {
             if let audio = header.flatMap(UnsupportedFormat.init(data:)), audio.isAudio {
                 throw VideoError.cannotOpen(path: name, reason: audio.explanation)
             }
+            // A stream is reached again to say what went wrong: a refused connection, a 404, a silent server.
+            if !url.isFileURL, let problem = StreamConnectionProblem.diagnose(url) {
+                throw VideoError.cannotOpen(path: name, reason: problem)
+            }
             throw VideoError.cannotOpen(path: name, reason: String(cString: sv_last_error()))
         }
         var width: Int32 = 0, height: Int32 = 0, fps = 0.0, count: Int64 = 0

@@ -1,0 +1,102 @@
+"""A network stream that cannot be opened is reported with what happened, at the command line and in a
+source's status, instead of FFmpeg's "no video stream in it".
+
+Every server is real and on loopback: a port nothing listens on (refused), Python's http.server answering
+404 for a file it does not have, GStreamer's RTSP server (Tests/Python/rtsp_server.py) asked for a path
+it does not serve (RTSP 404, RFC 2326 §7.1.1), and a socket that accepts and never answers. The truth is
+what each server was made to do. Every wait is bounded; nothing here is random.
+"""
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from test_service_attacks import HOST
+from test_sources import RTSPServer, add, media, service, source, wait_for  # noqa: F401 (media: a fixture)
+from test_web_page import BINARY, MEDIA, free_port
+
+
+def has_rtsp_server() -> bool:
+    return subprocess.run(["/usr/bin/python3", "-c", "import gi; gi.require_version('GstRtspServer', '1.0')"],
+                          capture_output=True).returncode == 0
+
+
+def open_error(url: str, timeout: float = 90) -> str:
+    """What `swiftvision labels URL` says on standard error; it must fail with status 1 and one line."""
+    run = subprocess.run([str(BINARY), "labels", url], capture_output=True, text=True, timeout=timeout)
+    assert run.returncode == 1, (run.returncode, run.stdout, run.stderr)
+    lines = run.stderr.splitlines()
+    assert len(lines) == 1 and "FFmpeg" not in run.stderr, run.stderr
+    return lines[0]
+
+
+class NotFoundServer:
+    """Python's http.server answering every GET with 404."""
+
+    def __enter__(self):
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802 (http.server's name)
+                self.send_error(404)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer((HOST, 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self.server.server_address[1]
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_the_command_line_says_why_a_stream_does_not_open():
+    closed = free_port()
+    url = f"rtsp://{HOST}:{closed}/camera"
+    assert open_error(url) == f"{url}: cannot open video {url}: the connection to {HOST}:{closed} was refused: nothing listens there"
+    with NotFoundServer() as port:
+        url = f"http://{HOST}:{port}/clip.mp4"
+        assert open_error(url) == f"{url}: cannot open video {url}: the server answers 404 not found"
+    if not has_rtsp_server():
+        pytest.skip("GStreamer's RTSP server is not installed: scripts/install-system-packages.sh --tests")
+    port = free_port()
+    camera = RTSPServer(port, MEDIA / "zidane.jpg")
+    camera.start()
+    try:
+        url = f"rtsp://{HOST}:{port}/nothing"
+        assert open_error(url) == f"{url}: cannot open video {url}: the server answers 404 not found"
+    finally:
+        camera.stop()
+
+
+def test_a_source_status_says_why_its_stream_does_not_open(tmp_path, media):  # noqa: F811 (the fixture)
+    closed = free_port()
+    silent = socket.socket()
+    silent.bind((HOST, 0))
+    silent.listen(8)  # accepts (the kernel completes the handshake) and never answers
+    cases = {f"rtsp://admin:hunter2@{HOST}:{closed}/camera": f"the connection to {HOST}:{closed} was refused: nothing listens there",
+             f"rtsp://{HOST}:{silent.getsockname()[1]}/camera": f"the server at {HOST}:{silent.getsockname()[1]} did not answer within 5 s"}
+    camera = None
+    if has_rtsp_server():
+        port = free_port()
+        camera = RTSPServer(port, MEDIA / "zidane.jpg")
+        camera.start()
+        cases[f"rtsp://{HOST}:{port}/nothing"] = "the server answers 404 not found"
+    try:
+        with service(tmp_path, media) as (server, _):
+            idents = {add(server, {"url": url, "task": "objects"}): (url, reason) for url, reason in cases.items()}
+            for ident, (url, reason) in idents.items():
+                wait_for(lambda: source(server, ident).get("lastError") is not None, 40, lambda: source(server, ident))
+                state = source(server, ident)
+                shown = url.replace("hunter2", "***")
+                assert state["lastError"] == f"cannot open video {shown}: {reason}", state
+                assert state["state"] in ("reconnecting", "starting") and "hunter2" not in json.dumps(state), state
+    finally:
+        silent.close()
+        if camera:
+            camera.stop()
