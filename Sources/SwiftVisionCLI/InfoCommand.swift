@@ -4,9 +4,10 @@ import SwiftVision
 
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "info", abstract: "Describe image files: upright size, EXIF orientation and format.")
+        commandName: "info",
+        abstract: "Describe image and video files: upright size, EXIF orientation and format; a video's frames, rate, duration and turn.")
 
-    @Argument(help: "Image files (JPEG, PNG, WebP, BMP, TIFF, HEIF/HEIC, AVIF, GIF).")
+    @Argument(help: "Image files (JPEG, PNG, WebP, BMP, TIFF, HEIF/HEIC, AVIF, GIF) and video files (MP4, MOV, AVI, MKV, WebM, …).")
     var images: [String]
 
     @Flag(help: "Print JSON Lines.")
@@ -18,6 +19,15 @@ struct InfoCommand: ParsableCommand {
         var height: Int?
         var orientation: Int?
         var format: String?
+        /// A video's frame count: those its sample tables show (MP4, MOV), else the container's count or estimate.
+        var frames: Int?
+        /// A video's frames per second: the average over its sample tables (MP4, MOV), else the container's rate.
+        var framesPerSecond: Double?
+        /// A video's duration in seconds.
+        var duration: Double?
+        /// The clockwise turn, in degrees, that an MP4's or MOV's track header asks for display (already
+        /// applied to the width, the height and the frames).
+        var rotation: Int?
         var error: String?
 
         /// The report as its JSON line.
@@ -28,8 +38,22 @@ struct InfoCommand: ParsableCommand {
             line.append("height", height)
             line.append("orientation", orientation)
             line.append("format", format)
+            line.append("frames", frames)
+            line.append("framesPerSecond", framesPerSecond)
+            line.append("duration", duration)
+            line.append("rotation", rotation)
             line.append("error", error)
             return line
+        }
+
+        /// The report as its line of text.
+        var text: String {
+            guard let width, let height, let format else { return file }
+            if let orientation { return "\(file): \(width)×\(height) \(format.uppercased()), orientation \(orientation)" }
+            func number(_ value: Double) -> String { String(format: "%g", value) }
+            return "\(file): \(width)×\(height) video (\(format))" + (frames.map { ", \($0) frames" } ?? "")
+                + (duration.map { " in \(number($0)) s" } ?? "") + (framesPerSecond.map { ", \(number($0)) frames/s" } ?? "")
+                + (rotation.map { $0 == 0 ? "" : ", turned \($0)° clockwise for display" } ?? "")
         }
     }
 
@@ -38,14 +62,19 @@ struct InfoCommand: ParsableCommand {
         for path in images {
             let report: Report
             do {
-                try MediaFiles.requireImage(MediaFiles.source(path), for: "info")
-                let data = try ImageError.contents(atPath: path)
-                let header = try ImageHeader(data: data)
-                try ImageLimits.default.check(width: header.width, height: header.height)
-                let swaps = header.orientation.swapsDimensions
-                report = Report(
-                    file: path, width: swaps ? header.height : header.width, height: swaps ? header.width : header.height,
-                    orientation: Int(header.orientation.rawValue), format: header.format.rawValue)
+                let source = MediaFiles.source(path)
+                var status = stat()
+                if MediaFiles.isVideo(source), !source.isFileURL || stat(source.path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG {
+                    report = try Self.describeVideo(source, file: path)
+                } else {
+                    let data = try ImageError.contents(atPath: path)
+                    let header = try ImageHeader(data: data)
+                    try ImageLimits.default.check(width: header.width, height: header.height)
+                    let swaps = header.orientation.swapsDimensions
+                    report = Report(
+                        file: path, width: swaps ? header.height : header.width, height: swaps ? header.width : header.height,
+                        orientation: Int(header.orientation.rawValue), format: header.format.rawValue)
+                }
             } catch {
                 failures += 1
                 report = Report(file: path, error: "\(error.localizedDescription)")
@@ -55,9 +84,29 @@ struct InfoCommand: ParsableCommand {
             } else if let error = report.error {
                 Diagnostics.note("\(path): \(error)")
             } else {
-                print("\(path): \(report.width!)×\(report.height!) \(report.format!.uppercased()), orientation \(report.orientation!)")
+                print(report.text)
             }
         }
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// The video at `url`, opened without decoding a frame: its upright size from FFmpeg, and for an MP4 or
+    /// MOV its frames, rate, duration and turn from its sample tables; elsewhere the container's frame
+    /// count and rate (an estimate in Matroska and transport streams), the duration their quotient.
+    static func describeVideo(_ url: URL, file: String) throws -> Report {
+        let reader = try VideoReader(url: url)
+        var report = Report(file: file, width: reader.width, height: reader.height)
+        report.format = url.isFileURL ? VideoContainer(contentsOf: url)?.rawValue ?? "video" : url.scheme
+        if url.isFileURL, let track = ISOVideoTrack(contentsOf: url) {
+            report.frames = track.presentationTimes.count
+            report.framesPerSecond = (track.averageFramesPerSecond * 1000).rounded() / 1000
+            report.duration = (track.duration * 1000).rounded() / 1000
+            report.rotation = track.rotation
+        } else if !reader.isLive {
+            report.frames = reader.reportedFrameCount
+            report.framesPerSecond = (reader.framesPerSecond * 1000).rounded() / 1000
+            report.duration = reader.reportedFrameCount > 0 ? (Double(reader.reportedFrameCount) / reader.framesPerSecond * 1000).rounded() / 1000 : nil
+        }
+        return report
     }
 }

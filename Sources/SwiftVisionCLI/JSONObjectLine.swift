@@ -1,4 +1,4 @@
-/// One JSON object of string and integer members, as `JSONLines.print` writes an `Encodable` value with the same
+/// One JSON object of string and number members, as `JSONLines.print` writes an `Encodable` value with the same
 /// members (`JSONEncoder`, sorted keys, slashes unescaped): keys in UTF-8 order, nil members left out, strings
 /// escaped as `JSONEncoder` escapes them. `info --json` uses it so a run does not map `JSONEncoder`'s code
 /// (0.6 MiB of Foundation's pages for one line).
@@ -13,6 +13,11 @@ struct JSONObjectLine {
     /// Adds an integer member, unless `value` is nil.
     mutating func append(_ key: String, _ value: Int?) {
         if let value { members.append((key, String(value))) }
+    }
+
+    /// Adds a number member, unless `value` is nil or not finite (JSON has no infinity or NaN).
+    mutating func append(_ key: String, _ value: Double?) {
+        if let value, value.isFinite { members.append((key, "\(value)")) }
     }
 
     /// The object on one line, with its newline.

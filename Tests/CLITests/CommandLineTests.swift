@@ -156,8 +156,9 @@ import Testing
         #expect(lines[1].contains("\"width\":768"))
     }
 
-    /// `info` and `similar` read images; a video (an MJPEG AVI of sample photos, written by OpenCV here) is
-    /// named as one, and the task commands pointed to, instead of "not an image in a supported format".
+    /// `similar` reads images; a video (an MJPEG AVI of sample photos, written by OpenCV here) is named as
+    /// one, and the task commands pointed to, instead of "not an image in a supported format"; `info`
+    /// describes it as written: the photo's size, 2 frames, 5 frames a second, 0.4 s.
     @Test func imageCommandsSayAVideoIsAVideo() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -168,13 +169,49 @@ import Testing
         writer.close()
         let dog = try Fixtures.sample("dog.jpg").path
         let info = try Fixtures.run(Self.executable, ["info", "--json", video.path, dog])
-        #expect(info.status == 1)
+        #expect(info.status == 0)
         let lines = Fixtures.jsonLines(info.output)
         #expect(lines.count == 2 && lines[1]["width"] as? Int == 768)
-        #expect((lines.first?["error"] as? String)?.hasPrefix("it is a video; info reads images") == true, "\(info.output)")
+        let described = try #require(lines.first)
+        #expect(described["width"] as? Int == photo.width && described["height"] as? Int == photo.height, "\(described)")
+        #expect(described["frames"] as? Int == 2 && described["framesPerSecond"] as? Double == 5, "\(described)")
+        #expect(described["duration"] as? Double == 0.4 && described["format"] as? String == "avi", "\(described)")
         let similar = try Fixtures.run(Self.executable, ["similar", dog, video.path])
         #expect(similar.status == 1)
         #expect(similar.errors.contains("\(video.path): it is a video; similar reads images"), "\(similar.errors)")
+    }
+
+    /// `info` describes MP4 and MOV files as ffprobe does (Tests/Python/Reference/video_timing.py: files
+    /// written by Debian's `ffmpeg`, one with a quarter turn written into its track header): the frame count
+    /// (`nb_frames`), the average rate, the container's duration, the display turn (ffprobe counts it
+    /// counter-clockwise) and the upright size (ffprobe's stored size, swapped by a quarter turn).
+    @Test func infoDescribesVideosAsFFprobe() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let probes = try #require(
+            try JSONSerialization.jsonObject(with: try Fixtures.referenceOutput("video_timing.py", [folder.path])) as? [[String: Any]])
+        try #require(probes.count == 5)
+        let paths = probes.map { folder.appendingPathComponent($0["file"] as! String).path }
+        let run = try Fixtures.run(Self.executable, ["info", "--json"] + paths)
+        #expect(run.status == 0, "\(run.errors)")
+        let lines = Fixtures.jsonLines(run.output)
+        try #require(lines.count == probes.count, "\(run.output)")
+        for (probe, line) in zip(probes, lines) {
+            let turn = (360 - (probe["rotation"] as! Int)) % 360
+            let (width, height) = (probe["width"] as! Int, probe["height"] as! Int)
+            #expect(line["rotation"] as? Int == turn, "\(line) \(probe)")
+            #expect(line["width"] as? Int == (turn % 180 == 0 ? width : height) && line["height"] as? Int == (turn % 180 == 0 ? height : width))
+            #expect(line["frames"] as? Int == probe["frames"] as? Int, "\(line) \(probe)")
+            #expect(abs((line["framesPerSecond"] as? Double ?? 0) - (probe["framesPerSecond"] as! Double)) < 0.001, "\(line) \(probe)")
+            #expect(abs((line["duration"] as? Double ?? 0) - (probe["duration"] as! Double)) < 0.001, "\(line) \(probe)")
+            #expect(line["format"] as? String == "isoMedia")
+        }
+        let text = try Fixtures.run(Self.executable, ["info", paths[0], paths[4]])
+        #expect(text.output == """
+            \(paths[0]): 160×120 video (isoMedia), 45 frames in 2.434 s, 19.565 frames/s
+            \(paths[4]): 120×160 video (isoMedia), 30 frames in 1.2 s, 25 frames/s, turned 90° clockwise for display
+
+            """, "\(text.output)")
     }
 
     /// `info --json` writes its lines without `JSONEncoder`; each must be the bytes `JSONEncoder` writes for the
