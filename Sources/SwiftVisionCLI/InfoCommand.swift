@@ -67,7 +67,8 @@ struct InfoCommand: ParsableCommand {
                 if MediaFiles.isVideo(source), !source.isFileURL || stat(source.path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG {
                     report = try Self.describeVideo(source, file: path)
                 } else {
-                    let data = try ImageError.contents(atPath: path)
+                    // `-` is standard input, as for the task commands (README: `curl -s URL | swiftvision faces -`).
+                    let data = try ImageError.contents(atPath: source == MediaFiles.standardInput ? source.path : path)
                     let header = try ImageHeader(data: data)
                     try ImageLimits.default.check(width: header.width, height: header.height)
                     let swaps = header.orientation.swapsDimensions

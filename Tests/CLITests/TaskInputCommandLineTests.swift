@@ -44,6 +44,17 @@ import Testing
         #expect(error["file"] as? String == "-" && (error["error"] as? String)?.contains("empty") == true, "\(error)")
     }
 
+    /// `info -` reads the image on standard input as the task commands do: zidane.jpg through a pipe is
+    /// described as the file named is (its JPEG header: 1280×720, orientation 1), named "-".
+    @Test func infoReadsTheImageOnStandardInput() throws {
+        let photo = try Fixtures.sample("zidane.jpg")
+        let piped = try Fixtures.run(Self.executable, ["info", "--json", "-"], input: try Data(contentsOf: photo))
+        #expect(piped.status == 0, "\(piped.output) \(piped.errors)")
+        let line = try #require(Self.objects(piped.output).first ?? nil, "\(piped.output)")
+        #expect(line["file"] as? String == "-" && line["width"] as? Int == 1280 && line["height"] as? Int == 720, "\(line)")
+        #expect(line["format"] as? String == "jpeg" && line["orientation"] as? Int == 1, "\(line)")
+    }
+
     /// `text VIDEO`: a line per frame with its position and time, each reading scikit-image's page.png as a
     /// person reads it (Fixtures.pageWords).
     @Test func textReadsEveryFrameOfAVideo() throws {
