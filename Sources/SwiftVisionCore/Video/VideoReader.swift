@@ -16,7 +16,9 @@ public struct VideoFrame: Sendable {
 public final class VideoReader: Sequence, IteratorProtocol {
     /// The video file or stream; `camera:N` for a camera.
     public let url: URL
-    /// Whether frames come from a live source (a camera or a stream): timestamps are arrival times.
+    /// Whether frames come from a live source (a camera, an RTSP or RTMP stream, or an HTTP stream with no
+    /// length, such as a camera's MJPEG): timestamps are arrival times. A video file served over HTTP, whose
+    /// frames FFmpeg counts, is timed as a file is.
     public let isLive: Bool
     /// The frames' width in pixels.
     public let width: Int
@@ -95,13 +97,14 @@ public final class VideoReader: Sequence, IteratorProtocol {
         }
         self.url = url
         self.name = name
-        self.isLive = isLive
+        let servedFile = ["http", "https"].contains(url.scheme?.lowercased() ?? "") && count > 0
+        self.isLive = isLive && !servedFile
         self.indexesFrames = indexesFrames
         self.reader = reader
         self.width = Int(width)
         self.height = Int(height)
         framesPerSecond = fps > 0 && fps.isFinite ? fps : 30
-        reportedFrameCount = isLive ? 0 : Swift.max(0, Int(count))
+        reportedFrameCount = self.isLive ? 0 : Swift.max(0, Int(count))
     }
 
     /// The next frame; nil at the end of the video or after a damaged frame (see ``error``).
