@@ -22,13 +22,14 @@ import Testing
     static func files() throws -> (folder: URL, probes: [Probe]) {
         let folder = try Fixtures.temporaryDirectory()
         let probes = try JSONDecoder().decode([Probe].self, from: try Fixtures.referenceOutput("video_timing.py", [folder.path]))
-        try #require(probes.count == 5)
+        try #require(probes.count == 6)
         return (folder, probes)
     }
 
     /// Every frame's timestamp is ffprobe's presentation time, the last ones of a variable-rate video
     /// included (OpenCV 4.6 with FFmpeg 5.1 gives the frames the decoder held back no position, and they were
-    /// timed by the average rate: 2201 and 2249 ms where ffprobe says 2300 and 2400); constant-rate files too.
+    /// timed by the average rate: 2201 and 2249 ms where ffprobe says 2300 and 2400), in MP4 and MOV from the
+    /// sample tables, in Matroska by the rate the video last had; constant-rate files too.
     @Test func framesAreTimedAsTheFileStates() throws {
         let (folder, probes) = try Self.files()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -45,7 +46,7 @@ import Testing
     @Test func theTrackIsDescribedAsFFprobeDescribesIt() throws {
         let (folder, probes) = try Self.files()
         defer { try? FileManager.default.removeItem(at: folder) }
-        for probe in probes {
+        for probe in probes where !probe.file.hasSuffix(".mkv") {
             let track = try #require(ISOVideoTrack(contentsOf: folder.appendingPathComponent(probe.file)), "\(probe.file)")
             #expect(track.presentationTimes == probe.times, "\(probe.file)")
             #expect(abs(track.averageFramesPerSecond - probe.framesPerSecond) < 1e-9, "\(probe.file)")

@@ -42,6 +42,8 @@ public final class VideoReader: Sequence, IteratorProtocol {
     private let name: String
     private var nextIndex = 0
     private var lastTimestamp = -1
+    /// The time between the last two frames, in milliseconds; nil before the second frame.
+    private var lastGap: Int?
     private let opened = ContinuousClock.now
     /// The error that ended iteration early, if any.
     public private(set) var error: VideoError?
@@ -121,11 +123,17 @@ public final class VideoReader: Sequence, IteratorProtocol {
             let elapsed = ContinuousClock.now - opened
             let arrival = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
             var measured = isLive ? arrival : position > 0 ? Int(position.rounded()) : fromRate
+            if !isLive, position <= 0, let lastGap, lastGap > 0, abs(fromRate - (lastTimestamp + lastGap)) * 2 > lastGap {
+                // The average rate puts a frame without a position more than half a gap away from where the
+                // video's last gap continues: the rate varies (a phone's video in Matroska), and the last one holds.
+                measured = lastTimestamp + lastGap
+            }
             if let fromTable = presentationTimes.flatMap({ nextIndex < $0.count ? $0[nextIndex] : nil }) {
                 if position > 0, abs(measured - fromTable) > 1 { presentationTimes = nil } else { measured = fromTable }
             }
             let timestamp = Swift.max(measured, lastTimestamp + 1)
             defer { nextIndex += 1 }
+            lastGap = nextIndex > 0 ? timestamp - lastTimestamp : nil
             lastTimestamp = timestamp
             return VideoFrame(image: VisionImage(buffer: buffer), index: nextIndex, timestampInMilliseconds: timestamp)
         case (nil, 1):

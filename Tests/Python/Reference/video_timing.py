@@ -6,10 +6,10 @@ Usage: video_timing.py OUTPUT_DIR
   falls); `cfr.mp4`: 30 frames at 25 frames a second, H.264 with B-frames; `mpeg4.mp4`: 12 frames at
   12 frames a second, MPEG-4 Part 2 without B-frames; `turned.mp4`: `cfr.mp4` with the display matrix of a
   quarter turn clockwise written into its track header (ISO/IEC 14496-12 §8.3.2, as a phone records in
-  portrait).
+  portrait); `vfr.mkv`: `vfr.mp4`'s frames copied into Matroska.
 The manifest gives per file ffprobe's presentation time of each frame (`-show_frames`' `pts_time`, in
 milliseconds from the first frame, rounded half up), the stream's stored width and height, its frame count
-(`nb_frames`), average rate (`avg_frame_rate`), display rotation (the display matrix's `rotation`,
+(`nb_frames`, or the frames it read where the container keeps no count), average rate (`avg_frame_rate`), display rotation (the display matrix's `rotation`,
 counter-clockwise degrees) and the container's duration (`format=duration`, seconds).
 """
 
@@ -55,7 +55,7 @@ def probe(path):
     rotation = next((side.get("rotation", 0) for side in stream.get("side_data_list", [])
                      if side.get("side_data_type") == "Display Matrix"), 0)
     return {"file": path.name, "times": [math.floor((time - times[0]) * 1000 + 0.5) for time in times],
-            "width": stream["width"], "height": stream["height"], "frames": int(stream["nb_frames"]),
+            "width": stream["width"], "height": stream["height"], "frames": int(stream.get("nb_frames", len(times))),
             "framesPerSecond": float(Fraction(stream["avg_frame_rate"])), "rotation": rotation,
             "duration": float(described["format"]["duration"])}
 
@@ -67,7 +67,8 @@ def main():
     turned = folder / "turned.mp4"
     turned.write_bytes((folder / "cfr.mp4").read_bytes())
     turn_quarter_clockwise(turned)
-    print(json.dumps([probe(folder / name) for name in list(FILES) + ["turned.mp4"]]))
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", str(folder / "vfr.mp4"), "-c", "copy", str(folder / "vfr.mkv")], check=True)
+    print(json.dumps([probe(folder / name) for name in list(FILES) + ["turned.mp4", "vfr.mkv"]]))
 
 
 if __name__ == "__main__":
