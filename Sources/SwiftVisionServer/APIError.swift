@@ -30,6 +30,12 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
     static func bodyTooLarge(limit: Int) -> APIError {
         APIError(.contentTooLarge, "body_too_large", "the request body is larger than the \(sizeText(limit)) the service accepts")
     }
+    /// A video sent where one image is taken (by its bytes or its `video/…` type): where its frames go instead.
+    static var videoUpload: APIError {
+        APIError(
+            .unsupportedMediaType, "not_an_image",
+            "the data is a video; each request takes one image: send a video's frames, as JPEG, to the stream GET /v1/stream/{task}")
+    }
     /// A request not answered within its deadline.
     static var timedOut: APIError {
         APIError(.gatewayTimeout, "timeout", "the request took longer than the service allows (--request-timeout)")

@@ -29,7 +29,12 @@ enum ImageUpload {
 
         /// The image in `data`, refused when its header is not an image's or gives more than `maxPixels` pixels.
         init(name: String, data: Data, maxPixels: Int) throws {
-            let header = try ImageHeader(data: data)
+            let header: ImageHeader
+            do {
+                header = try ImageHeader(data: data)
+            } catch ImageError.unknownFormat where VideoContainer(header: data.prefix(512)) != nil {
+                throw APIError.videoUpload
+            }
             try ImageLimits(maximumPixelCount: maxPixels).check(width: header.width, height: header.height)
             self.name = name
             self.data = data
@@ -52,6 +57,7 @@ enum ImageUpload {
             guard !files.isEmpty else { throw APIError(.unsupportedMediaType, "not_an_image", "the form has no image file") }
         } else {
             let type = mediaType(contentType)
+            if type.hasPrefix("video/") { throw APIError.videoUpload }
             guard type.hasPrefix("image/") || type == "application/octet-stream" || type.isEmpty else {
                 throw APIError(
                     .unsupportedMediaType, "not_an_image",

@@ -4,6 +4,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import SwiftVision
+import SwiftVisionTestSupport
 import Synchronization
 import Testing
 
@@ -192,6 +193,34 @@ enum Samples {
             let missing = try await client.execute(uri: "/v2/anything", method: .get)
             #expect(missing.status == .notFound)
             #expect(try Samples.errorCode(missing) == "not_found")
+        }
+    }
+
+    /// A video posted to a task (an MJPEG AVI and an MP4 of bus.jpg written here by OpenCV, as bytes or as
+    /// `video/mp4`) is named as a video, with where its frames go, not as "not an image in a supported format".
+    @Test func aPostedVideoIsNamedAsOne() async throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = try Fixtures.image("bus.jpg").resized(width: 160, height: 212)
+        let videos = try ["clip.avi", "clip.mp4"].map { name in
+            let url = folder.appendingPathComponent(name)
+            let writer = try VideoWriter(url: url, width: photo.width, height: photo.height, framesPerSecond: 5)
+            for _ in 0..<3 { try writer.append(photo) }
+            writer.close()
+            return try Data(contentsOf: url)
+        }
+        try await Self.app().test(.router) { client in
+            let posts: [(HTTPFields, Data)] = [
+                ([.contentType: "application/octet-stream"], videos[0]), ([.contentType: "application/octet-stream"], videos[1]),
+                (Samples.jpeg, videos[1]), ([.contentType: "video/mp4"], videos[1]),
+            ]
+            for (headers, video) in posts {
+                let response = try await client.execute(uri: "/v1/faces", method: .post, headers: headers, body: ByteBuffer(bytes: video))
+                #expect(response.status == .unsupportedMediaType)
+                let error = try #require(try Samples.json(response)["error"] as? [String: Any])
+                #expect(error["code"] as? String == "not_an_image")
+                #expect((error["message"] as? String)?.hasPrefix("the data is a video; each request takes one image") == true, "\(error)")
+            }
         }
     }
 
