@@ -504,23 +504,6 @@ int svi_find_contours(SVImageView binary, int outerOnly, int32_t **points, int32
     });
 }
 
-int svi_line_segments(SVImageView gray, float **segments, int32_t *count) {
-    return guarded([&] {
-        std::vector<cv::Vec4f> lines;
-        cv::createLineSegmentDetector()->detect(asMat(gray), lines);
-        *segments = static_cast<float *>(std::malloc(sizeof(float) * (4 * lines.size() + 1)));
-        if (*segments == nullptr) {
-            lastError = "out of memory";
-            return -1;
-        }
-        for (size_t index = 0; index < lines.size(); ++index) {
-            for (int element = 0; element < 4; ++element) (*segments)[4 * index + element] = lines[index][element];
-        }
-        *count = static_cast<int32_t>(lines.size());
-        return 0;
-    });
-}
-
 int svi_profile_steps(SVImageView gray, const double *bases, int32_t baseCount, const double across[2],
                       const double along[2], const double *offsets, int32_t offsetCount, double *steps) {
 #pragma clang fp contract(off)

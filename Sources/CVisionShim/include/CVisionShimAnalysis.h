@@ -42,8 +42,9 @@ int sv_invert(SVImageView source, SVImageView destination);
 /// nothing inside a hole). `points` receives x, y pairs of all contours one after another and `lengths`
 /// the number of points of each; release both with sv_free.
 int sv_find_contours(SVImageView binary, int outerOnly, int32_t **points, int32_t **lengths, int32_t *count);
-/// Straight line segments in an 8-bit gray image (OpenCV's LSD line segment detector with its
-/// default parameters). `segments` receives x1, y1, x2, y2 for each; release it with sv_free.
+/// Straight line segments in an 8-bit gray image: the LSD line segment detector (Grompone von Gioi et al.,
+/// IPOL 2012) with the settings of OpenCV's by default (segments.cpp says where they differ). `segments`
+/// receives x1, y1, x2, y2 for each; release it with sv_free.
 int sv_line_segments(SVImageView gray, float **segments, int32_t *count);
 /// Steps in gray level across a line, at each of `baseCount` points `bases` (x, y pairs) on it: the profile
 /// at `base + across × offset` for each of `offsetCount` (at least 5) `offsets` half a pixel apart, each the

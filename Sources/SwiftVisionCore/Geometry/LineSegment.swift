@@ -36,7 +36,7 @@ package struct LineSegment: Sendable, Equatable {
 }
 
 extension PixelBuffer {
-    /// Straight edge segments of a gray buffer (OpenCV's line segment detector).
+    /// Straight edge segments of a gray buffer (the LSD line segment detector, with OpenCV's default settings).
     package func lineSegments() throws -> [LineSegment] {
         var values: UnsafeMutablePointer<Float>?
         var count: Int32 = 0

@@ -7,7 +7,7 @@ import SwiftVisionRuntime
 ///
 /// Outlines in edge maps of a gray copy reduced to 640 pixels yield rough quadrilaterals, and where
 /// they leave the report open, chains of straight segments too: the straight pieces of those outlines
-/// where no outline was found, line segments (OpenCV's LSD) where one was found but fits weakly or
+/// where no outline was found, line segments (LSD's) where one was found but fits weakly or
 /// where the pieces find nothing either (see ``results(in:)``). The candidates whose rough
 /// support promises the most have each side refitted to the strongest straight edge nearby, first on
 /// a 1024-pixel copy and then, for the rectangles that could still be reported, on the full image, and
