@@ -121,15 +121,18 @@ enum TaskInputs {
     }
 
     /// Runs `runner` over every frame of the video, stream or camera `url`, appending each frame's drawings
-    /// to a video per drawing and reporting each frame's line.
+    /// to a video per drawing and reporting each frame's line. A file's drawings keep its frames' times: at
+    /// its steady rate, a drawing is repeated until the next frame is due (a variable rate's slower part).
     private static func runFrames<Task: VisionTask>(
         of url: URL, runner: TaskRunner<Task>, drawings: [(Rendering<Task.Output>, URL)],
         report: (TaskLine<Task.Output>) throws -> Void
     ) throws {
         let reader = try MediaFiles.openVideo(url)
         let writers = try drawings.map { rendering, destination in
-            (rendering, try VideoWriter(url: destination, width: reader.width, height: reader.height, framesPerSecond: reader.framesPerSecond))
+            (rendering, try VideoWriter(url: destination, width: reader.width, height: reader.height, framesPerSecond: reader.steadyFramesPerSecond))
         }
+        // Per drawing, the frames written and the last one.
+        var written = Array(repeating: (count: 0, last: VisionImage?.none), count: writers.count)
         let progress = ProgressBar(total: reader.reportedFrameCount, label: url.lastPathComponent, unit: "frames")
         defer {
             progress.finish()
@@ -138,8 +141,15 @@ enum TaskInputs {
         for frame in reader {
             if Interruption.isRequested { break }
             let output = try runner.run(videoFrame: frame.image, timestampInMilliseconds: frame.timestampInMilliseconds)
-            for (rendering, writer) in writers {
-                if let drawn = try rendering.render(frame.image, output) { try writer.append(drawn) }
+            let due = Int((Double(frame.timestampInMilliseconds) * reader.steadyFramesPerSecond / 1000).rounded())
+            for (index, (rendering, writer)) in writers.enumerated() {
+                guard let drawn = try rendering.render(frame.image, output) else { continue }
+                while !reader.isLive, written[index].count < due, let last = written[index].last {
+                    try writer.append(last)
+                    written[index].count += 1
+                }
+                try writer.append(drawn)
+                written[index] = (written[index].count + 1, drawn)
             }
             try report(TaskLine(file: MediaFiles.name(of: url), frame: frame.index, timestampMs: frame.timestampInMilliseconds, output: output))
             progress.update(frame.index + 1)

@@ -214,6 +214,33 @@ import Testing
             """, "\(text.output)")
     }
 
+    /// A drawing of a variable-rate video keeps each frame at its time: vfr.mp4 (video_timing.py: 30 frames
+    /// 1/30 s apart, then 15 frames 1/10 s apart, ffprobe's times the truth) is drawn at its peak rate, 30
+    /// frames a second, each frame repeated until the next is due: 73 frames (2.4 s and the last), and the
+    /// drawn frame at each source frame's time is, of all source frames, nearest to that one. Before, 45
+    /// frames at the average rate (19.6 a second) put the first part late by up to half a second.
+    @Test func drawingAVariableRateVideoKeepsItsTimes() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let probes = try #require(
+            try JSONSerialization.jsonObject(with: try Fixtures.referenceOutput("video_timing.py", [folder.path])) as? [[String: Any]])
+        let times = try #require(probes.first { $0["file"] as? String == "vfr.mp4" }?["times"] as? [Int])
+        let source = folder.appendingPathComponent("vfr.mp4"), drawn = folder.appendingPathComponent("drawn.mp4")
+        let run = try Fixtures.run(Self.executable, ["barcodes", "--draw", drawn.path, source.path])
+        #expect(run.status == 0, "\(run.errors)")
+        let reader = try VideoReader(url: drawn)
+        #expect(abs(reader.framesPerSecond - 30) < 0.01)
+        let drawnFrames = reader.map(\.image.buffer)
+        let sourceFrames = try VideoReader(url: source).map(\.image.buffer)
+        #expect(drawnFrames.count == 73 && sourceFrames.count == times.count)
+        for (index, time) in times.enumerated() {
+            let slot = Int((Double(time) * 30 / 1000).rounded())
+            guard slot < drawnFrames.count else { Issue.record("frame \(index) at \(time) ms has no drawn frame"); continue }
+            let differences = try sourceFrames.map { try Fixtures.meanDifference(drawnFrames[slot], $0) }
+            #expect(differences.indices.min { differences[$0] < differences[$1] } == index, "frame \(index) at \(time) ms")
+        }
+    }
+
     /// `info --json` writes its lines without `JSONEncoder`; each must be the bytes `JSONEncoder` writes for the
     /// same members (sorted keys, slashes unescaped, nil members left out), over file names and error messages
     /// holding every control character, quotes, backslashes, DEL and non-ASCII text.

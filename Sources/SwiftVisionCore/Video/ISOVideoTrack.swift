@@ -20,6 +20,9 @@ public struct ISOVideoTrack: Sendable {
     public let duration: Double
     /// Frames per second on average: the samples over the span of their decoding times.
     public let averageFramesPerSecond: Double
+    /// Frames per second where they come fastest: the media's time scale over the shortest gap between two
+    /// frames shown one after the other; a variable rate's peak, a constant one's rate.
+    public let fastestFramesPerSecond: Double
 
     /// The most samples a track may declare (38 hours at 30 frames per second); a table claiming more is
     /// refused before anything is allocated for it.
@@ -72,6 +75,8 @@ public struct ISOVideoTrack: Sendable {
         else { return nil }
         let scale = Double(mediaTimes.scale)
         presentationTimes = times.map { Int((Double($0 - first) * 1000 / scale).rounded()) }
+        let shortestGap = zip(times, times.dropFirst()).map { $1 - $0 }.filter { $0 > 0 }.min()
+        fastestFramesPerSecond = shortestGap.map { scale / Double($0) } ?? 0
         rotation = Self.rotation(ofTrackHeader: ISOBoxes.firstChild("tkhd", of: track, in: bytes), in: bytes)
         duration = Double(movieTimes.duration) / Double(movieTimes.scale)
         averageFramesPerSecond = span > 0 ? Double(deltas.reduce(0) { $0 + $1.count }) * scale / Double(span) : 0

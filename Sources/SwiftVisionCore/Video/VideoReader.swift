@@ -26,6 +26,11 @@ public final class VideoReader: Sequence, IteratorProtocol {
     public let height: Int
     /// Frames per second as the container reports it (30 when it reports none).
     public let framesPerSecond: Double
+    /// The rate a copy of the video keeps its frames' times at when each is repeated until the next is due:
+    /// for an MP4 or MOV whose frames come clearly faster somewhere than ``framesPerSecond`` says (over 5 %:
+    /// a variable rate, which FFmpeg reports as its average), that peak rate from its sample tables; else
+    /// ``framesPerSecond``.
+    public private(set) var steadyFramesPerSecond: Double
     /// The container's frame count; may be an estimate, or 0 when unknown.
     public let reportedFrameCount: Int
     /// Whether ``reportedFrameCount`` comes from an index of the frames (MP4, MOV, 3GP, AVI), so that a
@@ -60,7 +65,10 @@ public final class VideoReader: Sequence, IteratorProtocol {
         try self.init(url: url, name: location, isLive: isStream, indexesFrames: container == .isoMedia || container == .avi, limits: limits) {
             sv_video_reader_open(location)
         }
-        if container == .isoMedia { presentationTimes = ISOVideoTrack(contentsOf: url)?.presentationTimes }
+        if container == .isoMedia, let track = ISOVideoTrack(contentsOf: url) {
+            presentationTimes = track.presentationTimes
+            if track.fastestFramesPerSecond > framesPerSecond * 1.05 { steadyFramesPerSecond = track.fastestFramesPerSecond }
+        }
     }
 
     /// Opens camera `index` (`/dev/videoN`, V4L2), refusing frames larger than `limits`.
@@ -106,6 +114,7 @@ public final class VideoReader: Sequence, IteratorProtocol {
         self.width = Int(width)
         self.height = Int(height)
         framesPerSecond = fps > 0 && fps.isFinite ? fps : 30
+        steadyFramesPerSecond = framesPerSecond
         reportedFrameCount = self.isLive ? 0 : Swift.max(0, Int(count))
     }
 
