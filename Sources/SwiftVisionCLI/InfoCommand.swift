@@ -64,7 +64,9 @@ struct InfoCommand: ParsableCommand {
             do {
                 let source = MediaFiles.source(path)
                 var status = stat()
-                if MediaFiles.isVideo(source), !source.isFileURL || stat(source.path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG {
+                if MediaFiles.isVideo(source), !source.isFileURL || stat(source.path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG,
+                    !Self.isMislabelledImage(source)
+                {
                     report = try Self.describeVideo(source, file: path)
                 } else {
                     // `-` is standard input, as for the task commands (README: `curl -s URL | swiftvision faces -`).
@@ -103,11 +105,20 @@ struct InfoCommand: ParsableCommand {
             report.framesPerSecond = (track.averageFramesPerSecond * 1000).rounded() / 1000
             report.duration = (track.duration * 1000).rounded() / 1000
             report.rotation = track.rotation
-        } else if !reader.isLive {
+        } else if !reader.isLive, reader.reportedFrameCount > 0 {
             report.frames = reader.reportedFrameCount
             report.framesPerSecond = (reader.framesPerSecond * 1000).rounded() / 1000
-            report.duration = reader.reportedFrameCount > 0 ? (Double(reader.reportedFrameCount) / reader.framesPerSecond * 1000).rounded() / 1000 : nil
+            report.duration = (Double(reader.reportedFrameCount) / reader.framesPerSecond * 1000).rounded() / 1000
         }
         return report
+    }
+
+    /// Whether the file at `url`, named as a video, opens no video container but an image whose header lies
+    /// in its first 256 KiB (a photo saved as `.mp4`): it is then described as the image it is. Only those
+    /// bytes are read, so a video in a container not told by its first bytes is not read whole.
+    static func isMislabelledImage(_ url: URL) -> Bool {
+        guard url.isFileURL, VideoContainer(contentsOf: url) == nil, let start = FileReadability.firstBytes(of: url, count: 256 << 10)
+        else { return false }
+        return (try? ImageHeader(data: start)) != nil
     }
 }

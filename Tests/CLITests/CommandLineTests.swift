@@ -241,6 +241,23 @@ import Testing
         }
     }
 
+    /// A photo saved under a video's name (bus.jpg as `.mp4`) is described as the JPEG it is (810×1080, its
+    /// header's size), not as a video of no frames; a note named `.mp4` is still a video that does not open.
+    @Test func infoDescribesAPhotoNamedAsAVideoAsAPhoto() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let photo = folder.appendingPathComponent("bus.mp4"), note = folder.appendingPathComponent("note.mp4")
+        try Data(contentsOf: try Fixtures.sample("bus.jpg")).write(to: photo)
+        try Data("hello".utf8).write(to: note)
+        let run = try Fixtures.run(Self.executable, ["info", "--json", photo.path, note.path])
+        #expect(run.status == 1)
+        let lines = Fixtures.jsonLines(run.output)
+        try #require(lines.count == 2, "\(run.output)")
+        #expect(lines[0]["format"] as? String == "jpeg" && lines[0]["width"] as? Int == 810 && lines[0]["height"] as? Int == 1080, "\(lines[0])")
+        #expect(lines[0]["frames"] == nil)
+        #expect((lines[1]["error"] as? String)?.hasPrefix("cannot open video") == true, "\(lines[1])")
+    }
+
     /// `info --json` writes its lines without `JSONEncoder`; each must be the bytes `JSONEncoder` writes for the
     /// same members (sorted keys, slashes unescaped, nil members left out), over file names and error messages
     /// holding every control character, quotes, backslashes, DEL and non-ASCII text.
