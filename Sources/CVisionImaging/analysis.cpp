@@ -160,23 +160,25 @@ __attribute__((target("avx2"))) inline __m128i bytePairs(const uchar *data, __m1
 }
 
 /// ``intensity`` at four points at once, each lane with the same arithmetic (AVX2, no fused multiply-add).
-/// `last` is the offset of the image's last four bytes (at least four).
-__attribute__((target("avx2"))) inline __m256d intensities(const uchar *data, int step, __m256d maxX, __m256d maxY,
-                                                            __m128i lastColumn, __m128i lastRow, __m128i last,
-                                                            __m256d x, __m256d y) {
+/// `last` is the offset of the image's last four bytes (at least four); the offset of the row below the
+/// last, plus the width, must fit in 32 bits.
+///
+/// It reads the pixel right of `left` and the row below `top` even in the last column and row, where the
+/// scalar version reads `left` and `top` again: there `x` or `y` has been clamped to the edge, so the
+/// fraction weighing them is 0, and a level times 0 added to one times 1 leaves that level exactly.
+__attribute__((target("avx2"))) inline __m256d intensities(const uchar *data, __m128i stride, __m256d maxX,
+                                                            __m256d maxY, __m128i last, __m256d x, __m256d y) {
     x = _mm256_min_pd(_mm256_max_pd(x, _mm256_setzero_pd()), maxX);
     y = _mm256_min_pd(_mm256_max_pd(y, _mm256_setzero_pd()), maxY);
     const __m128i left = _mm256_cvttpd_epi32(x), top = _mm256_cvttpd_epi32(y);
-    const __m128i bottom = _mm_min_epi32(_mm_add_epi32(top, _mm_set1_epi32(1)), lastRow);
     const __m256d fx = _mm256_sub_pd(x, _mm256_cvtepi32_pd(left)), fy = _mm256_sub_pd(y, _mm256_cvtepi32_pd(top));
-    const __m128i stride = _mm_set1_epi32(step);
-    // Each row's pixels at `left` and `left` + 1, but `left` twice in the last column (the border replicated).
-    const __m128i upper = bytePairs(data, _mm_add_epi32(_mm_mullo_epi32(top, stride), left), last);
-    const __m128i lower = bytePairs(data, _mm_add_epi32(_mm_mullo_epi32(bottom, stride), left), last);
-    const __m128i low = _mm_set1_epi32(0xFF), atEdge = _mm_cmpeq_epi32(left, lastColumn);
+    const __m128i upperIndex = _mm_add_epi32(_mm_mullo_epi32(top, stride), left);
+    const __m128i upper = bytePairs(data, upperIndex, last);
+    const __m128i lower = bytePairs(data, _mm_add_epi32(upperIndex, stride), last);
+    const __m128i low = _mm_set1_epi32(0xFF);
     const __m128i upperLeft = _mm_and_si128(upper, low), lowerLeft = _mm_and_si128(lower, low);
-    const __m128i upperRight = _mm_blendv_epi8(_mm_and_si128(_mm_srli_epi32(upper, 8), low), upperLeft, atEdge);
-    const __m128i lowerRight = _mm_blendv_epi8(_mm_and_si128(_mm_srli_epi32(lower, 8), low), lowerLeft, atEdge);
+    const __m128i upperRight = _mm_and_si128(_mm_srli_epi32(upper, 8), low);
+    const __m128i lowerRight = _mm_and_si128(_mm_srli_epi32(lower, 8), low);
     const __m256d unit = _mm256_set1_pd(1), restX = _mm256_sub_pd(unit, fx), restY = _mm256_sub_pd(unit, fy);
     const __m256d upperLevel = _mm256_add_pd(_mm256_mul_pd(_mm256_cvtepi32_pd(upperLeft), restX),
                                              _mm256_mul_pd(_mm256_cvtepi32_pd(upperRight), fx));
@@ -192,7 +194,7 @@ __attribute__((target("avx2"))) void profilesAVX2(const cv::Mat &image, double x
     const uchar *data = image.ptr<uchar>(0);
     const int step = int(image.step[0]);
     const __m256d maxX = _mm256_set1_pd(double(image.cols - 1)), maxY = _mm256_set1_pd(double(image.rows - 1));
-    const __m128i lastColumn = _mm_set1_epi32(image.cols - 1), lastRow = _mm_set1_epi32(image.rows - 1);
+    const __m128i stride = _mm_set1_epi32(step);
     const __m128i last = _mm_set1_epi32(int((image.rows - 1) * step + image.cols - 4));
     const __m256d baseX = _mm256_set1_pd(x), baseY = _mm256_set1_pd(y);
     const __m256d acrossX = _mm256_set1_pd(across[0]), acrossY = _mm256_set1_pd(across[1]);
@@ -202,18 +204,21 @@ __attribute__((target("avx2"))) void profilesAVX2(const cv::Mat &image, double x
         const __m256d offset = _mm256_loadu_pd(offsets + index);
         const __m256d px = _mm256_add_pd(baseX, _mm256_mul_pd(acrossX, offset));
         const __m256d py = _mm256_add_pd(baseY, _mm256_mul_pd(acrossY, offset));
-        const __m256d before = intensities(data, step, maxX, maxY, lastColumn, lastRow, last, _mm256_sub_pd(px, alongX),
+        const __m256d before = intensities(data, stride, maxX, maxY, last, _mm256_sub_pd(px, alongX),
                                            _mm256_sub_pd(py, alongY));
-        const __m256d at = intensities(data, step, maxX, maxY, lastColumn, lastRow, last, px, py);
-        const __m256d after = intensities(data, step, maxX, maxY, lastColumn, lastRow, last, _mm256_add_pd(px, alongX),
+        const __m256d at = intensities(data, stride, maxX, maxY, last, px, py);
+        const __m256d after = intensities(data, stride, maxX, maxY, last, _mm256_add_pd(px, alongX),
                                           _mm256_add_pd(py, alongY));
         _mm256_storeu_pd(levels + index, _mm256_div_pd(_mm256_add_pd(_mm256_add_pd(before, at), after), _mm256_set1_pd(3)));
     }
+    // The offsets left over, one at a time: its three points in the lanes of one vector.
     for (; index < count; ++index) {
         const double px = x + across[0] * offsets[index], py = y + across[1] * offsets[index];
-        levels[index] = (intensity(image, px - along[0], py - along[1]) + intensity(image, px, py) +
-                         intensity(image, px + along[0], py + along[1])) /
-                        3;
+        const __m256d pointsX = _mm256_setr_pd(px - along[0], px, px + along[0], px);
+        const __m256d pointsY = _mm256_setr_pd(py - along[1], py, py + along[1], py);
+        alignas(32) double three[4];
+        _mm256_store_pd(three, intensities(data, stride, maxX, maxY, last, pointsX, pointsY));
+        levels[index] = (three[0] + three[1] + three[2]) / 3;
     }
 }
 
@@ -512,7 +517,8 @@ int svi_profile_steps(SVImageView gray, const double *bases, int32_t baseCount, 
         CV_Assert(image.type() == CV_8UC1 && !image.empty() && baseCount >= 0 && offsetCount >= 5);
         CV_Assert(image.step[0] <= size_t(INT32_MAX) / size_t(image.rows));
         static const bool hasAVX2 = __builtin_cpu_supports("avx2");
-        const bool avx2 = hasAVX2 && (image.rows - 1) * image.step[0] + image.cols >= 4;
+        const size_t size = (image.rows - 1) * image.step[0] + image.cols;
+        const bool avx2 = hasAVX2 && size >= 4 && size + image.step[0] <= size_t(INT32_MAX);
         std::vector<double> levels(static_cast<size_t>(offsetCount));
         const int stepCount = offsetCount - 4;
         for (int32_t base = 0; base < baseCount; ++base) {

@@ -184,16 +184,18 @@ struct EdgeFitter {
         steps.withUnsafeBufferPointer { steps in
             for (index, base) in bases.enumerated() {
                 let row = UnsafeBufferPointer(rebasing: steps[index * stepCount..<(index + 1) * stepCount])
-                // The first strongest rise and the first strongest fall.
+                // The first strongest rise and the first strongest fall, their steps kept at hand.
                 var (highest, lowest) = (0, 0)
+                var (high, low) = (row[0], row[0])
                 for position in 1..<stepCount {
-                    if row[position] > row[highest] { highest = position }
-                    if row[position] < row[lowest] { lowest = position }
+                    let step = row[position]
+                    if step > high { (highest, high) = (position, step) }
+                    if step < low { (lowest, low) = (position, step) }
                 }
-                if row[highest] >= minimumStep {
+                if high >= minimumStep {
                     rising.append(base + normal * Self.refined(offsets[highest + 2], at: highest, in: row))
                 }
-                if -row[lowest] >= minimumStep {
+                if -low >= minimumStep {
                     falling.append(base + normal * Self.refined(offsets[lowest + 2], at: lowest, in: row))
                 }
             }
