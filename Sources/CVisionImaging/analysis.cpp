@@ -152,8 +152,11 @@ inline double intensity(const cv::Mat &image, double x, double y) {
 }
 
 /// For each lane, the byte at `index` of `data` in bits 0–7 and the byte after it in bits 8–15, from one
-/// gather of 32 bits that starts no later than `last` (the image's last four bytes), so never reads past it.
+/// gather of 32 bits. `Clamped`, it starts no later than `last` (the image's last four bytes), so never reads
+/// past it; otherwise the caller knows that every four bytes from `index` lie inside the image.
+template <bool Clamped>
 __attribute__((target("avx2"))) inline __m128i bytePairs(const uchar *data, __m128i index, __m128i last) {
+    if constexpr (!Clamped) return _mm_i32gather_epi32(reinterpret_cast<const int *>(data), index, 1);
     const __m128i start = _mm_min_epi32(index, last);
     const __m128i shift = _mm_slli_epi32(_mm_sub_epi32(index, start), 3);
     return _mm_srlv_epi32(_mm_i32gather_epi32(reinterpret_cast<const int *>(data), start, 1), shift);
@@ -166,6 +169,8 @@ __attribute__((target("avx2"))) inline __m128i bytePairs(const uchar *data, __m1
 /// It reads the pixel right of `left` and the row below `top` even in the last column and row, where the
 /// scalar version reads `left` and `top` again: there `x` or `y` has been clamped to the edge, so the
 /// fraction weighing them is 0, and a level times 0 added to one times 1 leaves that level exactly.
+/// `Clamped` as for ``bytePairs``.
+template <bool Clamped>
 __attribute__((target("avx2"))) inline __m256d intensities(const uchar *data, __m128i stride, __m256d maxX,
                                                             __m256d maxY, __m128i last, __m256d x, __m256d y) {
     x = _mm256_min_pd(_mm256_max_pd(x, _mm256_setzero_pd()), maxX);
@@ -173,8 +178,8 @@ __attribute__((target("avx2"))) inline __m256d intensities(const uchar *data, __
     const __m128i left = _mm256_cvttpd_epi32(x), top = _mm256_cvttpd_epi32(y);
     const __m256d fx = _mm256_sub_pd(x, _mm256_cvtepi32_pd(left)), fy = _mm256_sub_pd(y, _mm256_cvtepi32_pd(top));
     const __m128i upperIndex = _mm_add_epi32(_mm_mullo_epi32(top, stride), left);
-    const __m128i upper = bytePairs(data, upperIndex, last);
-    const __m128i lower = bytePairs(data, _mm_add_epi32(upperIndex, stride), last);
+    const __m128i upper = bytePairs<Clamped>(data, upperIndex, last);
+    const __m128i lower = bytePairs<Clamped>(data, _mm_add_epi32(upperIndex, stride), last);
     const __m128i low = _mm_set1_epi32(0xFF);
     const __m128i upperLeft = _mm_and_si128(upper, low), lowerLeft = _mm_and_si128(lower, low);
     const __m128i upperRight = _mm_and_si128(_mm_srli_epi32(upper, 8), low);
@@ -188,6 +193,8 @@ __attribute__((target("avx2"))) inline __m256d intensities(const uchar *data, __
 }
 
 /// The profiles of svi_profile_steps at one base, into `levels`: four offsets at a time with AVX2.
+/// `Clamped` as for ``bytePairs``.
+template <bool Clamped>
 __attribute__((target("avx2"))) void profilesAVX2(const cv::Mat &image, double x, double y, const double across[2],
                                                   const double along[2], const double *offsets, int count,
                                                   double *levels) {
@@ -204,10 +211,10 @@ __attribute__((target("avx2"))) void profilesAVX2(const cv::Mat &image, double x
         const __m256d offset = _mm256_loadu_pd(offsets + index);
         const __m256d px = _mm256_add_pd(baseX, _mm256_mul_pd(acrossX, offset));
         const __m256d py = _mm256_add_pd(baseY, _mm256_mul_pd(acrossY, offset));
-        const __m256d before = intensities(data, stride, maxX, maxY, last, _mm256_sub_pd(px, alongX),
+        const __m256d before = intensities<Clamped>(data, stride, maxX, maxY, last, _mm256_sub_pd(px, alongX),
                                            _mm256_sub_pd(py, alongY));
-        const __m256d at = intensities(data, stride, maxX, maxY, last, px, py);
-        const __m256d after = intensities(data, stride, maxX, maxY, last, _mm256_add_pd(px, alongX),
+        const __m256d at = intensities<Clamped>(data, stride, maxX, maxY, last, px, py);
+        const __m256d after = intensities<Clamped>(data, stride, maxX, maxY, last, _mm256_add_pd(px, alongX),
                                           _mm256_add_pd(py, alongY));
         _mm256_storeu_pd(levels + index, _mm256_div_pd(_mm256_add_pd(_mm256_add_pd(before, at), after), _mm256_set1_pd(3)));
     }
@@ -217,7 +224,7 @@ __attribute__((target("avx2"))) void profilesAVX2(const cv::Mat &image, double x
         const __m256d pointsX = _mm256_setr_pd(px - along[0], px, px + along[0], px);
         const __m256d pointsY = _mm256_setr_pd(py - along[1], py, py + along[1], py);
         alignas(32) double three[4];
-        _mm256_store_pd(three, intensities(data, stride, maxX, maxY, last, pointsX, pointsY));
+        _mm256_store_pd(three, intensities<Clamped>(data, stride, maxX, maxY, last, pointsX, pointsY));
         levels[index] = (three[0] + three[1] + three[2]) / 3;
     }
 }
@@ -521,10 +528,16 @@ int svi_profile_steps(SVImageView gray, const double *bases, int32_t baseCount, 
         const bool avx2 = hasAVX2 && size >= 4 && size + image.step[0] <= size_t(INT32_MAX);
         std::vector<double> levels(static_cast<size_t>(offsetCount));
         const int stepCount = offsetCount - 4;
+        // How far below its base a profile reads, at most. Where that stays three rows above the last, each
+        // four bytes gathered from a row and from the row below lie inside the image, so need no clamping.
+        const auto [nearest, farthest] = std::minmax_element(offsets, offsets + offsetCount);
+        const double below = std::max(across[1] * *nearest, across[1] * *farthest) + std::abs(along[1]) + 1;
         for (int32_t base = 0; base < baseCount; ++base) {
             const double x = bases[2 * base], y = bases[2 * base + 1];
-            if (avx2) {
-                profilesAVX2(image, x, y, across, along, offsets, offsetCount, levels.data());
+            if (avx2 && image.step[0] >= 4 && y + below < image.rows - 3) {
+                profilesAVX2<false>(image, x, y, across, along, offsets, offsetCount, levels.data());
+            } else if (avx2) {
+                profilesAVX2<true>(image, x, y, across, along, offsets, offsetCount, levels.data());
             } else {
                 for (int32_t index = 0; index < offsetCount; ++index) {
                     const double px = x + across[0] * offsets[index], py = y + across[1] * offsets[index];
