@@ -182,37 +182,64 @@ import Testing
         }
     }
 
-    /// A view of 400×300 pixels panning over kite.jpg (1352×900) 6 px a frame, the camera following a 20×20
-    /// chick that stays at the view's centre, seeded with a 180×180 box that is mostly waves: CSRT follows the
-    /// waves, which the camera's pan carries to the frame's edge and out, while the chick stays whole in view
-    /// in every frame (truth: where the frames are cut and the chick is drawn; the view does not zoom, so the
-    /// object's size stays the seed's). A box the scene carried to the edge is not the object leaving: the
-    /// chick may be reported lost only once less than half of an object of its size can be inside the
-    /// tracker's box (the box carried out of the frame, which the tracker cannot tell from a still object
-    /// the pan leaves behind, ``losesAStillObjectThePanLeavesBehind``).
-    @Test(arguments: TrackTask.Level.allCases)
-    func keepsAnObjectWhoseTrackerTheSceneCarriedToTheEdge(level: TrackTask.Level) throws {
-        let scene = try Fixtures.image("kite.jpg").buffer
-        let chick = try Fixtures.image("chicky_512.png").cropped(to: CGRect(x: 100, y: 100, width: 300, height: 300)).resized(width: 20, height: 20)
-        let seed = CGRect(x: 110, y: 60, width: 180, height: 180)
+    /// A view of 400×300 pixels panning over `scene` `step` px a frame to the left, from `start` (its top-left
+    /// corner in the scene), the camera following a `chickSide`-pixel chick drawn at the view's centre, seeded
+    /// with `seed`, a box that is mostly the scene's background: the tracker follows that background, which
+    /// the pan carries to the frame's edge, while the chick stays whole in view in every frame (truth: where
+    /// the frames are cut and the chick is drawn; the view does not zoom, so the object's size stays the
+    /// seed's). Returns the frames reported lost while more than half of an object of the seed's size can be
+    /// inside the tracker's box (which the tracker cannot tell from a still object the pan leaves behind,
+    /// ``losesAStillObjectThePanLeavesBehind``, once it is carried out), and all frames reported lost.
+    static func lostFramesFollowingAPan(
+        over scene: PixelBuffer, from start: (x: Int, y: Int), step: Int, chickSide: Int, seed: CGRect, frames: Int,
+        level: TrackTask.Level
+    ) throws -> (mostlyInView: Int, all: Int) {
+        let chick = try Fixtures.image("chicky_512.png").cropped(to: CGRect(x: 100, y: 100, width: 300, height: 300))
+            .resized(width: chickSide, height: chickSide)
         var options = TrackTask.Options()
         options.boxes = [PixelRect(seed)]
         options.level = level
         let runner = TaskRunner(task: try TrackTask(options: options), runningMode: .video)
-        var lostMostlyInView = 0, lost = 0, carried = 0
-        for index in 0..<60 {
-            var frame = try scene.cropped(x: 1000 - 6 * index, y: 480, width: 400, height: 300)
-            try Fixtures.paste(chick.buffer, into: &frame, x: 190, y: 140)
+        var lostMostlyInView = 0, lost = 0
+        for index in 0..<frames {
+            var frame = try scene.cropped(x: start.x - step * index, y: start.y, width: 400, height: 300)
+            try Fixtures.paste(chick.buffer, into: &frame, x: 200 - chickSide / 2, y: 150 - chickSide / 2)
             let track = try runner.run(videoFrame: VisionImage(buffer: frame)).tracks[0]
             let box = track.boundingBox.rect
             let inside = box.intersection(CGRect(x: 0, y: 0, width: 400, height: 300))
             let shown = inside.isNull ? 0 : inside.width * inside.height
             lost += track.lost ? 1 : 0
             lostMostlyInView += track.lost && shown > max(box.width * box.height, seed.width * seed.height) / 2 ? 1 : 0
-            carried += box.minX <= 0 || box.maxX >= 400 ? 1 : 0
         }
-        print("tracking a chick on a panning view, \(level): box at the edge in \(carried) of 60 frames, lost in \(lost)")
-        #expect(lostMostlyInView == 0, "\(lostMostlyInView) frames reported lost with the chick in view and the box mostly in the frame")
+        return (lostMostlyInView, lost)
+    }
+
+    /// kite.jpg (1352×900) panned 6 px a frame, a 20×20 chick, a 180×180 seed box that is mostly waves, which
+    /// CSRT follows to the frame's edge and out (``lostFramesFollowingAPan``). A box the scene carried to the
+    /// edge is not the object leaving: the chick may be reported lost only once the box is carried more than
+    /// half out of the frame.
+    @Test(arguments: TrackTask.Level.allCases)
+    func keepsAnObjectWhoseTrackerTheSceneCarriedToTheEdge(level: TrackTask.Level) throws {
+        let lost = try Self.lostFramesFollowingAPan(
+            over: try Fixtures.image("kite.jpg").buffer, from: (1000, 480), step: 6, chickSide: 20,
+            seed: CGRect(x: 110, y: 60, width: 180, height: 180), frames: 60, level: level)
+        print("tracking a chick on a panning view over kite.jpg, \(level): lost in \(lost.all) of 60 frames")
+        #expect(lost.mostlyInView == 0, "\(lost.mostlyInView) frames reported lost with the chick in view and the box mostly in the frame")
+    }
+
+    /// quokka.jpg (960×643, drawn at 1200×804) panned 8 px a frame, a 16×16 chick, an 80×80 seed box that is
+    /// mostly grass (``lostFramesFollowingAPan``). At the fast level KCF stops following the grass and the
+    /// searches for the seed carry the box with the scene to the frame's edge: whether the scene carried it
+    /// there is judged on the box the tracker follows, whichever step placed it (before, on KCF's own box,
+    /// which had not moved: the same frames as a quality-100 MJPEG AVI through `swiftvision track` were
+    /// reported lost with the box mostly in the frame in 19 of 60 at the fast level, after it in 0).
+    @Test(arguments: TrackTask.Level.allCases)
+    func keepsAnObjectWhoseBoxASearchCarriedToTheEdge(level: TrackTask.Level) throws {
+        let lost = try Self.lostFramesFollowingAPan(
+            over: try Fixtures.image("quokka.jpg").buffer.resized(width: 1200, height: 804), from: (800, 250), step: 8,
+            chickSide: 16, seed: CGRect(x: 180, y: 110, width: 80, height: 80), frames: 60, level: level)
+        print("tracking a chick on a panning view over quokka.jpg, \(level): lost in \(lost.all) of 60 frames")
+        #expect(lost.mostlyInView == 0, "\(lost.mostlyInView) frames reported lost with the chick in view and the box mostly in the frame")
     }
 
     /// A cup pasted into horses.jpg (773×512; its place fixed in the scene) while a view of 320×240 pixels pans

@@ -82,9 +82,13 @@ package final class SingleObjectTracker: @unchecked Sendable {
     private var framesDoubted = 0
     /// The last frame seen, for the scene's motion into the next (``SceneMotion``).
     private var previousFrame: PixelBuffer
-    /// Whether the tracker's box, on the frame it reached the frame's edge, was carried there by the scene
+    /// Whether the object's box, on the frame it reached the frame's edge, was carried there by the scene
     /// (it moved with the background rather than against it); kept while the box stays at the edge.
     private var ridesScene = false
+    /// The scene's motion from the last frame into the current one, once measured in this frame (only for a
+    /// box that reaches the frame's edge, at most once a frame); nil when not measured or not measurable.
+    private var sceneMotion: SceneMotion?
+    private var isSceneMeasured = false
 
     /// Starts a tracker of `kind` (KCF or CSRT) on `box` (upright pixels) of `image`.
     init(kind: OpenCVTracker.Kind, image: VisionImage, box: CGRect) throws {
@@ -109,20 +113,21 @@ package final class SingleObjectTracker: @unchecked Sendable {
     func update(with image: VisionImage) throws -> (box: CGRect, confidence: Float) {
         let frame = try Self.frame(image)
         defer { previousFrame = frame.buffer }
+        isSceneMeasured = false
         var tracked: (box: CGRect, score: Double)?
         let found = try tracker.update(with: frame.buffer)
-        if let found { try noteArrival(of: found, in: frame) }
         if let found, isPlausible(found) {
             let score = try appearance.similarity(in: frame.buffer, box: found)
             // At an edge, when the object was last seen near an edge, a box unlike the seed means the object left
             // the frame, and a lost object comes back there only looking like its seed. Elsewhere the tracker is
             // followed.
-            let bar = mayHaveLeft(found, frame) ? (isLost ? Self.reacquisitionThreshold : Double(Self.confidenceThreshold)) : -.infinity
+            let carried = try ridesScene(found, in: frame)
+            let bar = mayHaveLeft(found, frame, carried: carried) ? (isLost ? Self.reacquisitionThreshold : Double(Self.confidenceThreshold)) : -.infinity
             if score >= bar { tracked = (found, score) }
         }
         let trackedScore = tracked?.score ?? -1
         if let tracked, trackedScore >= Self.reacquisitionThreshold + Self.searchMargin {
-            return follow(tracked, in: frame)
+            return try follow(tracked, in: frame)
         }
         let whole = wholeObject(around: framesDoubted > 0 ? trustedBox : box)
         let radius = max(whole.width, whole.height) * Double(1 + framesLost + framesDoubted)
@@ -133,33 +138,36 @@ package final class SingleObjectTracker: @unchecked Sendable {
             searched.score > trackedScore + (doubted ? Self.searchMargin : min(Self.takeoverMargin, Self.takeoverThreshold - trackedScore))
         {
             tracker = try OpenCVTracker(kind: kind, frame: frame.buffer, box: searched.box)
-            return follow(searched, in: frame)
+            return try follow(searched, in: frame)
         }
         if let tracked, trackedScore >= Double(Self.confidenceThreshold) {
-            return follow(tracked, in: frame)
+            return try follow(tracked, in: frame)
         }
         if let half = try appearance.search(
             in: frame.buffer, around: whole, radius: radius, scales: scales, parts: ObjectAppearance.Part.halves),
             half.score >= Self.partThreshold
         {
             tracker = try OpenCVTracker(kind: kind, frame: frame.buffer, box: half.box)
-            return follow((half.box, half.score / 2), in: frame)
+            return try follow((half.box, half.score / 2), in: frame)
         }
         if let tracked {
-            return follow(tracked, in: frame)
+            return try follow(tracked, in: frame)
         }
         // The tracker found no match (KCF often, on blur and turns), or blew its box up, where the object cannot
         // have left the frame: the object is taken to be where it was, and the tracker goes on from there.
-        if !isLost, found.map({ !isPlausible($0) }) ?? true, !mayHaveLeft(box, frame) {
-            return follow((box, try appearance.similarity(in: frame.buffer, box: box)), in: frame)
+        if !isLost, found.map({ !isPlausible($0) }) ?? true, !mayHaveLeft(box, frame, carried: ridesScene) {
+            return try follow((box, try appearance.similarity(in: frame.buffer, box: box)), in: frame)
         }
         isLost = true
+        ridesScene = false
         framesLost += 1
         return (box, 0)
     }
 
-    /// Takes `found` as the object's place.
-    private func follow(_ found: (box: CGRect, score: Double), in frame: VisionImage) -> (box: CGRect, confidence: Float) {
+    /// Takes `found` as the object's place, and notes whether the scene carried it to the frame's edge
+    /// (``ridesScene(_:in:)``) whichever step placed it there: the tracker, or a search that restarted it.
+    private func follow(_ found: (box: CGRect, score: Double), in frame: VisionImage) throws -> (box: CGRect, confidence: Float) {
+        ridesScene = try ridesScene(found.box, in: frame)
         box = found.box
         if !touchesEdge(found.box, of: frame) { objectSize = found.box.size }
         isLost = false
@@ -187,29 +195,30 @@ package final class SingleObjectTracker: @unchecked Sendable {
     /// the same edge was tried: the cup of `keepsATurnedObjectThatReachesTheEdge` carried from the left edge to
     /// the right while turning 20° a frame is kept either way, and on `make eval`'s skiing and motorrolling the
     /// drifted box that last looked like the seed is already at the edge the tracker reaches (eval/README.md).
-    /// Nor does a box the scene carried to the edge (``ridesScene``) while more than half of the object can be
-    /// inside the frame: a camera that follows the object moves the background, not the object, past the edge
+    /// Nor does a box the scene `carried` to the edge (``ridesScene(_:in:)``) while more than half of the object
+    /// can be inside the frame: a camera that follows the object moves the background, not the object, past the edge
     /// (`keepsAnObjectWhoseTrackerTheSceneCarriedToTheEdge`); beyond that half it is lost, as a still object
     /// that a pan leaves behind is (`losesAStillObjectThePanLeavesBehind`).
-    private func mayHaveLeft(_ box: CGRect, _ frame: VisionImage) -> Bool {
+    private func mayHaveLeft(_ box: CGRect, _ frame: VisionImage, carried: Bool) -> Bool {
         let margin = Self.leavingMargin * max(objectSize.width, objectSize.height)
         let last = wholeObject(around: trustedBox)
         return touchesEdge(box, of: frame) && touchesEdge(last.insetBy(dx: -margin, dy: -margin), of: frame)
-            && (!ridesScene || !isMostlyInside(box, frame))
+            && (!carried || !isMostlyInside(box, frame))
     }
 
-    /// Sets ``ridesScene`` for the tracker's box `found`: on the frame it reaches the frame's edge, from its
-    /// motion and the scene's since the last frame (``SceneMotion``, measured only then); unchanged while it
-    /// stays at the edge; false away from the edge and while the object is lost (the last box is then no
-    /// start of a motion).
-    private func noteArrival(of found: CGRect, in frame: VisionImage) throws {
-        guard !isLost, touchesEdge(found, of: frame) else {
-            ridesScene = false
-            return
+    /// Whether `candidate`, a place for the object in this frame, got to the frame's edge carried by the
+    /// scene: on the frame it reaches the edge, from its motion from the last box and the scene's since the
+    /// last frame (``SceneMotion``, measured only then, once a frame); while the last box is already at the
+    /// edge, as decided when it arrived; false away from the edge and while the object is lost (the last box
+    /// is then no start of a motion).
+    private func ridesScene(_ candidate: CGRect, in frame: VisionImage) throws -> Bool {
+        guard !isLost, touchesEdge(candidate, of: frame) else { return false }
+        guard !touchesEdge(box, of: frame) else { return ridesScene }
+        if !isSceneMeasured {
+            sceneMotion = try SceneMotion(from: previousFrame, to: frame.buffer, leavingOut: box)
+            isSceneMeasured = true
         }
-        guard !touchesEdge(box, of: frame) else { return }
-        let motion = (dx: Double(found.midX - box.midX), dy: Double(found.midY - box.midY))
-        ridesScene = try SceneMotion(from: previousFrame, to: frame.buffer, leavingOut: box)?.carries(motion) ?? false
+        return sceneMotion?.carries((dx: Double(candidate.midX - box.midX), dy: Double(candidate.midY - box.midY))) ?? false
     }
 
     /// Whether more than half of the object lies inside `frame` if the tracker's `box` is where it is: the part
