@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SwiftVision
+import SwiftVisionServer
 
 /// How the commands load their task.
 enum CommandTask {
@@ -31,8 +32,7 @@ enum CommandTask {
         for (index, word) in words.enumerated() where word.contains(where: \.isUppercase) {
             let key = word.hasSuffix(":") || word.hasSuffix(",") ? String(word.dropLast()) : word
             guard keys[key] != nil else { continue }
-            let flag = "--" + key.map { $0.isUppercase ? "-" + $0.lowercased() : String($0) }.joined()
-            words[index] = flag + word.dropFirst(key.count)
+            words[index] = "--" + OptionDecoding.kebabCase(key) + word.dropFirst(key.count)
         }
         return words.joined(separator: " ")
     }

@@ -358,7 +358,7 @@ enum OpenAPIDocument {
             case .array: schema = ["type": "string", "description": "a comma-separated list, or a JSON array"]
             case .object, .null: schema = ["type": ["number", "string", "boolean"]]
             }
-            parameters.append(["name": kebabCase(key), "in": "query", "required": false, "schema": schema])
+            parameters.append(["name": OptionDecoding.kebabCase(key), "in": "query", "required": false, "schema": schema])
         }
         if task == "track" {
             parameters.append([
@@ -368,13 +368,6 @@ enum OpenAPIDocument {
             ])
         }
         return parameters
-    }
-
-    /// `minAspect` → `min-aspect`, the command line's name.
-    static func kebabCase(_ key: String) -> String {
-        key.reduce(into: "") { name, character in
-            if character.isUppercase { name += "-" + character.lowercased() } else { name.append(character) }
-        }
     }
 
     /// An image body: the bytes themselves, or `files` image fields of a form.

@@ -3,7 +3,7 @@ import SwiftVision
 
 /// Turns request options — query parameters with the command line's names (`min-aspect` or
 /// `minAspect`), or a JSON object from a stream's text message — into a task's Codable options.
-enum OptionDecoding {
+package enum OptionDecoding {
     /// Options no client may set: the service loads only the models it was installed with, and its
     /// threads are the server's to choose (`--threads`).
     static let refused: Set<String> = ["model", "detector", "threads"]
@@ -74,6 +74,13 @@ enum OptionDecoding {
             throw APIError.badOption("\(Job.descriptor.name) has no option \(spelling[unknown, default: unknown]); its options: \(names)")
         }
         return decoded
+    }
+
+    /// `minAspect` → `min-aspect`, the command line's name.
+    package static func kebabCase(_ key: String) -> String {
+        key.reduce(into: "") { name, character in
+            if character.isUppercase { name += "-" + character.lowercased() } else { name.append(character) }
+        }
     }
 
     /// `min-aspect` → `minAspect`.
