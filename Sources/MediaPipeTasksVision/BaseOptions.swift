@@ -8,6 +8,8 @@ import SwiftVisionTasks
 public final class BaseOptions: @unchecked Sendable {
     /// The path of a `.tflite` model; nil for the task's model from the model zoo.
     public var modelAssetPath: String?
+    /// The hardware to run the model on: `.CPU`, MediaPipe's default; `.GPU` runs on the CPU too (``Delegate``).
+    public var delegate: Delegate = .CPU
 
     /// Options that run the model at `modelAssetPath`, or the task's model from the model zoo when nil.
     public init(modelAssetPath: String? = nil) {

@@ -74,6 +74,7 @@ import Testing
         let detector = FaceDetectorOptions()
         #expect(detector.runningMode == .image && detector.minDetectionConfidence == 0.5 && detector.minSuppressionThreshold == 0.3)
         #expect(detector.baseOptions.modelAssetPath == nil && detector.faceDetectorLiveStreamDelegate == nil)
+        #expect(detector.baseOptions.delegate == .CPU)
         let landmarker = FaceLandmarkerOptions()
         #expect(landmarker.numFaces == 1 && landmarker.minFaceDetectionConfidence == 0.5)
         #expect(landmarker.minFacePresenceConfidence == 0.5 && landmarker.minTrackingConfidence == 0.5)
@@ -114,6 +115,25 @@ import Testing
         guard !common.isNull else { return 0 }
         let area = common.width * common.height
         return area / (first.width * first.height + second.width * second.height - area)
+    }
+
+    /// Every one of MediaPipe's iOS sample apps sets `baseOptions.delegate` from a CPU/GPU picker; on Linux
+    /// `.GPU` runs on the CPU and finds MediaPipe Python's faces, as `.CPU` does.
+    @Test func theSamplesDelegateChoiceRunsOnTheCPU() throws {
+        let reference = try Self.reference.get()
+        for delegate in Delegate.allCases {
+            let faceDetectorOptions = FaceDetectorOptions()
+            faceDetectorOptions.runningMode = .image
+            faceDetectorOptions.minDetectionConfidence = 0.5
+            faceDetectorOptions.minSuppressionThreshold = 0.3
+            faceDetectorOptions.baseOptions.modelAssetPath = Self.detectorPath
+            faceDetectorOptions.baseOptions.delegate = delegate
+            let faceDetector = try FaceDetector(options: faceDetectorOptions)
+            for (index, name) in Self.facePhotos.enumerated() {
+                let result = try faceDetector.detect(image: try MPImage(contentsOf: PortFixtures.sample(name)))
+                Self.expectSameFaces(result, reference.results[index], "\(delegate): \(name)")
+            }
+        }
     }
 
     @Test func faceDetectorFindsMediaPipesFacesInEveryRunningMode() async throws {
