@@ -1,4 +1,5 @@
 import Foundation
+import MLKitVision
 import SwiftVisionCore
 import SwiftVisionRuntime
 import SwiftVisionTasks
@@ -65,10 +66,10 @@ public struct Face: Sendable, Equatable {
         headEulerAngleY = face.yaw
         headEulerAngleZ = face.roll
         landmarks = FaceLandmarkType.allCases.compactMap { type in
-            face.position(of: type).map { FaceLandmark(type: type, position: $0) }
+            face.position(of: type).map { FaceLandmark(type: type, position: VisionPoint($0)) }
         }
         contours = FaceContourType.allCases.compactMap { type in
-            face.contours?[type.rawValue].map { FaceContour(type: type, points: $0.map(\.point)) }
+            face.contours?[type.rawValue].map { FaceContour(type: type, points: $0.map { VisionPoint($0.point) }) }
         }
         meshPoints = face.mesh ?? []
     }
@@ -79,7 +80,7 @@ public struct FaceLandmark: Sendable, Equatable {
     /// Which landmark.
     public let type: FaceLandmarkType
     /// Where it is, in upright pixels.
-    public let position: CGPoint
+    public let position: VisionPoint
 }
 
 /// One contour and its points in pixels.
@@ -87,5 +88,5 @@ public struct FaceContour: Sendable, Equatable {
     /// Which contour.
     public let type: FaceContourType
     /// Its points in order, in upright pixels.
-    public let points: [CGPoint]
+    public let points: [VisionPoint]
 }

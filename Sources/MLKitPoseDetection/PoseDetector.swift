@@ -103,7 +103,7 @@ public struct Pose: Sendable, Equatable {
     init(_ result: PoseResult) {
         landmarks = zip(PoseLandmarkType.allCases, result.landmarks).map { type, landmark in
             PoseLandmark(
-                type: type, position: Vision3DPoint(x: landmark.x, y: landmark.y, z: landmark.z),
+                type: type, position: Vision3DPoint(x: CGFloat(landmark.x), y: CGFloat(landmark.y), z: CGFloat(landmark.z)),
                 inFrameLikelihood: landmark.presence ?? 0)
         }
     }
@@ -123,14 +123,4 @@ public struct PoseLandmark: Sendable, Equatable {
     public let position: Vision3DPoint
     /// How likely the landmark lies inside the image (BlazePose's presence), 0–1.
     public let inFrameLikelihood: Float
-}
-
-/// A point in three dimensions (ML Kit's `Vision3DPoint`).
-public struct Vision3DPoint: Sendable, Equatable {
-    /// Distance from the left edge, in pixels.
-    public let x: Double
-    /// Distance from the top edge, in pixels.
-    public let y: Double
-    /// Depth, on the scale of `x`.
-    public let z: Double
 }

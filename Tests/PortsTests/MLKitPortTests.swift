@@ -63,9 +63,33 @@ import Testing
             if face.hasRightEyeOpenProbability { read.append(face.rightEyeOpenProbability) }
             #expect(read.isEmpty)
             let leftEye = try #require(face.landmark(ofType: .leftEye))
-            #expect(face.frame.contains(leftEye.position))
-            #expect(face.contour(ofType: .face)?.points.isEmpty == false)
+            #expect(face.frame.contains(Self.cgPoint(from: leftEye.position)))
+            let outline = try #require(face.contour(ofType: .face)).points.map(Self.cgPoint(from:))
+            #expect(!outline.isEmpty && outline.allSatisfy { face.frame.insetBy(dx: -0.2 * face.frame.width, dy: -0.2 * face.frame.height).contains($0) })
         }
+    }
+
+    /// What ML Kit's quickstart does with every landmark and contour point it draws: a function of a
+    /// `VisionPoint`, to which faces hand their landmarks and contour points and poses their `Vision3DPoint`s.
+    static func cgPoint(from visionPoint: VisionPoint) -> CGPoint {
+        CGPoint(x: visionPoint.x, y: visionPoint.y)
+    }
+
+    /// The quickstart's pose lines: each landmark's `position` is a `Vision3DPoint`, passed where a
+    /// `VisionPoint` is taken. Truth: person.jpg (640×424) shows one person standing upright, so the nose
+    /// lies above both ankles, inside the image.
+    @Test func posePositionsAreVisionPoints() throws {
+        let options = PoseDetectorOptions()
+        options.detectorMode = .singleImage
+        let poseDetector = PoseDetector.poseDetector(options: options)
+        let poses = try poseDetector.results(in: VisionImage(contentsOf: PortFixtures.sample("person.jpg")))
+        #expect(poses.count == 1)
+        let pose = try #require(poses.first)
+        let nose: Vision3DPoint = pose.landmark(ofType: .nose).position
+        let drawn = [nose, pose.landmark(ofType: .leftAnkle).position, pose.landmark(ofType: .rightAnkle).position]
+            .map(Self.cgPoint(from:))
+        #expect(CGRect(x: 0, y: 0, width: 640, height: 424).contains(drawn[0]) && drawn[0].y < drawn[1].y && drawn[0].y < drawn[2].y)
+        #expect(nose.z.isFinite && nose == pose.landmark(ofType: .nose).position && nose != pose.landmark(ofType: .leftEar).position)
     }
 
     /// The guide's tracking lines: `trackingID` is an `Int` read behind `hasTrackingID`, as in ML Kit's `MLKFace`

@@ -241,16 +241,16 @@ import SwiftVisionTestSupport
     @Test func landmarksArePlausible() throws {
         let face = try #require(try Self.detector(landmarks: true).results(in: try Fixtures.image("astronaut.png").mlKitImage).first)
         #expect(face.meshPoints.count == 468)
-        let leftEye = try #require(face.landmark(ofType: .leftEye)).position
-        let rightEye = try #require(face.landmark(ofType: .rightEye)).position
-        let mouth = try #require(face.landmark(ofType: .mouthBottom)).position
+        let leftEye = try #require(face.landmark(ofType: .leftEye)).position.cgPoint
+        let rightEye = try #require(face.landmark(ofType: .rightEye)).position.cgPoint
+        let mouth = try #require(face.landmark(ofType: .mouthBottom)).position.cgPoint
         // The subject's left eye is on the image's right; both eyes sit above the mouth, inside the face.
         #expect(leftEye.x > rightEye.x)
         #expect(leftEye.y < mouth.y && rightEye.y < mouth.y)
         #expect(face.frame.contains(leftEye) && face.frame.contains(rightEye) && face.frame.contains(mouth))
         // Pupils lie inside the eye contours.
         for (pupil, contour) in [(leftEye, FaceContourType.leftEye), (rightEye, .rightEye)] {
-            let outline = try #require(face.contour(ofType: contour)).points
+            let outline = try #require(face.contour(ofType: contour)).points.map(\.cgPoint)
             #expect(outline.count == 16)
             #expect(outline.boundingBox.insetBy(dx: -2, dy: -2).contains(pupil))
         }
@@ -321,4 +321,9 @@ import SwiftVisionTestSupport
         let large = try Fixtures.image("bus.jpg").resized(width: 3000, height: 4000)
         #expect(try detector.results(in: large.mlKitImage).count == 2)
     }
+}
+
+extension MLKitVision.VisionPoint {
+    /// The point as a `CGPoint`, for the geometry checks above (ML Kit's quickstart writes the same line).
+    fileprivate var cgPoint: CGPoint { CGPoint(x: x, y: y) }
 }
