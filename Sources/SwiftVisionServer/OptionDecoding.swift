@@ -31,11 +31,8 @@ package enum OptionDecoding {
         let defaultObject = try JSONDecoder().decode([String: JSONValue].self, from: defaults)
         var object = defaultObject
         var given: Set<String> = []
-        // Each given option's name as the client wrote it (`max-faces` or `maxFaces`), for the messages.
-        var spelling: [String: String] = [:]
         for (name, text) in query where name != "token" {
             let key = camelCase(name)
-            spelling[key] = name
             if key == "box" {
                 object["boxes"] = .array((object["boxes"]?.arrayValue ?? []) + [try box(text)])
                 given.insert("boxes")
@@ -47,11 +44,11 @@ package enum OptionDecoding {
         for (key, value) in overrides {
             object[key] = value
             given.insert(key)
-            spelling[key] = key
         }
+        let spelling = { (key: String) in name(of: key, query: query, overrides: overrides) }
         if let refusedKey = given.sorted().first(where: refused.contains) {
             let reason = refusedKey == "threads" ? "the server sets its threads (--threads)" : "the service runs its installed models"
-            throw APIError.badOption("the option \(spelling[refusedKey, default: refusedKey]) is not accepted over HTTP: \(reason)")
+            throw APIError.badOption("the option \(spelling(refusedKey)) is not accepted over HTTP: \(reason)")
         }
         // Tasks without a `threads` option ignore the key when decoding.
         if let threads, !given.contains("threads") { object["threads"] = .number(Double(threads)) }
@@ -65,15 +62,22 @@ package enum OptionDecoding {
                 return (try? JSONDecoder().decode(Job.Options.self, from: JSONEncoder().encode(alone))) == nil
             }
             throw APIError.badOption(
-                culprit.flatMap { key in object[key].map { refusal(of: $0, for: spelling[key, default: key], default: defaultObject[key]) } }
+                culprit.flatMap { key in object[key].map { refusal(of: $0, for: spelling(key), default: defaultObject[key]) } }
                     ?? describe(error))
         }
         let known = Set(try JSONDecoder().decode([String: JSONValue].self, from: JSONEncoder().encode(decoded)).keys)
         if let unknown = given.subtracting(known).sorted().first {
             let names = known.sorted().joined(separator: ", ")
-            throw APIError.badOption("\(Job.descriptor.name) has no option \(spelling[unknown, default: unknown]); its options: \(names)")
+            throw APIError.badOption("\(Job.descriptor.name) has no option \(spelling(unknown)); its options: \(names)")
         }
         return decoded
+    }
+
+    /// How the client named option `key` (for messages): as written in `query` (`max-faces` or `maxFaces`),
+    /// or the key itself where `overrides` (a stream's options message) set it or nothing names it.
+    static func name(of key: String, query: [(String, String)], overrides: [String: JSONValue]) -> String {
+        guard overrides[key] == nil else { return key }
+        return query.last { camelCase($0.0) == key }?.0 ?? key
     }
 
     /// `minAspect` → `min-aspect`, the command line's name.

@@ -126,7 +126,14 @@ final class TaskCatalog: Sendable {
             for: type, defaults: defaults, query: query, overrides: overrides, threads: threads)
         let key = Job.descriptor.name + String(decoding: try serviceEncoder.encode(options), as: UTF8.self)
         if let found = made.withLock({ $0[key] }) { return found }
-        let task = TypedServedTask(task: try Job(options: options))
+        let task: TypedServedTask<Job>
+        do {
+            task = TypedServedTask(task: try Job(options: options))
+        } catch let error as VisionTaskError {
+            // A range check names the option at fault by its key: name it as the client did.
+            guard case .invalidOption = error else { throw error }
+            throw APIError.badOption(error.description(namingOption: { OptionDecoding.name(of: $0, query: query, overrides: overrides) }))
+        }
         made.withLock { made in
             if made.count >= capacity { made.removeAll() }
             made[key] = task

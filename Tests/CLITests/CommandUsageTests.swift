@@ -43,12 +43,15 @@ import Testing
         #expect(running.errors.contains("See 'swiftvision segment --help' for more information."))
     }
 
-    /// An option a task's range check refuses is named as the user typed it (`--model-complexity`), not by
-    /// the task's key (`modelComplexity`); the values are the ones written on the command line.
+    /// An option a task's range check refuses is named as the user typed it (`--model-complexity`,
+    /// `--threshold`), not by the task's key (`modelComplexity`, `threshold`); the values are the ones
+    /// written on the command line.
     @Test(arguments: [
         (["hands", "--model-complexity", "5"], "Error: invalid option: --model-complexity must be 0 (lite) or 1 (full), not 5"),
         (["pose", "--max-poses", "0"], "Error: invalid option: --max-poses must be at least 1, not 0"),
         (["hands", "--min-detection-confidence", "2"], "Error: invalid option: --min-detection-confidence must lie in 0…1, not 2.0"),
+        (["faces", "--threshold", "2"], "Error: invalid option: --threshold must lie in 0…1, not 2.0"),
+        (["objects", "--classification-threshold", "2"], "Error: invalid option: --classification-threshold must lie in 0…1, not 2.0"),
     ])
     func refusedOptionsAreNamedAsTyped(arguments: [String], message: String) throws {
         let photo = try Fixtures.sample("bus.jpg").path

@@ -224,6 +224,26 @@ enum Samples {
         }
     }
 
+    /// A value a task's range check refuses is named as the client wrote the option: `max-faces` or
+    /// `maxFaces` in a query, the key in a stream's options message; the message is otherwise the task's.
+    @Test func optionsATaskRefusesAreNamedAsWritten() async throws {
+        try await Self.app().test(.router) { client in
+            for (uri, message) in [
+                ("/v1/faces?max-faces=0", "invalid option: max-faces must be at least 1, not 0"),
+                ("/v1/faces?maxFaces=0", "invalid option: maxFaces must be at least 1, not 0"),
+                ("/v1/hands?model-complexity=5", "invalid option: model-complexity must be 0 (lite) or 1 (full), not 5"),
+                ("/v1/segment?smoothing=2", "invalid option: smoothing must lie in 0…1, not 2.0"),
+            ] {
+                let response = try await client.execute(uri: uri, method: .post, headers: Samples.jpeg, body: try Samples.body("bus.jpg"))
+                #expect(response.status == .badRequest, "\(uri)")
+                let error = try #require(try Samples.json(response)["error"] as? [String: Any])
+                #expect(error["code"] as? String == "bad_option" && error["message"] as? String == message, "\(uri): \(error)")
+            }
+        }
+        #expect(OptionDecoding.name(of: "maxFaces", query: [("max-faces", "0")], overrides: [:]) == "max-faces")
+        #expect(OptionDecoding.name(of: "maxFaces", query: [("max-faces", "1")], overrides: ["maxFaces": .number(0)]) == "maxFaces")
+    }
+
     /// A photo alone has nothing to follow: `POST /v1/track` without a `box=` (the OpenAPI document's
     /// repeated seed) is a 400, as the `track` command refuses to run without `--box`; with one it answers
     /// the seed. A stream may still open without one and be seeded later (StreamTests).

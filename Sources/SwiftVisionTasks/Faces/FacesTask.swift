@@ -39,11 +39,11 @@ public struct FacesTask: VisionTask {
 
         func validate() throws {
             try VisionTaskError.checkThreads(threads)
-            guard (0...1).contains(threshold) else { throw VisionTaskError.invalidOption("threshold must lie in 0…1, not \(threshold)") }
+            guard (0...1).contains(threshold) else { throw VisionTaskError.invalidOption("must lie in 0…1, not \(threshold)", key: "threshold") }
             guard (0...1).contains(minFaceSize) else {
-                throw VisionTaskError.invalidOption("minFaceSize must lie in 0…1, not \(minFaceSize)")
+                throw VisionTaskError.invalidOption("must lie in 0…1, not \(minFaceSize)", key: "minFaceSize")
             }
-            guard maxFaces > 0 else { throw VisionTaskError.invalidOption("maxFaces must be at least 1, not \(maxFaces)") }
+            guard maxFaces > 0 else { throw VisionTaskError.invalidOption("must be at least 1, not \(maxFaces)", key: "maxFaces") }
         }
     }
 

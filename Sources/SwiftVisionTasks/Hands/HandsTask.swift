@@ -63,7 +63,7 @@ public struct HandsTask: VisionTask {
     public init(options: Options, store: ModelStore) throws {
         let configuration = try LandmarkConfiguration(checking: options)
         guard let models = HandEngine.Models(complexity: options.modelComplexity) else {
-            throw VisionTaskError.invalidOption("modelComplexity must be 0 (lite) or 1 (full), not \(options.modelComplexity)")
+            throw VisionTaskError.invalidOption("must be 0 (lite) or 1 (full), not \(options.modelComplexity)", key: "modelComplexity")
         }
         self.options = options
         engine = try HandEngine(configuration: configuration, models: models, store: store)

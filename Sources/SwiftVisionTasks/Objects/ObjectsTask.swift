@@ -37,13 +37,13 @@ public struct ObjectsTask: VisionTask {
         func validate() throws {
             try VisionTaskError.checkThreads(threads)
             if let threshold, !(0...1).contains(threshold) {
-                throw VisionTaskError.invalidOption("threshold must lie in 0…1, not \(threshold)")
+                throw VisionTaskError.invalidOption("must lie in 0…1, not \(threshold)", key: "threshold")
             }
-            guard maxObjects > 0 else { throw VisionTaskError.invalidOption("maxObjects must be at least 1") }
+            guard maxObjects > 0 else { throw VisionTaskError.invalidOption("must be at least 1", key: "maxObjects") }
             if let classificationThreshold, !(0...1).contains(classificationThreshold) {
-                throw VisionTaskError.invalidOption("classificationThreshold must lie in 0…1, not \(classificationThreshold)")
+                throw VisionTaskError.invalidOption("must lie in 0…1, not \(classificationThreshold)", key: "classificationThreshold")
             }
-            guard maxLabels > 0 else { throw VisionTaskError.invalidOption("maxLabels must be at least 1") }
+            guard maxLabels > 0 else { throw VisionTaskError.invalidOption("must be at least 1", key: "maxLabels") }
         }
     }
 

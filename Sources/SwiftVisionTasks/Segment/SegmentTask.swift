@@ -32,7 +32,7 @@ public struct SegmentTask: VisionTask {
         func validate() throws {
             try VisionTaskError.checkThreads(threads)
             guard (0...1).contains(smoothing) else {
-                throw VisionTaskError.invalidOption("smoothing must lie in 0…1, not \(smoothing)")
+                throw VisionTaskError.invalidOption("must lie in 0…1, not \(smoothing)", key: "smoothing")
             }
         }
     }

@@ -4,8 +4,10 @@ import SwiftVisionRuntime
 
 /// Why an analysis task could not run.
 public enum VisionTaskError: Error, Equatable, Sendable, CustomStringConvertible, LocalizedError {
-    /// An option is outside its range.
-    case invalidOption(String)
+    /// An option is outside its range: `reason` says why. When one option is at fault, `key` is its key in
+    /// the task's options (`maxFaces`) and `reason` follows the option's name (`must be at least 1, not 0`),
+    /// so that each front end can name it as its users write it (see ``description(namingOption:)``).
+    case invalidOption(String, key: String? = nil)
     /// A recognition language has no installed data.
     case unsupportedLanguage(String, installed: [String], directory: String)
     /// Tesseract's library (`library`, loaded when text is first recognised) is missing or lacks a function.
@@ -24,9 +26,14 @@ public enum VisionTaskError: Error, Equatable, Sendable, CustomStringConvertible
     case cancelled
 
     /// A one-line explanation of the error, with how to install a missing language or library.
-    public var description: String {
+    public var description: String { description(namingOption: { $0 }) }
+
+    /// ``description`` with the option at fault, where one is, named `name(key)` for its key in the task's
+    /// options: the command line's flag (`--max-faces` for `maxFaces`) or the name a client of the service
+    /// gave it (`max-faces` or `maxFaces`).
+    public func description(namingOption name: (String) -> String) -> String {
         switch self {
-        case .invalidOption(let reason): "invalid option: \(reason)"
+        case .invalidOption(let reason, let key): "invalid option: " + (key.map { "\(name($0)) \(reason)" } ?? reason)
         case .unsupportedLanguage(let language, let installed, let directory):
             "no Tesseract data for language \(language) in \(directory) (installed: "
                 + (installed.isEmpty ? "none" : installed.joined(separator: ", "))
@@ -69,7 +76,7 @@ extension VisionTaskError {
     static func checkThreads(_ threads: Int?) throws {
         guard let threads else { return }
         guard (1...maximumThreads).contains(threads) else {
-            throw VisionTaskError.invalidOption("threads must lie in 1…\(maximumThreads), not \(threads)")
+            throw VisionTaskError.invalidOption("must lie in 1…\(maximumThreads), not \(threads)", key: "threads")
         }
     }
 
@@ -78,9 +85,9 @@ extension VisionTaskError {
     static func checkLandmarkOptions(
         count: Int, named countName: String, minDetectionConfidence: Float, minPresenceConfidence: Float
     ) throws {
-        guard count > 0 else { throw VisionTaskError.invalidOption("\(countName) must be at least 1, not \(count)") }
+        guard count > 0 else { throw VisionTaskError.invalidOption("must be at least 1, not \(count)", key: countName) }
         for (name, value) in [("minDetectionConfidence", minDetectionConfidence), ("minPresenceConfidence", minPresenceConfidence)] {
-            guard (0...1).contains(value) else { throw VisionTaskError.invalidOption("\(name) must lie in 0…1, not \(value)") }
+            guard (0...1).contains(value) else { throw VisionTaskError.invalidOption("must lie in 0…1, not \(value)", key: name) }
         }
     }
 }
