@@ -250,6 +250,13 @@ struct ByteReader {
     func uint32(at offset: Int, bigEndian: Bool) -> UInt32? {
         unsigned(at: offset, size: 4, bigEndian: bigEndian).map { UInt32($0) }
     }
+
+    /// The 64-bit number at `offset` as an Int, or Int.max for any value beyond Int's range (2⁶³ and above,
+    /// such as the all-ones media time of an empty edit in an ISO base media file).
+    func uint64(at offset: Int, bigEndian: Bool) -> Int? {
+        // `unsigned` keeps the low 64 bits, so a value of 2⁶³ or more comes out negative.
+        unsigned(at: offset, size: 8, bigEndian: bigEndian).map { $0 < 0 ? Int.max : $0 }
+    }
 }
 
 /// The integer values of chosen tags of a TIFF structure's first image directory (TIFF files and JPEG EXIF).

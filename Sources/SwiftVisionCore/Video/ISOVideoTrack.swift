@@ -91,7 +91,7 @@ public struct ISOVideoTrack: Sendable {
         let wide = version == 1
         let scaleAt = start + 4 + (wide ? 16 : 8)
         guard let scale = bytes.uint32(at: scaleAt, bigEndian: true),
-            let duration = wide ? uint64(at: scaleAt + 4, in: bytes) : bytes.uint32(at: scaleAt + 4, bigEndian: true).map(Int.init),
+            let duration = wide ? bytes.uint64(at: scaleAt + 4, bigEndian: true) : bytes.uint32(at: scaleAt + 4, bigEndian: true).map(Int.init),
             scaleAt + (wide ? 12 : 8) <= box.upperBound
         else { return nil }
         return (Int(scale), duration)
@@ -153,9 +153,9 @@ public struct ISOVideoTrack: Sendable {
             let wide = version == 1
             let mediaTime: Int? =
                 wide
-                ? uint64(at: at + 8, in: bytes).map { $0 == Int.max ? -1 : $0 }
+                ? bytes.uint64(at: at + 8, bigEndian: true).map { $0 == Int.max ? -1 : $0 }
                 : bytes.uint32(at: at + 4, bigEndian: true).map { Int(Int32(bitPattern: $0)) }
-            guard let duration = wide ? uint64(at: at, in: bytes) : bytes.uint32(at: at, bigEndian: true).map(Int.init),
+            guard let duration = wide ? bytes.uint64(at: at, bigEndian: true) : bytes.uint32(at: at, bigEndian: true).map(Int.init),
                 let mediaTime, let rate = bytes.uint32(at: at + (wide ? 16 : 8), bigEndian: true)
             else { return nil }
             if mediaTime == -1 { continue }
@@ -181,13 +181,5 @@ public struct ISOVideoTrack: Sendable {
         case (0, -1, 1, 0): return 270
         default: return 0
         }
-    }
-
-    /// The big-endian 64-bit number at `offset`, as an Int (Int.max for the all-ones value of an empty edit
-    /// and anything beyond Int's range).
-    private static func uint64(at offset: Int, in bytes: ByteReader) -> Int? {
-        guard let high = bytes.uint32(at: offset, bigEndian: true), let low = bytes.uint32(at: offset + 4, bigEndian: true) else { return nil }
-        guard high < 0x8000_0000 else { return Int.max }
-        return Int(high) << 32 | Int(low)
     }
 }
