@@ -100,7 +100,7 @@ struct InfoCommand: ParsableCommand {
         let reader = try VideoReader(url: url)
         var report = Report(file: file, width: reader.width, height: reader.height)
         report.format = url.isFileURL ? VideoContainer(contentsOf: url)?.rawValue ?? "video" : url.scheme
-        if url.isFileURL, let track = ISOVideoTrack(contentsOf: url) {
+        if let track = reader.isoTrack {
             report.frames = track.presentationTimes.count
             report.framesPerSecond = (track.averageFramesPerSecond * 1000).rounded() / 1000
             report.duration = (track.duration * 1000).rounded() / 1000

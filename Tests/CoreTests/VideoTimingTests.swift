@@ -35,9 +35,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         for probe in probes {
             let reader = try VideoReader(url: folder.appendingPathComponent(probe.file))
+            let isISO = !probe.file.hasSuffix(".mkv")
+            #expect(reader.isoTrack?.presentationTimes == (isISO ? probe.times : nil), "\(probe.file)")
             let times = reader.map(\.timestampInMilliseconds)
             #expect(reader.error == nil)
             #expect(times == probe.times, "\(probe.file)")
+            #expect(reader.timesFollowTrack == isISO, "\(probe.file)")
         }
     }
 
@@ -53,6 +56,17 @@ import Testing
             #expect(abs(track.duration - probe.duration) < 1e-6, "\(probe.file)")
             #expect(track.rotation == (360 - probe.rotation) % 360, "\(probe.file)")
         }
+    }
+
+    /// The tables' 64-bit fields (version 1 headers and edits) are read whole; the all-ones media time of
+    /// an empty edit, and any value from 2⁶³ on, as Int.max; a field running past the data as none.
+    @Test func sixtyFourBitFieldsAreReadWhole() {
+        let bytes = ByteReader(Data([0, 0, 0, 1, 0, 0, 0, 2] + Array(repeating: 0xFF, count: 8) + [0x80, 0, 0, 0, 0, 0, 0, 0]))
+        #expect(bytes.uint64(at: 0, bigEndian: true) == 1 << 32 | 2)
+        #expect(bytes.uint64(at: 0, bigEndian: false) == 0x0200_0000_0100_0000)
+        #expect(bytes.uint64(at: 8, bigEndian: true) == .max)
+        #expect(bytes.uint64(at: 16, bigEndian: true) == .max)
+        #expect(bytes.uint64(at: 17, bigEndian: true) == nil)
     }
 
     /// Each 4 bytes of the movie box set to sizes and counts that run past their box, fall below a header,

@@ -38,10 +38,12 @@ public final class VideoReader: Sequence, IteratorProtocol {
     /// estimates it from the duration and the frame rate, which a variable frame rate or a stream without
     /// a duration puts far off (a screen recording's WebM: 222 announced, 142 frames, all of them read).
     private let indexesFrames: Bool
-    /// Each frame's presentation time in milliseconds from the first, from an MP4 or MOV file's sample tables
-    /// (``ISOVideoTrack``); nil elsewhere, or once a frame's own position disagrees with it (a frame the
-    /// decoder dropped, which would shift every later time).
-    private var presentationTimes: [Int]?
+    /// An MP4 or MOV file's first video track as its sample tables describe it (frames, times, rate,
+    /// duration, turn), read when the file is opened; nil for other containers and streams.
+    public let isoTrack: ISOVideoTrack?
+    /// Whether frames are still timed by ``isoTrack``'s presentation times: until a frame's own position
+    /// disagrees with them (a frame the decoder dropped, which would shift every later time).
+    public private(set) var timesFollowTrack: Bool
     private let reader: OpaquePointer
     /// The path, URL or camera the frames come from, for messages.
     private let name: String
@@ -62,24 +64,26 @@ public final class VideoReader: Sequence, IteratorProtocol {
             throw VideoError.cannotOpen(path: url.path, reason: problem)
         }
         let container = isStream ? nil : VideoContainer(contentsOf: url)
-        try self.init(url: url, name: location, isLive: isStream, indexesFrames: container == .isoMedia || container == .avi, limits: limits) {
+        try self.init(
+            url: url, name: location, isLive: isStream, indexesFrames: container == .isoMedia || container == .avi,
+            isoTrack: container == .isoMedia ? ISOVideoTrack(contentsOf: url) : nil, limits: limits
+        ) {
             sv_video_reader_open(location)
         }
-        if container == .isoMedia, let track = ISOVideoTrack(contentsOf: url) {
-            presentationTimes = track.presentationTimes
-            if track.fastestFramesPerSecond > framesPerSecond * 1.05 { steadyFramesPerSecond = track.fastestFramesPerSecond }
-        }
+        if let isoTrack, isoTrack.fastestFramesPerSecond > framesPerSecond * 1.05 { steadyFramesPerSecond = isoTrack.fastestFramesPerSecond }
     }
 
     /// Opens camera `index` (`/dev/videoN`, V4L2), refusing frames larger than `limits`.
     public convenience init(camera index: Int, limits: ImageLimits = .default) throws {
         let name = "camera:\(index)"
-        try self.init(url: URL(string: name)!, name: name, isLive: true, indexesFrames: false, limits: limits) {
+        try self.init(url: URL(string: name)!, name: name, isLive: true, indexesFrames: false, isoTrack: nil, limits: limits) {
             sv_video_reader_open_camera(Int32(clamping: index))
         }
     }
 
-    private init(url: URL, name: String, isLive: Bool, indexesFrames: Bool, limits: ImageLimits, open: () -> OpaquePointer?) throws {
+    private init(
+        url: URL, name: String, isLive: Bool, indexesFrames: Bool, isoTrack: ISOVideoTrack?, limits: ImageLimits, open: () -> OpaquePointer?
+    ) throws {
         guard let reader = open() else {
             // A sound file in a container that also holds videos (an `.m4a`, an Ogg Vorbis file) is named as such.
             let header = url.isFileURL ? FileReadability.firstBytes(of: url, count: 512) : nil
@@ -110,6 +114,8 @@ public final class VideoReader: Sequence, IteratorProtocol {
         let servedFile = ["http", "https"].contains(url.scheme?.lowercased() ?? "") && count > 0
         self.isLive = isLive && !servedFile
         self.indexesFrames = indexesFrames
+        self.isoTrack = isoTrack
+        timesFollowTrack = isoTrack != nil
         self.reader = reader
         self.width = Int(width)
         self.height = Int(height)
@@ -137,8 +143,8 @@ public final class VideoReader: Sequence, IteratorProtocol {
                 // video's last gap continues: the rate varies (a phone's video in Matroska), and the last one holds.
                 measured = lastTimestamp + lastGap
             }
-            if let fromTable = presentationTimes.flatMap({ nextIndex < $0.count ? $0[nextIndex] : nil }) {
-                if position > 0, abs(measured - fromTable) > 1 { presentationTimes = nil } else { measured = fromTable }
+            if timesFollowTrack, let times = isoTrack?.presentationTimes, nextIndex < times.count {
+                if position > 0, abs(measured - times[nextIndex]) > 1 { timesFollowTrack = false } else { measured = times[nextIndex] }
             }
             let timestamp = Swift.max(measured, lastTimestamp + 1)
             defer { nextIndex += 1 }
