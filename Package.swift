@@ -27,14 +27,19 @@ let portedModules: [PortedModule] = [
     PortedModule(name: "MLKitFaceDetection", exports: ["MLKitVision"]),
     PortedModule(name: "MLKitBarcodeScanning", exports: ["MLKitVision"]),
     PortedModule(name: "MLKitTextRecognition", exports: ["MLKitVision"]),
+    PortedModule(name: "MLKitTextRecognitionChinese", exports: ["MLKitTextRecognition"], usesTaskCore: false),
+    PortedModule(name: "MLKitTextRecognitionDevanagari", exports: ["MLKitTextRecognition"], usesTaskCore: false),
+    PortedModule(name: "MLKitTextRecognitionJapanese", exports: ["MLKitTextRecognition"], usesTaskCore: false),
+    PortedModule(name: "MLKitTextRecognitionKorean", exports: ["MLKitTextRecognition"], usesTaskCore: false),
     PortedModule(name: "MLKitPoseDetection", exports: ["MLKitVision"]),
     PortedModule(name: "MLKitSegmentationSelfie", exports: ["MLKitVision"]),
     PortedModule(
         name: "MLKit",
         exports: [
             "MLKitImageLabeling", "MLKitImageLabelingCustom", "MLKitObjectDetection", "MLKitObjectDetectionCustom",
-            "MLKitFaceDetection", "MLKitBarcodeScanning", "MLKitTextRecognition", "MLKitPoseDetection",
-            "MLKitSegmentationSelfie",
+            "MLKitFaceDetection", "MLKitBarcodeScanning", "MLKitTextRecognition", "MLKitTextRecognitionChinese",
+            "MLKitTextRecognitionDevanagari", "MLKitTextRecognitionJapanese", "MLKitTextRecognitionKorean",
+            "MLKitPoseDetection", "MLKitSegmentationSelfie",
         ],
         usesTaskCore: false
     ),

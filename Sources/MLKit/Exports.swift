@@ -8,3 +8,7 @@
 @_exported import MLKitPoseDetection
 @_exported import MLKitSegmentationSelfie
 @_exported import MLKitTextRecognition
+@_exported import MLKitTextRecognitionChinese
+@_exported import MLKitTextRecognitionDevanagari
+@_exported import MLKitTextRecognitionJapanese
+@_exported import MLKitTextRecognitionKorean

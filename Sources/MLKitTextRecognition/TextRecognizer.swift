@@ -12,7 +12,7 @@ import SwiftVisionTasks
 public final class TextRecognizer: Sendable {
     private let detector: Detector<TextTask>
 
-    private init(options: TextRecognizerOptions, callbackQueue: DispatchQueue) {
+    private init(options: CommonTextRecognizerOptions, callbackQueue: DispatchQueue) {
         detector = Detector(stream: false, callbackQueue: callbackQueue) {
             try TextTask(options: options.taskOptions)
         }
@@ -20,7 +20,7 @@ public final class TextRecognizer: Sendable {
 
     /// A recogniser with `options`, as ML Kit's `TextRecognizer.textRecognizer(options:)`. It does not
     /// fail: languages without installed data are reported by each call, as an error in ``mlKitErrorDomain``.
-    public static func textRecognizer(options: TextRecognizerOptions, callbackQueue: DispatchQueue = .main) -> TextRecognizer {
+    public static func textRecognizer(options: CommonTextRecognizerOptions, callbackQueue: DispatchQueue = .main) -> TextRecognizer {
         TextRecognizer(options: options, callbackQueue: callbackQueue)
     }
 

@@ -67,4 +67,31 @@ import Testing
         }
         #expect(try textRecognizer.results(in: visionImage).text == resultText)
     }
+
+    /// The quickstart's script picker: one `CommonTextRecognizerOptions` variable set to each script's options
+    /// class, then one recogniser. Truth: page.png's English words for Latin; each other script reads
+    /// Tesseract's data for it (ML Kit's scripts as Tesseract names them), and where that data is not
+    /// installed the recognition fails in ML Kit's domain with code 3 (invalid argument), naming it.
+    @Test func recognizesTextWithEachScriptsOptions() async throws {
+        let visionImage = try VisionImage(contentsOf: PortFixtures.sample("page.png"))
+        let installed = TextRecognizer.supportedLanguages()
+        let scripts: [(CommonTextRecognizerOptions, String)] = [
+            (TextRecognizerOptions(), "eng"), (ChineseTextRecognizerOptions(), "chi_sim"),
+            (DevanagariTextRecognizerOptions(), "hin"), (JapaneseTextRecognizerOptions(), "jpn"), (KoreanTextRecognizerOptions(), "kor"),
+        ]
+        for (scriptOptions, language) in scripts {
+            var options: CommonTextRecognizerOptions
+            options = scriptOptions
+            #expect(options.languages.first == language && options.languages.contains("eng"))
+            let textRecognizer = TextRecognizer.textRecognizer(options: options, callbackQueue: PortFixtures.callbacks)
+            let delivered = await PortFixtures.completion { textRecognizer.process(visionImage, completion: $0) }
+            if installed.contains(language) {
+                #expect(delivered.error == nil && delivered.results?.text.contains("segmentation") == true, "\(language)")
+            } else {
+                let error = try #require(delivered.error as? NSError, "\(language)")
+                #expect(error.domain == mlKitErrorDomain && delivered.results == nil, "\(language)")
+                #expect(error.code == MLKitErrorCode.invalidArgument.rawValue && error.localizedDescription.contains(language), "\(language): \(error)")
+            }
+        }
+    }
 }
