@@ -80,7 +80,7 @@ struct InfoCommand: ParsableCommand {
                 }
             } catch {
                 failures += 1
-                report = Report(file: path, error: "\(error.localizedDescription)")
+                report = Report(file: path, error: MediaFiles.explanation(of: error))
             }
             if json {
                 StandardStream.output.write(report.jsonLine.text)

@@ -187,8 +187,15 @@ extension MediaFiles {
     /// `{"file","error"}` with `--json`, and a note on standard error.
     static func reportFailure(of input: String, error: any Error, json: Bool) throws {
         ProgressBar.clear()
-        if json { try JSONLines.print(ErrorReport(file: input, error: error.localizedDescription)) }
-        Diagnostics.note("\(input): \(error.localizedDescription)")
+        let message = explanation(of: error)
+        if json { try JSONLines.print(ErrorReport(file: input, error: message)) }
+        Diagnostics.note("\(input): \(message)")
+    }
+
+    /// What is said of `error` beside the input it concerns, which is named already: a video that cannot be
+    /// read without its path again, as a photo's error.
+    static func explanation(of error: any Error) -> String {
+        (error as? VideoError)?.description(namingVideo: false) ?? error.localizedDescription
     }
 }
 

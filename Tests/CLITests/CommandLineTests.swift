@@ -242,7 +242,8 @@ import Testing
     }
 
     /// A photo saved under a video's name (bus.jpg as `.mp4`) is described as the JPEG it is (810×1080, its
-    /// header's size), not as a video of no frames; a note named `.mp4` is still a video that does not open.
+    /// header's size), not as a video of no frames; a note named `.mp4` is still a video that does not open,
+    /// said without its path again (the line's `file` names it).
     @Test func infoDescribesAPhotoNamedAsAVideoAsAPhoto() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -255,7 +256,8 @@ import Testing
         try #require(lines.count == 2, "\(run.output)")
         #expect(lines[0]["format"] as? String == "jpeg" && lines[0]["width"] as? Int == 810 && lines[0]["height"] as? Int == 1080, "\(lines[0])")
         #expect(lines[0]["frames"] == nil)
-        #expect((lines[1]["error"] as? String)?.hasPrefix("cannot open video") == true, "\(lines[1])")
+        #expect((lines[1]["error"] as? String)?.hasPrefix("cannot open the video: ") == true, "\(lines[1])")
+        #expect(lines[1]["file"] as? String == note.path && (lines[1]["error"] as? String)?.contains(note.path) == false, "\(lines[1])")
     }
 
     /// `info --json` writes its lines without `JSONEncoder`; each must be the bytes `JSONEncoder` writes for the

@@ -85,8 +85,8 @@ import Testing
     }
 
     /// A stream that opens and ends before its first frame: an MJPEG AVI cut a hundred bytes into its frame
-    /// list (`movi`), served over HTTP. The command says so in one error line and fails, instead of printing
-    /// nothing and succeeding.
+    /// list (`movi`), served over HTTP. The command says so in one error line, naming the stream once, and
+    /// fails, instead of printing nothing and succeeding.
     @Test func aStreamThatGivesNoFrameIsAnError() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -97,7 +97,7 @@ import Testing
         let cut = folder.appendingPathComponent("cut.avi")
         try data.prefix(frames.upperBound + 100).write(to: cut)
         let run = try Self.runServing(cut, ["faces", "--json"])
-        let message = "cannot read frame 0 of \(run.url): the video ended before its first frame"
+        let message = "cannot read frame 0: the video ended before its first frame"
         #expect(run.status == 1, "\(run.output) \(run.errors)")
         let lines = Fixtures.jsonLines(run.output)
         #expect(lines.count == 1 && lines.first?["error"] as? String == message, "\(lines)")
@@ -116,7 +116,7 @@ import Testing
         try #require(frames.lowerBound < index.lowerBound, "the index follows the frames")
         let run = try Self.runServing(video, ["faces", "--json"])
         #expect(run.status == 1, "\(run.output) \(run.errors)")
-        let message = "cannot open video \(run.url): FFmpeg finds no frame size in it"
+        let message = "cannot open the video: FFmpeg finds no frame size in it"
         #expect(Fixtures.jsonLines(run.output).map { $0["error"] as? String } == [message], "\(run.output)")
     }
 

@@ -58,10 +58,10 @@ class NotFoundServer:
 def test_the_command_line_says_why_a_stream_does_not_open():
     closed = free_port()
     url = f"rtsp://{HOST}:{closed}/camera"
-    assert open_error(url) == f"{url}: cannot open video {url}: the connection to {HOST}:{closed} was refused: nothing listens there"
+    assert open_error(url) == f"{url}: cannot open the video: the connection to {HOST}:{closed} was refused: nothing listens there"
     with NotFoundServer() as port:
         url = f"http://{HOST}:{port}/clip.mp4"
-        assert open_error(url) == f"{url}: cannot open video {url}: the server answers 404 not found"
+        assert open_error(url) == f"{url}: cannot open the video: the server answers 404 not found"
     if not has_rtsp_server():
         pytest.skip("GStreamer's RTSP server is not installed: scripts/install-system-packages.sh --tests")
     port = free_port()
@@ -69,7 +69,7 @@ def test_the_command_line_says_why_a_stream_does_not_open():
     camera.start()
     try:
         url = f"rtsp://{HOST}:{port}/nothing"
-        assert open_error(url) == f"{url}: cannot open video {url}: the server answers 404 not found"
+        assert open_error(url) == f"{url}: cannot open the video: the server answers 404 not found"
     finally:
         camera.stop()
 

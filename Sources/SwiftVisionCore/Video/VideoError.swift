@@ -12,14 +12,19 @@ public enum VideoError: Error, Equatable, Sendable, CustomStringConvertible, Loc
     /// it is cut short or damaged.
     case endedEarly(path: String, read: Int, announced: Int)
 
-    /// A one-line explanation of the error.
-    public var description: String {
+    /// A one-line explanation of the error, naming the video.
+    public var description: String { description(namingVideo: true) }
+
+    /// A one-line explanation of the error; without the path of the video read when `namingVideo` is false,
+    /// for a message that names it already (the command line's `INPUT: explanation`, as for a photo). A
+    /// video that cannot be written is always named: it is not the one read.
+    public func description(namingVideo: Bool) -> String {
         switch self {
-        case .cannotOpen(let path, let reason): "cannot open video \(path): \(reason)"
-        case .unreadableFrame(let path, let index, let reason): "cannot read frame \(index) of \(path): \(reason)"
+        case .cannotOpen(let path, let reason): "cannot open " + (namingVideo ? "video \(path)" : "the video") + ": \(reason)"
+        case .unreadableFrame(let path, let index, let reason): "cannot read frame \(index)" + (namingVideo ? " of \(path)" : "") + ": \(reason)"
         case .cannotWrite(let path, let reason): "cannot write video \(path): \(reason)"
         case .endedEarly(let path, let read, let announced):
-            "\(path) ended after \(read) of the \(announced) frames its container announces: it is cut short or damaged"
+            (namingVideo ? "\(path) ended" : "it ended") + " after \(read) of the \(announced) frames its container announces: it is cut short or damaged"
         }
     }
 
