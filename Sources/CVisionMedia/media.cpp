@@ -123,11 +123,14 @@ struct SVVideoWriter {
     cv::VideoWriter writer;
 };
 
-SVVideoReader *svm_video_reader_open(const char *path) {
+SVVideoReader *svm_video_reader_open(const char *path, int32_t openTimeoutMs, int32_t readTimeoutMs) {
     SVVideoReader *reader = nullptr;
     guarded([&] {
         auto opened = std::make_unique<SVVideoReader>();
-        if (!opened->capture.open(path, cv::CAP_FFMPEG)) {
+        // OpenCV's FFmpeg back end stops a blocking open or read through FFmpeg's interrupt callback once
+        // these pass (its own defaults: 30 s each).
+        const std::vector<int> timeouts{cv::CAP_PROP_OPEN_TIMEOUT_MSEC, openTimeoutMs, cv::CAP_PROP_READ_TIMEOUT_MSEC, readTimeoutMs};
+        if (!opened->capture.open(path, cv::CAP_FFMPEG, timeouts)) {
             lastError = "FFmpeg finds no video stream in it";
             return -1;
         }

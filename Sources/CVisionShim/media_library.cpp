@@ -57,8 +57,9 @@ int MediaLibrary::encodeAny(SVImageView source, const char *extension, int quali
 
 extern "C" {
 
-SVVideoReader *sv_video_reader_open(const char *path) {
-    return withMedia<SVVideoReader *>(nullptr, [&](const MediaLibrary &library) { return library.video_reader_open(path); });
+SVVideoReader *sv_video_reader_open(const char *path, int32_t openTimeoutMs, int32_t readTimeoutMs) {
+    return withMedia<SVVideoReader *>(
+        nullptr, [&](const MediaLibrary &library) { return library.video_reader_open(path, openTimeoutMs, readTimeoutMs); });
 }
 
 SVVideoReader *sv_video_reader_open_camera(int32_t index) {

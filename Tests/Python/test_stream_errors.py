@@ -12,6 +12,7 @@ import json
 import socket
 import subprocess
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -27,7 +28,8 @@ def has_rtsp_server() -> bool:
 
 
 def open_error(url: str, timeout: float = 90) -> str:
-    """What `swiftvision labels URL` says on standard error; it must fail with status 1 and one line."""
+    """What `swiftvision labels URL` says on standard error within `timeout` seconds; it must fail with
+    status 1 and one line."""
     run = subprocess.run([str(BINARY), "labels", url], capture_output=True, text=True, timeout=timeout)
     assert run.returncode == 1, (run.returncode, run.stdout, run.stderr)
     lines = run.stderr.splitlines()
@@ -72,6 +74,26 @@ def test_the_command_line_says_why_a_stream_does_not_open():
         assert open_error(url) == f"{url}: cannot open the video: the server answers 404 not found"
     finally:
         camera.stop()
+
+
+def test_a_silent_server_is_given_up_within_the_open_time_out():
+    # A socket that accepts (the kernel completes the handshake) and never answers: FFmpeg's open is stopped
+    # after VideoReader.openTimeout (10 s; OpenCV's own 30 s came first before, then the diagnosis's 5 s:
+    # 36 s), and the diagnosis says the server did not answer. Only a generous bound is asserted: 3x the
+    # time-out, the open and the diagnosis (15 s) with room for a loaded machine.
+    silent = socket.socket()
+    silent.bind((HOST, 0))
+    silent.listen(8)
+    port = silent.getsockname()[1]
+    try:
+        for url in (f"rtsp://{HOST}:{port}/camera", f"http://{HOST}:{port}/camera.mjpg"):
+            started = time.monotonic()
+            message = open_error(url, timeout=30)
+            took = time.monotonic() - started
+            assert message == f"{url}: cannot open the video: the server at {HOST}:{port} did not answer within 5 s", message
+            print(f"{url}: {took:.1f} s")
+    finally:
+        silent.close()
 
 
 def test_a_source_status_says_why_its_stream_does_not_open(tmp_path, media):  # noqa: F811 (the fixture)

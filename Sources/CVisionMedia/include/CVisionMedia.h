@@ -25,7 +25,7 @@ const char *svm_last_error(void);
       (const uint8_t *bytes, size_t length, SVImageView destination, int32_t *width, int32_t *height,                 \
        int showMessages))                                                                                             \
     X(int, encode, (SVImageView source, const char *extension, int quality, uint8_t **output, size_t *length))       \
-    X(SVVideoReader *, video_reader_open, (const char *path))                                                         \
+    X(SVVideoReader *, video_reader_open, (const char *path, int32_t openTimeoutMs, int32_t readTimeoutMs))           \
     X(SVVideoReader *, video_reader_open_camera, (int32_t index))                                                     \
     X(void, video_reader_properties,                                                                                  \
       (SVVideoReader * reader, int32_t *width, int32_t *height, double *fps, int64_t *frameCount))                    \

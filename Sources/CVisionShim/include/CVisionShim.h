@@ -153,8 +153,10 @@ typedef struct SVVideoReader SVVideoReader;
 /// An open video file being written (cv::VideoWriter).
 typedef struct SVVideoWriter SVVideoWriter;
 
-/// Opens `path`; returns NULL on failure (see sv_last_error).
-SVVideoReader *sv_video_reader_open(const char *path);
+/// Opens `path` (a file or a network stream's URL); returns NULL on failure (see sv_last_error). FFmpeg gives
+/// up opening after `openTimeoutMs` milliseconds, and a frame that takes longer than `readTimeoutMs` to
+/// arrive ends the reading.
+SVVideoReader *sv_video_reader_open(const char *path, int32_t openTimeoutMs, int32_t readTimeoutMs);
 /// Opens V4L2 camera `index` (/dev/videoN); NULL on failure (see sv_last_error).
 SVVideoReader *sv_video_reader_open_camera(int32_t index);
 /// Frame size, frames per second and frame count as the container reports them (count may be 0 or an estimate).

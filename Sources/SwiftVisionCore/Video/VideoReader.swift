@@ -55,6 +55,13 @@ public final class VideoReader: Sequence, IteratorProtocol {
     /// The error that ended iteration early, if any.
     public private(set) var error: VideoError?
 
+    /// How long FFmpeg may take to open a file or a network stream (connection, the server's answers, the
+    /// first packets) before the open fails and the stream is diagnosed: 10 s, where OpenCV's own is 30 s.
+    public static let openTimeout = Duration.seconds(10)
+    /// How long a frame may take to arrive from an open file or stream before reading ends: 10 s, where
+    /// OpenCV's own is 30 s; a live source that falls silent this long has ended.
+    public static let readTimeout = Duration.seconds(10)
+
     /// Opens the video file at `url`, or the network stream at an `rtsp:`, `rtmp:`, `http:` or `https:`
     /// URL, refusing frames larger than `limits`.
     public convenience init(url: URL, limits: ImageLimits = .default) throws {
@@ -68,7 +75,8 @@ public final class VideoReader: Sequence, IteratorProtocol {
             url: url, name: location, isLive: isStream, indexesFrames: container == .isoMedia || container == .avi,
             isoTrack: container == .isoMedia ? ISOVideoTrack(contentsOf: url) : nil, limits: limits
         ) {
-            sv_video_reader_open(location)
+            sv_video_reader_open(
+                location, Int32(clamping: Self.milliseconds(Self.openTimeout)), Int32(clamping: Self.milliseconds(Self.readTimeout)))
         }
         if let isoTrack, isoTrack.fastestFramesPerSecond > framesPerSecond * 1.05 { steadyFramesPerSecond = isoTrack.fastestFramesPerSecond }
     }
@@ -124,6 +132,11 @@ public final class VideoReader: Sequence, IteratorProtocol {
         reportedFrameCount = self.isLive ? 0 : Swift.max(0, Int(count))
     }
 
+    /// `duration` in whole milliseconds.
+    private static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+
     /// The next frame; nil at the end of the video or after a damaged frame (see ``error``).
     public func next() -> VideoFrame? {
         guard error == nil else { return nil }
@@ -135,8 +148,7 @@ public final class VideoReader: Sequence, IteratorProtocol {
             // gives the last frames, those the decoder held back, no position (0); containers without
             // timestamps report 0: fall back to the frame rate. Time always increases.
             let fromRate = Int((Double(nextIndex) * 1000 / framesPerSecond).rounded())
-            let elapsed = ContinuousClock.now - opened
-            let arrival = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+            let arrival = Self.milliseconds(ContinuousClock.now - opened)
             var measured = isLive ? arrival : position > 0 ? Int(position.rounded()) : fromRate
             if !isLive, position <= 0, let lastGap, lastGap > 0, abs(fromRate - (lastTimestamp + lastGap)) * 2 > lastGap {
                 // The average rate puts a frame without a position more than half a gap away from where the
