@@ -74,6 +74,9 @@ open class VNFaceObservation: VNDetectedObjectObservation, @unchecked Sendable {
     public let roll: NSNumber?
     /// Turn of the head in radians, as Vision's `yaw`.
     public let yaw: NSNumber?
+    /// Nod of the head in radians, as Vision's `pitch` (iOS 15): always nil, as Vision leaves it where it
+    /// was not estimated; SwiftVision does not estimate the nod (ML Kit's `headEulerAngleX` is missing too).
+    public let pitch: NSNumber? = nil
 
     init(_ face: FaceObservation) {
         landmarks = face.landmarks.map(VNFaceLandmarks2D.init)

@@ -25,6 +25,12 @@ open class VNRequest {
     /// default. Every revision in ``supportedRevisions`` runs SwiftVision's one engine; another fails the
     /// request with ``VNErrorCode/unsupportedRevision``.
     public lazy var revision = type(of: self).defaultRevision
+    /// Whether the request may run at a lower priority, as Vision's `preferBackgroundProcessing`; false by
+    /// default. A hint Vision may ignore, and so does SwiftVision: a request runs on the thread that performs it.
+    public var preferBackgroundProcessing = false
+    /// Whether the request must run on the CPU alone, as Vision's `usesCPUOnly` (deprecated in iOS 17);
+    /// false by default. Every request here runs on the CPU, whichever it is.
+    public var usesCPUOnly = false
 
     /// Vision's revisions of the request (its `…Revision1` constants and on), as Vision's
     /// `supportedRevisions`: `[1]` unless a request has more.

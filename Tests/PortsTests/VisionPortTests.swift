@@ -47,6 +47,29 @@ import Vision
         }
     }
 
+    /// Lines that Apple's samples set on a request before performing it (`preferBackgroundProcessing`,
+    /// `usesCPUOnly`) and read from a face (`roll`, `yaw`, `pitch`, each optional): hints that change nothing,
+    /// so the faces are still the hand-marked faces of zidane.jpg; the head's nod is not estimated (nil).
+    @Test func schedulingHintsAndHeadAnglesReadAsInApplesCode() throws {
+        let request = VNDetectFaceRectanglesRequest()
+        #expect(!request.preferBackgroundProcessing && !request.usesCPUOnly)
+        request.preferBackgroundProcessing = true
+        request.usesCPUOnly = true
+        try VNImageRequestHandler(url: PortFixtures.sample("zidane.jpg"), options: [:]).perform([request])
+        let faces = try #require(request.results as? [VNFaceObservation])
+        #expect(faces.count == 2)
+        for center in [CGPoint(x: 990, y: 195), CGPoint(x: 615, y: 355)] {
+            let lowerLeft = CGPoint(x: center.x, y: 720 - center.y)
+            let face = try #require(faces.first { VNImageRectForNormalizedRect($0.boundingBox, 1280, 720).contains(lowerLeft) })
+            if let roll = face.roll, let yaw = face.yaw {
+                #expect(abs(roll.doubleValue) < .pi / 4 && abs(yaw.doubleValue) < .pi / 2, "\(center)")
+            } else {
+                Issue.record("no roll or yaw for the face at \(center)")
+            }
+            #expect(face.pitch == nil)
+        }
+    }
+
     /// Apple's face-landmark code reads each region with `if let` (they are optional in Vision). The
     /// hand-marked eyes of the right-hand face of zidane.jpg, in top-left pixels: the subject's left eye
     /// at (1018, 170), the right one at (965, 167).
