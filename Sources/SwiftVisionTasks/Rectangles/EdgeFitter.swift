@@ -58,40 +58,70 @@ struct EdgeFitter {
     }
 
     /// The quadrilateral with every side refitted within `radius` pixels of its rough position;
-    /// nil if a side has no edge.
-    func refine(_ shape: Quadrilateral, radius: Double) throws -> Fit? {
-        try image.withSampler { sampler in
-            try refine(shape, radius: radius, sampler: sampler) { try fit(from: $0, to: $1, radius: radius) }
-        }
-    }
-
-    /// The quadrilateral with every side refitted as ``refine(_:radius:)`` does at the radius of
-    /// `sideFits`, taking the fit of each side fitted before from it and adding the others.
-    func refine(_ shape: Quadrilateral, reusing sideFits: inout SideFits) throws -> Fit? {
-        try image.withSampler { sampler in
-            try refine(shape, radius: sideFits.radius, sampler: sampler) { start, end in
-                let key = SIMD4(start.x, start.y, end.x, end.y)
-                if let known = sideFits.fits[key] { return known }
-                let made = try fit(from: start, to: end, radius: sideFits.radius)
-                sideFits.fits[key] = .some(made)
-                return made
-            }
-        }
-    }
-
-    /// The quadrilateral whose sides are the lines that `fitSide` gives for the ends of each of `shape`'s;
-    /// nil if a side has none, or if the result is not convex or moves a corner more than 3 × `radius` + 2.
-    private func refine(
-        _ shape: Quadrilateral, radius: Double, sampler: GrayLevels.Sampler,
-        fitSide: (SIMD2<Double>, SIMD2<Double>) throws -> (line: Line, support: Double)?
+    /// nil if a side has no edge, or if `isPromising` turns down the confidence that the sides fitted
+    /// so far leave possible.
+    ///
+    /// The sides are fitted in `sideOrder` (indices of `shape.sides`, the weakest expected first), and
+    /// once the product of their supports puts the fit's confidence, whatever the other sides hold, at
+    /// a value `isPromising` is false for, no other side is fitted: a fit's confidence is at most the
+    /// fourth root of that product (``Fit/confidence``), so such a fit could not pass a check that
+    /// `isPromising` makes with the same threshold.
+    func refine(
+        _ shape: Quadrilateral, radius: Double, sideOrder: [Int] = [0, 1, 2, 3],
+        isPromising: (Double) -> Bool = { _ in true }
     ) throws -> Fit? {
-        var lines: [Line] = []
-        var support: [Double] = []
-        for side in shape.sides {
-            guard let fit = try fitSide(SIMD2(side.start), SIMD2(side.end)) else { return nil }
-            lines.append(fit.line)
-            support.append(fit.support)
+        try image.withSampler { sampler in
+            let sides = shape.sides
+            var fits = [(line: Line, support: Double)?](repeating: nil, count: 4)
+            var product = 1.0
+            for index in sideOrder {
+                let side = sides[index]
+                guard let fit = try fit(from: SIMD2(side.start), to: SIMD2(side.end), radius: radius) else { return nil }
+                fits[index] = fit
+                product *= fit.support
+                guard isPromising(pow(product, 0.25)) else { return nil }
+            }
+            let found = fits.compactMap { $0 }
+            guard found.count == 4, let (refined, corners) = meeting(found.map(\.line), near: shape, radius: radius) else { return nil }
+            let overruns = (0..<4).flatMap { index in
+                let start = corners[index], end = corners[(index + 1) % 4]
+                return [
+                    edgeShare(beyond: start, awayFrom: end, sampler: sampler),
+                    edgeShare(beyond: end, awayFrom: start, sampler: sampler),
+                ]
+            }
+            return Fit(shape: refined, support: found.map(\.support), overrun: overruns.reduce(0, +) / 8)
         }
+    }
+
+    /// The quadrilateral with every side refitted as ``refine(_:radius:sideOrder:isPromising:)`` does at
+    /// the radius of `sideFits`, taking the fit of each side fitted before from it and adding the others,
+    /// with each side's support (top, right, bottom, left); nil where that would be nil. The overrun past
+    /// the corners is not measured: the shape only starts a narrower fit.
+    func refineSides(_ shape: Quadrilateral, reusing sideFits: inout SideFits) throws -> (shape: Quadrilateral, support: [Double])? {
+        var lines: [Line] = [], support: [Double] = []
+        for side in shape.sides {
+            let start = SIMD2(side.start), end = SIMD2(side.end)
+            let key = SIMD4(start.x, start.y, end.x, end.y)
+            let made: (line: Line, support: Double)?
+            if let known = sideFits.fits[key] {
+                made = known
+            } else {
+                made = try fit(from: start, to: end, radius: sideFits.radius)
+                sideFits.fits[key] = .some(made)
+            }
+            guard let made else { return nil }
+            lines.append(made.line)
+            support.append(made.support)
+        }
+        guard let (refined, _) = meeting(lines, near: shape, radius: sideFits.radius) else { return nil }
+        return (refined, support)
+    }
+
+    /// The quadrilateral whose sides lie on `lines` (top, right, bottom, left) and its corners; nil if two
+    /// neighbouring lines are near parallel, or if it is not convex or moves a corner of `shape` more than
+    /// 3 × `radius` + 2.
+    private func meeting(_ lines: [Line], near shape: Quadrilateral, radius: Double) -> (Quadrilateral, [SIMD2<Double>])? {
         // Side i runs from corner i to corner i + 1, so corner i lies where sides i − 1 and i meet.
         var corners: [SIMD2<Double>] = []
         for index in 0..<4 {
@@ -101,14 +131,7 @@ struct EdgeFitter {
         let points = corners.map { CGPoint(x: $0.x, y: $0.y) }
         let refined = Quadrilateral(topLeft: points[0], topRight: points[1], bottomRight: points[2], bottomLeft: points[3])
         guard refined.isConvex, refined.largestCornerDistance(to: shape) <= 3 * radius + 2 else { return nil }
-        let overruns = (0..<4).flatMap { index in
-            let start = corners[index], end = corners[(index + 1) % 4]
-            return [
-                edgeShare(beyond: start, awayFrom: end, sampler: sampler),
-                edgeShare(beyond: end, awayFrom: start, sampler: sampler),
-            ]
-        }
-        return Fit(shape: refined, support: support, overrun: overruns.reduce(0, +) / 8)
+        return (refined, corners)
     }
 
     /// A cheap estimate of a fit's support, to rank rough candidates before fitting them: for each

@@ -81,6 +81,7 @@ package struct RectangleEngine: Sendable {
         let searchFactor = SIMD2(Double(searchScale.width), Double(searchScale.height))
         var tried = DistinctQuadrilaterals(tolerance: 3)
         var wideFits = EdgeFitter.SideFits(radius: 6)
+        let leastConfidence = max(Self.minimumSupport, Double(options.minimumConfidence))
         func fit(_ rough: [Quadrilateral]) throws {
             let candidates = rough.filter { isAcceptable($0, minimumSide: minimumSide * 0.8, slack: 10) && tried.insert($0) }
             for shape in rankedForFitting(candidates, on: coarse, imageArea: Double(work.width * work.height)) {
@@ -89,10 +90,17 @@ package struct RectangleEngine: Sendable {
                 guard found.couldReport(prominence: found.prominence(confidence: 1, area: reach))
                     || found.couldEnclose(confidence: 1, area: reach)
                 else { continue }
-                // A wide search first (rough corners may be cut by rounding or off by a few pixels), then a narrow one.
-                guard let wide = try coarse.refine(shape, reusing: &wideFits), let fit = try coarse.refine(wide.shape, radius: 2),
-                    isAcceptable(fit.shape, minimumSide: minimumSide, slack: 0),
-                    fit.confidence >= max(Self.minimumSupport, Double(options.minimumConfidence))
+                // A wide search first (rough corners may be cut by rounding or off by a few pixels), then a narrow
+                // one, its sides in the order of their wide support, the weakest first: it ends once the sides fitted
+                // leave the candidate no confidence that could pass the checks below, its area being at most `reach`.
+                guard let wide = try coarse.refineSides(shape, reusing: &wideFits) else { continue }
+                let weakestFirst = wide.support.indices.sorted { wide.support[$0] < wide.support[$1] }
+                guard let fit = try coarse.refine(wide.shape, radius: 2, sideOrder: weakestFirst, isPromising: { bound in
+                        bound >= leastConfidence
+                            && (found.couldReport(prominence: found.prominence(confidence: Float(bound), area: reach))
+                                || found.couldEnclose(confidence: Float(bound), area: reach))
+                    }),
+                    isAcceptable(fit.shape, minimumSide: minimumSide, slack: 0), fit.confidence >= leastConfidence
                 else { continue }
                 let confidence = Float(fit.confidence)
                 var corners = toFull(fit.shape)
