@@ -36,6 +36,14 @@ public struct APIError: Error, Sendable, CustomStringConvertible {
             .unsupportedMediaType, "not_an_image",
             "the data is a video; each request takes one image: send a video's frames, as JPEG, to the stream GET /v1/stream/{task}")
     }
+    /// A request with another method than POST to `path`, which takes its images by POST.
+    static func postOnly(_ path: String) -> APIError {
+        var error = APIError(
+            .methodNotAllowed, "method_not_allowed",
+            "\(path) takes its image by POST (the image's bytes as the body, or a multipart/form-data form); GET /v1/tasks lists the tasks")
+        error.headers[.allow] = "POST"
+        return error
+    }
     /// A request not answered within its deadline.
     static var timedOut: APIError {
         APIError(.gatewayTimeout, "timeout", "the request took longer than the service allows (--request-timeout)")

@@ -133,6 +133,14 @@ public enum VisionService {
                 return json(answer).timed(timings, task: task.name)
             }
         }
+        // A task's endpoint takes its image by POST: a browser or `curl URL` that GETs it learns so (405, `Allow: POST`)
+        // instead of being told that the endpoint does not exist.
+        protected.get("v1/:task") { _, context -> Response in
+            let name = context.parameters.get("task") ?? ""
+            guard catalog.registry.entry(named: name) != nil else { throw HTTPError(.notFound) }
+            throw APIError.postOnly("/v1/\(name)")
+        }
+        protected.get("v1/similarity") { _, _ -> Response in throw APIError.postOnly("/v1/similarity") }
         protected.ws("v1/stream/:task") { request, context in
             // Refuse unknown tasks, bad options and a full house before upgrading, with a JSON error.
             guard streams.hasRoom else { throw streams.full }

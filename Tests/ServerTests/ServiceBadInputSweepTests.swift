@@ -96,6 +96,25 @@ import Testing
         }
     }
 
+    /// A newcomer's first try, `curl http://127.0.0.1:8080/v1/faces` (a GET), reaches an endpoint that exists
+    /// but takes POST. Truth: HTTP's semantics (RFC 9110, 15.5.6): 405 with an `Allow` header naming POST,
+    /// for every task and the similarity endpoint; a path that is no endpoint stays a 404.
+    @Test func aGetToATaskSaysToPost() async throws {
+        try await EndpointTests.app().test(.router) { client in
+            let tasks = try await Self.tasks(client).map(\.name)
+            for name in tasks + ["similarity"] {
+                let response = try await client.execute(uri: "/v1/\(name)", method: .get)
+                try Self.check(response, status: .methodNotAllowed, code: "method_not_allowed", "GET /v1/\(name)")
+                #expect(response.headers[.allow] == "POST", "GET /v1/\(name)")
+                #expect(String(buffer: response.body).contains("POST"), "GET /v1/\(name)")
+            }
+            let nothing = try await client.execute(uri: "/v1/nothing", method: .get)
+            try Self.check(nothing, status: .notFound, code: "not_found", "GET /v1/nothing")
+            let listing = try await client.execute(uri: "/v1/tasks", method: .get)
+            #expect(listing.status == .ok)
+        }
+    }
+
     @Test func outOfRangeOptionsAreBadOptions() async throws {
         let photo = try Samples.data("bus.jpg")
         try await EndpointTests.app().test(.router) { client in
