@@ -24,6 +24,26 @@ import Testing
             #expect(throws: VideoError.cannotOpen(path: url.path, reason: reason)) { try VideoReader(url: url) }
         }
     }
+
+    /// An MP4 whose recording stopped before its index was written (an H.264 MP4 written here, whose movie
+    /// box follows its frames, cut in the middle of them) says so, as ffprobe's "moov atom not found" does,
+    /// where FFmpeg through OpenCV only finds no video stream in it; the whole file opens.
+    @Test func anMP4CutBeforeItsIndexSaysSo() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = folder.appendingPathComponent("whole.mp4"), cut = folder.appendingPathComponent("cut.mp4")
+        let frame = try Fixtures.image("bus.jpg").resized(width: 160, height: 120)
+        let writer = try VideoWriter(url: whole, width: 160, height: 120, framesPerSecond: 10)
+        for _ in 0..<5 { try writer.append(frame) }
+        writer.close()
+        let data = try Data(contentsOf: whole)
+        let frames = try #require(data.firstRange(of: Data("mdat".utf8))), index = try #require(data.firstRange(of: Data("moov".utf8)))
+        try #require(frames.lowerBound < index.lowerBound, "the index follows the frames")
+        try data.prefix((frames.upperBound + index.lowerBound) / 2).write(to: cut)
+        #expect(Array(try VideoReader(url: whole)).count == 5)
+        let reason = "it is cut short before its index (the movie box, moov): a recording stopped before it was finished, or an incomplete copy"
+        #expect(throws: VideoError.cannotOpen(path: cut.path, reason: reason)) { try VideoReader(url: cut) }
+    }
 }
 
 /// Videos are written in the containers FFmpeg takes H.264 (or, in AVI, Motion JPEG) in; any other

@@ -46,23 +46,46 @@ enum ISOBoxes {
     /// and skipped by seeking, so the frames (`mdat`, before or after it) are never read. Nil when the file
     /// cannot be read, has no movie box, a top-level box is malformed, or the movie box exceeds `limit` bytes.
     static func movieBox(ofFileAt url: URL, limit: Int = 64 << 20) -> ByteReader? {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-        defer { try? handle.close() }
-        guard let fileSize = try? handle.seekToEnd(), fileSize < UInt64(Int.max) else { return nil }
-        var start = 0
-        while start < Int(fileSize) {
-            guard (try? handle.seek(toOffset: UInt64(start))) != nil, let head = try? handle.read(upToCount: 16),
-                let (type, header, size) = header(at: 0, before: Int(fileSize) - start, in: ByteReader(head))
-            else { return nil }
-            if type == code("moov") {
-                guard size - header <= limit, (try? handle.seek(toOffset: UInt64(start + header))) != nil,
-                    let contents = try? handle.read(upToCount: size - header), contents.count == size - header
-                else { return nil }
-                return ByteReader(contents)
+        var movie: ByteReader?
+        _ = walkTopLevel(ofFileAt: url) { handle, type, start, header, size in
+            guard type == code("moov") else { return true }
+            if size - header <= limit, (try? handle.seek(toOffset: UInt64(start + header))) != nil,
+                let contents = try? handle.read(upToCount: size - header), contents.count == size - header
+            {
+                movie = ByteReader(contents)
             }
+            return false
+        }
+        return movie
+    }
+
+    /// Whether the file at `url` ends inside a top-level box that comes before any movie box (`moov`): it was
+    /// cut short before its index was written (a recording stopped before it was finished, an incomplete
+    /// copy), and its frames cannot be found without one.
+    static func isCutBeforeMovieBox(ofFileAt url: URL) -> Bool {
+        walkTopLevel(ofFileAt: url) { _, type, _, _, _ in type != code("moov") }
+    }
+
+    /// Calls `visit` with the open file, and the type, start, header length and size of each top-level box of
+    /// the file at `url`, found by their headers alone, until it returns false. Returns whether the walk
+    /// stopped at a box that runs past the end of the file; false when it ends otherwise (the file's end,
+    /// `visit`, a malformed or unreadable header).
+    private static func walkTopLevel(ofFileAt url: URL, _ visit: (FileHandle, UInt32, Int, Int, Int) -> Bool) -> Bool {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
+        defer { try? handle.close() }
+        guard let end = try? handle.seekToEnd(), end < UInt64(Int.max) else { return false }
+        let fileSize = Int(end)
+        var start = 0
+        while start < fileSize {
+            guard (try? handle.seek(toOffset: UInt64(start))) != nil, let head = try? handle.read(upToCount: 16) else { return false }
+            guard let (type, header, size) = header(at: 0, before: fileSize - start, in: ByteReader(head)) else {
+                // A header that holds with no end to its parent: only its size runs past the file's end.
+                return header(at: 0, before: .max, in: ByteReader(head)) != nil
+            }
+            guard visit(handle, type, start, header, size) else { return false }
             start += size
         }
-        return nil
+        return false
     }
 
     /// The type, header length and whole size of the box whose header starts at `start`, with `end` the end
@@ -74,12 +97,10 @@ enum ISOBoxes {
         var header = 8
         var size = Int(size32)
         if size32 == 1 {
-            // A 64-bit size follows the type; beyond Int's range it cannot lie within the data anyway.
-            guard end - start >= 16, let high = bytes.uint32(at: start + 8, bigEndian: true),
-                let low = bytes.uint32(at: start + 12, bigEndian: true), high < 0x8000_0000
-            else { return nil }
+            // A 64-bit size follows the type; beyond Int's range (read as Int.max) it cannot lie within the data.
+            guard end - start >= 16, let size64 = bytes.uint64(at: start + 8, bigEndian: true) else { return nil }
             header = 16
-            size = Int(high) << 32 | Int(low)
+            size = size64
         } else if size32 == 0 {
             // Size 0: the box runs to the end of its parent (the file, for a top-level box).
             size = end - start

@@ -98,6 +98,11 @@ public final class VideoReader: Sequence, IteratorProtocol {
             if let audio = header.flatMap(UnsupportedFormat.init(data:)), audio.isAudio {
                 throw VideoError.cannotOpen(path: name, reason: audio.explanation)
             }
+            // As FFmpeg says "moov atom not found": an MP4 or MOV whose recording stopped before its index was written.
+            if url.isFileURL, VideoContainer(contentsOf: url) == .isoMedia, ISOBoxes.isCutBeforeMovieBox(ofFileAt: url) {
+                throw VideoError.cannotOpen(
+                    path: name, reason: "it is cut short before its index (the movie box, moov): a recording stopped before it was finished, or an incomplete copy")
+            }
             // A stream is reached again to say what went wrong: a refused connection, a 404, a silent server.
             if !url.isFileURL, let problem = StreamConnectionProblem.diagnose(url) {
                 throw VideoError.cannotOpen(path: name, reason: problem)
