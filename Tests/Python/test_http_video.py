@@ -1,5 +1,5 @@
 """A video file read over HTTP is timed as the file states, as the same file on disk is, not by when its
-frames arrived (README: inputs may be `http://` URLs).
+frames arrived (README: inputs may be `http://` URLs); a live stream by when they arrived, from the first.
 
 The file is written by Debian's `ffmpeg` (30 frames of its test pattern at 25 frames a second, H.264 with
 B-frames) and served by Python's http.server on loopback; the truth is ffprobe's `pts_time` of each frame.
@@ -14,6 +14,7 @@ from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 from test_service_attacks import HOST
+from test_stream_errors import started_camera
 from test_web_page import BINARY
 
 
@@ -43,3 +44,23 @@ def test_a_video_file_over_http_is_timed_as_the_file_states(tmp_path):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_live_stream_is_timed_from_its_first_frame():
+    # GStreamer's RTSP server (rtsp_server.py) sends a photo as live MJPEG at 10 frames a second. A live
+    # source's frames are timed by arrival from the first frame's, which is 0 as a file's first frame is (and
+    # as ffprobe's first pts_time of the stream is); the time FFmpeg took to open the stream (some 3 s here,
+    # which the first frame's time was) is not counted.
+    camera = started_camera()
+    try:
+        run = subprocess.Popen([str(BINARY), "barcodes", "--json", f"rtsp://{HOST}:{camera.port}/camera"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+        try:
+            lines = [run.stdout.readline() for _ in range(5)]  # the reader's 10 s time-out ends a silent stream
+        finally:
+            run.terminate()
+            run.communicate(timeout=30)
+    finally:
+        camera.stop()
+    times = [json.loads(line)["timestampMs"] for line in lines]
+    assert times[0] == 0 and times == sorted(set(times)), times

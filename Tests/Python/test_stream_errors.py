@@ -27,6 +27,15 @@ def has_rtsp_server() -> bool:
                           capture_output=True).returncode == 0
 
 
+def started_camera() -> RTSPServer:
+    """GStreamer's RTSP server serving zidane.jpg, started; the test is skipped where it is not installed."""
+    if not has_rtsp_server():
+        pytest.skip("GStreamer's RTSP server is not installed: scripts/install-system-packages.sh --tests")
+    camera = RTSPServer(free_port(), MEDIA / "zidane.jpg")
+    camera.start()
+    return camera
+
+
 def open_error(url: str, timeout: float = 90) -> str:
     """What `swiftvision labels URL` says on standard error within `timeout` seconds; it must fail with
     status 1 and one line."""
@@ -64,13 +73,9 @@ def test_the_command_line_says_why_a_stream_does_not_open():
     with NotFoundServer() as port:
         url = f"http://{HOST}:{port}/clip.mp4"
         assert open_error(url) == f"{url}: cannot open the video: the server answers 404 not found"
-    if not has_rtsp_server():
-        pytest.skip("GStreamer's RTSP server is not installed: scripts/install-system-packages.sh --tests")
-    port = free_port()
-    camera = RTSPServer(port, MEDIA / "zidane.jpg")
-    camera.start()
+    camera = started_camera()
     try:
-        url = f"rtsp://{HOST}:{port}/nothing"
+        url = f"rtsp://{HOST}:{camera.port}/nothing"
         assert open_error(url) == f"{url}: cannot open the video: the server answers 404 not found"
     finally:
         camera.stop()

@@ -17,8 +17,8 @@ public final class VideoReader: Sequence, IteratorProtocol {
     /// The video file or stream; `camera:N` for a camera.
     public let url: URL
     /// Whether frames come from a live source (a camera, an RTSP or RTMP stream, or an HTTP stream with no
-    /// length, such as a camera's MJPEG): timestamps are arrival times. A video file served over HTTP, whose
-    /// frames FFmpeg counts, is timed as a file is.
+    /// length, such as a camera's MJPEG): timestamps are arrival times, counted from the first frame's (0).
+    /// A video file served over HTTP, whose frames FFmpeg counts, is timed as a file is.
     public let isLive: Bool
     /// The frames' width in pixels.
     public let width: Int
@@ -51,7 +51,8 @@ public final class VideoReader: Sequence, IteratorProtocol {
     private var lastTimestamp = -1
     /// The time between the last two frames, in milliseconds; nil before the second frame.
     private var lastGap: Int?
-    private let opened = ContinuousClock.now
+    /// When the first frame arrived; nil before it.
+    private var firstArrival: ContinuousClock.Instant?
     /// The error that ended iteration early, if any.
     public private(set) var error: VideoError?
 
@@ -153,7 +154,9 @@ public final class VideoReader: Sequence, IteratorProtocol {
             // gives the last frames, those the decoder held back, no position (0); containers without
             // timestamps report 0: fall back to the frame rate. Time always increases.
             let fromRate = Int((Double(nextIndex) * 1000 / framesPerSecond).rounded())
-            let arrival = Self.milliseconds(ContinuousClock.now - opened)
+            let now = ContinuousClock.now
+            let arrival = Self.milliseconds(now - (firstArrival ?? now))
+            if firstArrival == nil { firstArrival = now }
             var measured = isLive ? arrival : position > 0 ? Int(position.rounded()) : fromRate
             if !isLive, position <= 0, let lastGap, lastGap > 0, abs(fromRate - (lastTimestamp + lastGap)) * 2 > lastGap {
                 // The average rate puts a frame without a position more than half a gap away from where the
