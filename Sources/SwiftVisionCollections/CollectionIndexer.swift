@@ -129,7 +129,8 @@ public struct CollectionIndexer: Sendable {
                 record(try add(image, hash: hash, source: source, timestampMs: nil))
             }
         } catch {
-            let message = error.localizedDescription
+            // Recorded and shown beside the file: a video that cannot be read is not named again.
+            let message = (error as? VideoError)?.description(namingVideo: false) ?? error.localizedDescription
             try? store.recordFailure(source: source, message: message, in: collection)
             record(IndexEvent(file: source, status: .failed, error: message))
         }

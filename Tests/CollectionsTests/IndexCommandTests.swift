@@ -249,6 +249,14 @@ import SwiftVisionTestSupport
         #expect(lines.count == 3 && failed.count == 1 && failed.first?["file"] as? String == broken.path)
         #expect((failed.first?["error"] as? String)?.isEmpty == false)
         #expect(add.errors.contains(broken.path))
+        // A video that does not open is named once, by its line's file, as a photo is.
+        let note = folder.appendingPathComponent("note.mp4")
+        try Data("this is a text file, not a video\n".utf8).write(to: note)
+        let video = try Self.run(["index", "add", "mixed", note.path, "--json"] + database)
+        let refused = try Self.jsonLines(video.output)
+        #expect(video.status == 1 && refused.count == 1 && refused.first?["file"] as? String == note.path, "\(video.output)")
+        #expect(refused.first?["error"] as? String == "cannot open the video: FFmpeg finds no video stream in it", "\(refused)")
+        #expect(video.errors.contains("\(note.path): cannot open the video: "), "\(video.errors)")
 
         for arguments in [
             ["index", "search", "mixed", "--item", "1", "--json"], ["index", "search", "mixed", "--faces", "2", "--json"],
