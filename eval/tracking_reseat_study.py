@@ -8,12 +8,14 @@ ImageEmbedder, each box stretched to 224×224). The best window of a grid (strid
 shifts of a quarter of its size and sizes ×0.8 and ×1.25, kept while the score rises (two rounds).
 
 Usage:
-  tracking_reseat_study.py frames [--data FOLDER] [--step 10] [--cap 120]
+  tracking_reseat_study.py frames [--data FOLDER] [--step 10] [--cap 120] [--sizes 1|2] [--spread]
       every STEP-th frame of each NAME.avi/NAME.txt in FOLDER (default: the DEV set) whose truth is at least
       half inside the frame: windows of the truth's size STEP frames before, over the frame (past CAP windows,
       over a square round that earlier box); prints, per sequence and per bar, how often the best window scores
       at or above the bar and lands on the object (IoU >= 0.3), partly (0.1-0.3) or on background (< 0.1), and
-      how often the best window off the object (IoU < 0.1) reaches the bar (a re-seat if the object were gone).
+      how often the best window clear of the truth box, refined too while it stays clear, reaches the bar (a
+      re-seat if the object were gone). --sizes 2: windows of that size ×1 and ×0.75; --spread: over the whole
+      frame, the stride grown to keep about CAP windows of each size.
   tracking_reseat_study.py events VIDEO TRUTH TRACK_JSONL [--bar 0.15] [--tracker csrt|kcf]
       for each run of frames that `swiftvision track --json` (TRACK_JSONL) reports lost: the score of the
       reported box's part inside the frame, then from its first frame a search each frame (windows of the
@@ -92,13 +94,18 @@ def iou(a, b):
     return 0.0 if w <= 0 or h <= 0 else w * h / (a[2] * a[3] + b[2] * b[3] - w * h)
 
 
-def grid(width, height, size, centre=None, cap=None):
-    """Windows of `size` with a stride of half a window over the frame, or over a square round `centre`
-    holding about `cap` of them when the frame holds more."""
+def grid(width, height, size, centre=None, cap=None, spread=False):
+    """Windows of `size` with a stride of half a window over the frame; when the frame holds more than `cap`,
+    over a square round `centre` holding about `cap` of them, or (`spread`) over the whole frame with the
+    stride grown until about `cap` remain."""
     w, h = max(8.0, min(size[0], width)), max(8.0, min(size[1], height))
     sx, sy = w / 2, h / 2
     x0, x1, y0, y1 = 0.0, width - w, 0.0, height - h
-    if cap and (int(x1 // sx) + 1) * (int(y1 // sy) + 1) > cap:
+    count = (int(x1 // sx) + 1) * (int(y1 // sy) + 1)
+    if cap and spread and count > cap:
+        grow = np.sqrt(count / cap)
+        sx, sy = sx * grow, sy * grow
+    elif cap and count > cap:
         k = int(np.sqrt(cap)) // 2
         x0, x1 = max(0.0, centre[0] - w / 2 - k * sx), min(width - w, centre[0] - w / 2 + k * sx)
         y0, y1 = max(0.0, centre[1] - h / 2 - k * sy), min(height - h, centre[1] - h / 2 + k * sy)
@@ -121,7 +128,7 @@ def kind(overlap):
     return "on" if overlap >= 0.3 else "partly" if overlap >= 0.1 else "off"
 
 
-def study_frames(folder, step, cap):
+def study_frames(folder, step, cap, sizes, spread):
     rows = []
     for video in sorted(pathlib.Path(folder).glob("*.avi")):
         frames, truth = read(video, video.with_suffix(".txt"))
@@ -133,12 +140,18 @@ def study_frames(folder, step, cap):
             if g[2] <= 0 or g[3] <= 0 or inside < g[2] * g[3] / 2:
                 continue
             before = truth[t - step]
-            windows = grid(width, height, before[2:], (before[0] + before[2] / 2, before[1] + before[3] / 2), cap)
+            centre = (before[0] + before[2] / 2, before[1] + before[3] / 2)
+            windows = [b for k in (1, 0.75)[:sizes] for b in grid(width, height, (before[2] * k, before[3] * k), centre, cap, spread)]
             values = scorer.scores(frames[t], windows)
             overlaps = np.array([iou(b, g) for b in windows])
             best, score = scorer.refine(frames[t], windows[int(np.argmax(values))])
-            off = values[overlaps < 0.1]
-            rows.append((video.stem, score, iou(best, g), float(off.max()) if len(off) else -1.0))
+            off = np.flatnonzero(overlaps == 0)
+            off_score = float(values[off].max()) if len(off) else -1.0
+            if len(off):
+                # The best window clear of the object, refined as a re-seat would be, while it stays clear of it.
+                moved, moved_score = scorer.refine(frames[t], windows[off[int(np.argmax(values[off]))]])
+                off_score = max(off_score, moved_score) if iou(moved, g) == 0 else off_score
+            rows.append((video.stem, score, iou(best, g), off_score))
             print(video.stem, t, "best %.3f IoU %.2f, best off the object %.3f" % rows[-1][1:], flush=True)
     print("\nsequence, frames, best window on / partly / off the object")
     for name in sorted({r[0] for r in rows}):
@@ -196,7 +209,8 @@ def option(name, default):
 
 def main():
     if len(sys.argv) >= 2 and sys.argv[1] == "frames":
-        study_frames(option("--data", CACHE / "eval-dev" / "tracking"), int(option("--step", 10)), int(option("--cap", 120)))
+        study_frames(option("--data", CACHE / "eval-dev" / "tracking"), int(option("--step", 10)), int(option("--cap", 120)),
+                     int(option("--sizes", 1)), "--spread" in sys.argv)
     elif len(sys.argv) >= 5 and sys.argv[1] == "events":
         trackers = {"csrt": cv2.TrackerCSRT_create, "kcf": cv2.TrackerKCF_create}
         study_events(sys.argv[2], sys.argv[3], sys.argv[4], float(option("--bar", 0.15)), trackers[option("--tracker", "csrt")])
