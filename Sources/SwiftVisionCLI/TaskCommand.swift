@@ -121,8 +121,9 @@ enum TaskInputs {
     }
 
     /// Runs `runner` over every frame of the video, stream or camera `url`, appending each frame's drawings
-    /// to a video per drawing and reporting each frame's line. A file's drawings keep its frames' times: at
-    /// its steady rate, a drawing is repeated until the next frame is due (a variable rate's slower part).
+    /// to a video per drawing and reporting each frame's line. A drawing keeps the frames' times (a live
+    /// source's by arrival): at the steady rate, a drawing is repeated until the next frame is due (a variable
+    /// rate's slower part, a camera slower than the rate its stream announces).
     private static func runFrames<Task: VisionTask>(
         of url: URL, runner: TaskRunner<Task>, drawings: [(Rendering<Task.Output>, URL)],
         report: (TaskLine<Task.Output>) throws -> Void
@@ -144,7 +145,7 @@ enum TaskInputs {
             let due = Int((Double(frame.timestampInMilliseconds) * reader.steadyFramesPerSecond / 1000).rounded())
             for (index, (rendering, writer)) in writers.enumerated() {
                 guard let drawn = try rendering.render(frame.image, output) else { continue }
-                while !reader.isLive, written[index].count < due, let last = written[index].last {
+                while written[index].count < due, let last = written[index].last {
                     try writer.append(last)
                     written[index].count += 1
                 }
