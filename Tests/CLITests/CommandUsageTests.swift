@@ -52,6 +52,9 @@ import Testing
         (["hands", "--min-detection-confidence", "2"], "Error: invalid option: --min-detection-confidence must lie in 0…1, not 2.0"),
         (["faces", "--threshold", "2"], "Error: invalid option: --threshold must lie in 0…1, not 2.0"),
         (["objects", "--classification-threshold", "2"], "Error: invalid option: --classification-threshold must lie in 0…1, not 2.0"),
+        (["rectangles", "--min-size", "2"], "Error: invalid option: --min-size must lie in 0…1, not 2.0"),
+        (["rectangles", "--min-aspect", "0.8", "--max-aspect", "0.6"],
+         "Error: invalid option: --min-aspect must not exceed the largest aspect ratio (0.6), not 0.8"),
     ])
     func refusedOptionsAreNamedAsTyped(arguments: [String], message: String) throws {
         let photo = try Fixtures.sample("bus.jpg").path

@@ -233,6 +233,9 @@ enum Samples {
                 ("/v1/faces?maxFaces=0", "invalid option: maxFaces must be at least 1, not 0"),
                 ("/v1/hands?model-complexity=5", "invalid option: model-complexity must be 0 (lite) or 1 (full), not 5"),
                 ("/v1/segment?smoothing=2", "invalid option: smoothing must lie in 0…1, not 2.0"),
+                ("/v1/rectangles?min-size=2", "invalid option: min-size must lie in 0…1, not 2.0"),
+                ("/v1/text?minTextHeight=5", "invalid option: minTextHeight must lie in 0…1, not 5.0"),
+                ("/v1/barcodes?max=-1", "invalid option: max must not be negative, not -1"),
             ] {
                 let response = try await client.execute(uri: uri, method: .post, headers: Samples.jpeg, body: try Samples.body("bus.jpg"))
                 #expect(response.status == .badRequest, "\(uri)")

@@ -102,8 +102,10 @@ import Testing
         #expect(try BarcodeEngine().results(in: tiny).isEmpty)
         let flat = try VisionImage(pixels: Data(repeating: 200, count: 300 * 200 * 3), width: 300, height: 200, format: .rgb)
         #expect(try BarcodeEngine().results(in: flat).isEmpty)
-        #expect(throws: VisionTaskError.self) {
-            try BarcodeEngine(options: BarcodeEngineOptions(maximumCount: -1)).results(in: flat)
+        var negative = BarcodesTask.Options()
+        negative.max = -1
+        #expect(throws: VisionTaskError.invalidOption("must not be negative, not -1", key: "max")) {
+            try BarcodesTask(options: negative)
         }
         #expect(BarcodeFormat(name: "qrcode") == .qrCode && BarcodeFormat(name: "linear") == .linear)
         #expect(BarcodeFormat(name: "Telepen") == nil)

@@ -34,9 +34,6 @@ package struct BarcodeEngine: Sendable {
 
     /// The codes in `image`, with corners in its upright pixels.
     package func results(in image: VisionImage) throws -> [Barcode] {
-        guard options.maximumCount >= 0 else {
-            throw VisionTaskError.invalidOption("maximumCount must not be negative")
-        }
         let gray = try image.uprightGray()
         var reader = ZXingReader(
             formats: options.formats, tryHarder: options.tryHarder, tryRotate: options.tryRotations,

@@ -40,6 +40,7 @@ public struct BarcodesTask: VisionTask {
             var options = fast ? BarcodeEngineOptions.fast : BarcodeEngineOptions(
                 tryHarder: tryHarder, tryRotations: tryRotations, tryDownscale: tryDownscale, tryInverted: tryInverted)
             options.formats = try BarcodeFormat(list: formats)
+            guard max >= 0 else { throw VisionTaskError.invalidOption("must not be negative, not \(max)", key: "max") }
             options.maximumCount = max
             return options
         }

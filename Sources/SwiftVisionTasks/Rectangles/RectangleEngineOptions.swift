@@ -29,17 +29,20 @@ public struct RectangleEngineOptions: Sendable, Equatable {
         self.maximumObservations = maximumObservations
     }
 
-    /// Throws unless every option is within its range.
+    /// Throws unless every option is within its range, naming the option at fault by its key here
+    /// (`minimumSize`).
     func validate() throws {
-        func check(_ condition: Bool, _ message: String) throws {
-            guard condition else { throw VisionTaskError.invalidOption(message) }
+        func check(_ condition: Bool, _ key: String, _ reason: String) throws {
+            guard condition else { throw VisionTaskError.invalidOption(reason, key: key) }
         }
-        try check((0...1).contains(minimumAspectRatio) && (0...1).contains(maximumAspectRatio),
-                  "aspect ratios must lie in 0…1")
-        try check(minimumAspectRatio <= maximumAspectRatio, "minimumAspectRatio exceeds maximumAspectRatio")
-        try check((0...45).contains(quadratureTolerance), "quadratureTolerance must lie in 0…45 degrees")
-        try check((0...1).contains(minimumSize), "minimumSize must lie in 0…1")
-        try check((0...1).contains(minimumConfidence), "minimumConfidence must lie in 0…1")
-        try check(maximumObservations >= 0, "maximumObservations must not be negative")
+        for (key, ratio) in [("minimumAspectRatio", minimumAspectRatio), ("maximumAspectRatio", maximumAspectRatio)] {
+            try check((0...1).contains(ratio), key, "must lie in 0…1, not \(ratio)")
+        }
+        try check(minimumAspectRatio <= maximumAspectRatio, "minimumAspectRatio",
+                  "must not exceed the largest aspect ratio (\(maximumAspectRatio)), not \(minimumAspectRatio)")
+        try check((0...45).contains(quadratureTolerance), "quadratureTolerance", "must lie in 0…45 degrees, not \(quadratureTolerance)")
+        try check((0...1).contains(minimumSize), "minimumSize", "must lie in 0…1, not \(minimumSize)")
+        try check((0...1).contains(minimumConfidence), "minimumConfidence", "must lie in 0…1, not \(minimumConfidence)")
+        try check(maximumObservations >= 0, "maximumObservations", "must not be negative, not \(maximumObservations)")
     }
 }

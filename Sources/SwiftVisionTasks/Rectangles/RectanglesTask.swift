@@ -50,9 +50,16 @@ public struct RectanglesTask: VisionTask {
     public let options: Options
     private let detector: RectangleEngine
 
-    /// Checks the options; there is no model to load.
+    /// Checks the options, naming the one at fault by its key here (`minSize`); there is no model to load.
     public init(options: Options, store: ModelStore) throws {
-        try options.detectorOptions.validate()
+        do {
+            try options.detectorOptions.validate()
+        } catch let error as VisionTaskError {
+            throw error.renamingOption([
+                "minimumAspectRatio": "minAspect", "maximumAspectRatio": "maxAspect", "minimumSize": "minSize",
+                "minimumConfidence": "minConfidence", "maximumObservations": "max",
+            ])
+        }
         self.options = options
         detector = RectangleEngine(options: options.detectorOptions)
     }

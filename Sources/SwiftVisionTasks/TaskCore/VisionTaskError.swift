@@ -72,6 +72,13 @@ extension VisionTaskError {
     /// mistyped or hostile value cannot start thousands of threads.
     public static let maximumThreads = max(16, 4 * ProcessInfo.processInfo.activeProcessorCount)
 
+    /// The same error with the option at fault keyed `keys[key]` where `keys` holds its key: for a task whose
+    /// options name an engine's otherwise (the rectangles task's `minSize` for the engine's `minimumSize`).
+    package func renamingOption(_ keys: [String: String]) -> VisionTaskError {
+        guard case .invalidOption(let reason, let key?) = self, let renamed = keys[key] else { return self }
+        return .invalidOption(reason, key: renamed)
+    }
+
     /// Checks a `threads` option: nil (the task's default) or 1…``maximumThreads``.
     static func checkThreads(_ threads: Int?) throws {
         guard let threads else { return }

@@ -81,7 +81,7 @@ package final class TextEngine: @unchecked Sendable {
         detector: TextLineDetector? = nil, recognizer: TextLineRecognizer? = nil, direction: TextDirectionClassifier? = nil
     ) throws {
         guard (0...1).contains(options.minimumTextHeight) else {
-            throw VisionTaskError.invalidOption("minimumTextHeight must lie in 0…1")
+            throw VisionTaskError.invalidOption("must lie in 0…1, not \(options.minimumTextHeight)", key: "minimumTextHeight")
         }
         guard !options.languages.isEmpty else { throw VisionTaskError.invalidOption("no recognition language given") }
         let directory = TesseractLanguage.dataDirectory(options.dataDirectory)

@@ -57,7 +57,11 @@ public struct TextTask: VisionTask {
     /// Starts Tesseract once per process for each set of options, through the model store.
     public init(options: Options, store: ModelStore) throws {
         self.options = options
-        recognizer = try TextEngine.shared(options.recognizerOptions, store: store)
+        do {
+            recognizer = try TextEngine.shared(options.recognizerOptions, store: store)
+        } catch let error as VisionTaskError {
+            throw error.renamingOption(["minimumTextHeight": "minTextHeight"])
+        }
     }
 
     /// The text in one image, in reading order.
