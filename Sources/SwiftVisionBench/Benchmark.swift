@@ -31,7 +31,7 @@ struct Timing {
 func sampleMilliseconds(iterations: Int, _ body: () throws -> Void) rethrows -> [Double] {
     for _ in 0..<warmUpRuns { try body() }
     let clock = ContinuousClock()
-    return try (0..<iterations).map { _ in milliseconds(try clock.measure(body)) }
+    return try (0..<iterations).map { _ in try clock.measure(body).inMilliseconds }
 }
 
 /// Median and IQR of the wall time of repeated runs, after ``warmUpRuns`` runs left out.
@@ -56,10 +56,6 @@ func bareInvoke(of name: String, cache: SwiftVisionCache) throws -> () throws ->
     return { try interpreter.invoke { _ in } readingOutputs: { _ in } }
 }
 
-/// A duration in milliseconds.
-func milliseconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
-}
 
 /// The process's peak resident memory so far (VmHWM), in MiB.
 func peakResidentMiB() -> Double {

@@ -92,9 +92,9 @@ enum FaceLandmarkerBenchmark {
         var meshes: [[[Landmark]]] = []
         for (index, frame) in frames.enumerated() {
             var faces: [[Landmark]] = []
-            let ms = milliseconds(try clock.measure {
+            let ms = try clock.measure {
                 faces = try runner.run(videoFrame: frame, timestampInMilliseconds: index * 33).faces.compactMap(\.mesh)
-            })
+            }.inMilliseconds
             if index >= warmUpFrames { samples.append(ms) }
             meshes.append(faces)
         }

@@ -45,7 +45,7 @@ enum HTTPLoad {
                         continue
                     }
                     own.append(Answer(
-                        status: status, milliseconds: milliseconds(ContinuousClock.now - start),
+                        status: status, milliseconds: (ContinuousClock.now - start).inMilliseconds,
                         stages: serverTiming(headers["server-timing"] ?? "")))
                     if headers["connection"]?.lowercased() == "close" {
                         close(connection)

@@ -53,7 +53,7 @@ struct IngestProfile {
             func timed<Result>(_ body: () throws -> Result) rethrows -> Result {
                 let started = (wall: ContinuousClock.now, cpu: Self.threadCPUMilliseconds())
                 defer {
-                    stages[stage].wall.append(milliseconds(ContinuousClock.now - started.wall))
+                    stages[stage].wall.append((ContinuousClock.now - started.wall).inMilliseconds)
                     stages[stage].cpu.append(Self.threadCPUMilliseconds() - started.cpu)
                     stage += 1
                 }

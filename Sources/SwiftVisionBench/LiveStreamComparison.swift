@@ -44,12 +44,12 @@ struct LiveStreamComparison {
         let start = clock.now
         while clock.now - start < .seconds(seconds) {
             sentAt.append(clock.now)
-            calls.append(milliseconds(try clock.measure { try send(sentAt.count - 1) }))
+            calls.append(try clock.measure { try send(sentAt.count - 1) }.inMilliseconds)
             Thread.sleep(forTimeInterval: Double(period) / 1000)
         }
-        let elapsed = milliseconds(clock.now - start) / 1000
+        let elapsed = (clock.now - start).inMilliseconds / 1000
         Thread.sleep(forTimeInterval: 0.5)
-        let latencies = deliveries.times.withLock { $0.map { milliseconds($0.value - sentAt[$0.key]) } }.sorted()
+        let latencies = deliveries.times.withLock { $0.map { ($0.value - sentAt[$0.key]).inMilliseconds } }.sorted()
         return StreamReport(
             sent: calls.count, delivered: latencies.count, seconds: elapsed, callMsMedian: Timing(samples: calls).median,
             callMsMax: calls.max() ?? 0, latencyMsMedian: latencies.isEmpty ? nil : Timing(samples: latencies).median,

@@ -86,7 +86,7 @@ enum ObjectBenchmark {
         let clock = ContinuousClock()
         var samples: [Double] = []
         for (index, frame) in frames.enumerated() {
-            samples.append(milliseconds(try clock.measure { try body(index, frame) }))
+            samples.append(try clock.measure { try body(index, frame) }.inMilliseconds)
         }
         return Timing(samples: samples).median
     }

@@ -262,7 +262,7 @@ enum ServiceBenchmark {
                 let deadline = end.value
                 do {
                     while clock.now < deadline {
-                        own.append(milliseconds(try clock.measure { _ = try task.output(for: try VisionImage(data: body)) }))
+                        own.append(try clock.measure { _ = try task.output(for: try VisionImage(data: body)) }.inMilliseconds)
                     }
                 } catch {
                     failure.value = error
@@ -280,7 +280,7 @@ enum ServiceBenchmark {
         if let error = failure.value { throw error }
         let all = times.value.flatMap { $0 }
         return LibraryAtOnce(
-            perSecond: Double(all.count) * 1000 / milliseconds(elapsed), latencies: all,
+            perSecond: Double(all.count) * 1000 / elapsed.inMilliseconds, latencies: all,
             cpuMilliseconds: (IngestProfile.cpuMilliseconds(CLOCK_PROCESS_CPUTIME_ID) - cpuBefore) / Double(Swift.max(all.count, 1)))
     }
 
@@ -352,7 +352,7 @@ enum ServiceBenchmark {
     static func latencies(count: Int, _ body: () throws -> Void) rethrows -> [Double] {
         try body()
         let clock = ContinuousClock()
-        return try (0..<count).map { _ in milliseconds(try clock.measure(body)) }
+        return try (0..<count).map { _ in try clock.measure(body).inMilliseconds }
     }
 
     /// A wrk script that POSTs `body` (kept in a file beside it) and counts the statuses; with

@@ -41,7 +41,7 @@ enum SoakBenchmark {
                 samples.append(memoryMiB("VmRSS", process: "self") * 1.048_576)
             }
         }
-        let seconds = milliseconds(clock.now - start) / 1000
+        let seconds = (clock.now - start).inMilliseconds / 1000
         print("\(label): \(frameCount) frames in \(String(format: "%.0f", seconds)) s")
         print("  RSS MB: " + samples.map { String(format: "%.1f", $0) }.joined(separator: " "))
         let baselineIndex = warmUpFrames / sampleInterval - 1

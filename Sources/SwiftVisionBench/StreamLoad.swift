@@ -59,7 +59,7 @@ enum StreamLoad {
         }
         let first = opened.compactMap(\.firstSent).min()
         let last = opened.compactMap(\.lastAnswer).max()
-        if let first, let last { outcome.seconds = milliseconds(last - first) / 1000 }
+        if let first, let last { outcome.seconds = (last - first).inMilliseconds / 1000 }
         return outcome
     }
 
@@ -106,7 +106,7 @@ enum StreamLoad {
         while clock.now < deadline {
             if let framesPerSecond {
                 // The camera's next frame.
-                let wait = milliseconds(clock.now.duration(to: next))
+                let wait = clock.now.duration(to: next).inMilliseconds
                 if wait > 0 { Thread.sleep(forTimeInterval: wait / 1000) }
                 next += .seconds(1 / framesPerSecond)
             }
@@ -218,7 +218,7 @@ enum StreamLoad {
             } else if let index, index < progress.sentAt.count {
                 progress.record.results += 1
                 progress.record.dropped += object["dropped"] as? Int ?? 0
-                progress.record.latencies.append(milliseconds(now - progress.sentAt[index]))
+                progress.record.latencies.append((now - progress.sentAt[index]).inMilliseconds)
             }
         }
         progress.answered.withLock {

@@ -65,10 +65,10 @@ extension PeerSession {
             for step in sides.indices {
                 switch sides[(turn + step) % sides.count] {
                 case .ours:
-                    let ms = milliseconds(try clock.measure(ours))
+                    let ms = try clock.measure(ours).inMilliseconds
                     if counts { samples.append(ms) }
                 case .floor:
-                    let ms = milliseconds(try clock.measure { try floor?() })
+                    let ms = try clock.measure { try floor?() }.inMilliseconds
                     if counts { floorSamples.append(ms) }
                 case .peer:
                     let next = try self.answer(to: request, as: Answer.self)

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import SwiftVisionCore
 
 /// Logs one structured line per request: method, path (without the query, which may carry a token),
 /// client, status and duration, with the request's id in the logger's metadata. Health checks and
@@ -11,8 +12,7 @@ struct AccessLogMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
-        let elapsed = ContinuousClock.now - start
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let milliseconds = (ContinuousClock.now - start).inMilliseconds
         let path = request.uri.path
         let level: Logger.Level = path == "/healthz" || path == "/metrics" ? .debug : .info
         context.logger.log(

@@ -268,8 +268,7 @@ final class SourceRunner: Sendable {
                     let due = opened + .milliseconds(frame.timestampInMilliseconds)
                     if due > .now, wake.wait(timeout: .now() + .milliseconds(Int((due - .now).seconds * 1000))) == .success { return }
                 }
-                let elapsed = ContinuousClock.now - start
-                let timestamp = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+                let timestamp = (ContinuousClock.now - start).wholeMilliseconds
                 update {
                     $0.framesIn += 1
                     $0.lastFrameMs = WebhookOutbox.nowMilliseconds()

@@ -16,11 +16,7 @@ struct StageTimings: Sendable {
     /// The `Server-Timing` header's value, in milliseconds: `queue;dur=0.02, decode;dur=3.10, …`.
     var headerValue: String {
         [("queue", queue), ("decode", decode), ("inference", inference), ("encode", encode)]
-            .map { String(format: "%@;dur=%.3f", $0.0, Self.milliseconds($0.1)) }.joined(separator: ", ")
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+            .map { String(format: "%@;dur=%.3f", $0.0, $0.1.inMilliseconds) }.joined(separator: ", ")
     }
 }
 

@@ -77,7 +77,7 @@ public final class VideoReader: Sequence, IteratorProtocol {
             isoTrack: container == .isoMedia ? ISOVideoTrack(contentsOf: url) : nil, limits: limits
         ) {
             sv_video_reader_open(
-                location, Int32(clamping: Self.milliseconds(Self.openTimeout)), Int32(clamping: Self.milliseconds(Self.readTimeout)))
+                location, Int32(clamping: Self.openTimeout.wholeMilliseconds), Int32(clamping: Self.readTimeout.wholeMilliseconds))
         }
         if let isoTrack, isoTrack.fastestFramesPerSecond > framesPerSecond * 1.05 { steadyFramesPerSecond = isoTrack.fastestFramesPerSecond }
     }
@@ -138,11 +138,6 @@ public final class VideoReader: Sequence, IteratorProtocol {
         reportedFrameCount = self.isLive ? 0 : Swift.max(0, Int(count))
     }
 
-    /// `duration` in whole milliseconds.
-    private static func milliseconds(_ duration: Duration) -> Int {
-        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
-    }
-
     /// The next frame; nil at the end of the video or after a damaged frame (see ``error``).
     public func next() -> VideoFrame? {
         guard error == nil else { return nil }
@@ -155,7 +150,7 @@ public final class VideoReader: Sequence, IteratorProtocol {
             // timestamps report 0: fall back to the frame rate. Time always increases.
             let fromRate = Int((Double(nextIndex) * 1000 / framesPerSecond).rounded())
             let now = ContinuousClock.now
-            let arrival = Self.milliseconds(now - (firstArrival ?? now))
+            let arrival = (now - (firstArrival ?? now)).wholeMilliseconds
             if firstArrival == nil { firstArrival = now }
             var measured = isLive ? arrival : position > 0 ? Int(position.rounded()) : fromRate
             if !isLive, position <= 0, let lastGap, lastGap > 0, abs(fromRate - (lastTimestamp + lastGap)) * 2 > lastGap {

@@ -268,8 +268,7 @@ public final class TaskRunner<Job: VisionTask>: Sendable {
 
     /// Milliseconds since the runner was made.
     private func arrivalTime() -> Int {
-        let elapsed = ContinuousClock.now - started
-        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        (ContinuousClock.now - started).wholeMilliseconds
     }
 }
 
