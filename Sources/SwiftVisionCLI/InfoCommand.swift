@@ -99,7 +99,7 @@ struct InfoCommand: ParsableCommand {
     static func describeVideo(_ url: URL, file: String) throws -> Report {
         let reader = try VideoReader(url: url)
         var report = Report(file: file, width: reader.width, height: reader.height)
-        report.format = url.isFileURL ? VideoContainer(contentsOf: url)?.rawValue ?? "video" : url.scheme
+        report.format = url.isFileURL ? reader.container?.rawValue ?? "video" : url.scheme
         if let track = reader.isoTrack {
             report.frames = track.presentationTimes.count
             report.framesPerSecond = (track.averageFramesPerSecond * 1000).rounded() / 1000

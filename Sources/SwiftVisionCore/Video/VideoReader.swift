@@ -37,7 +37,9 @@ public final class VideoReader: Sequence, IteratorProtocol {
     /// video ending well before it is cut short; elsewhere (Matroska, WebM, transport streams, ASF) FFmpeg
     /// estimates it from the duration and the frame rate, which a variable frame rate or a stream without
     /// a duration puts far off (a screen recording's WebM: 222 announced, 142 frames, all of them read).
-    private let indexesFrames: Bool
+    private var indexesFrames: Bool { container == .isoMedia || container == .avi }
+    /// The file's container, told by its first bytes; nil for streams, cameras and containers not told so.
+    public let container: VideoContainer?
     /// An MP4 or MOV file's first video track as its sample tables describe it (frames, times, rate,
     /// duration, turn), read when the file is opened; nil for other containers and streams.
     public let isoTrack: ISOVideoTrack?
@@ -73,7 +75,7 @@ public final class VideoReader: Sequence, IteratorProtocol {
         }
         let container = isStream ? nil : VideoContainer(contentsOf: url)
         try self.init(
-            url: url, name: location, isLive: isStream, indexesFrames: container == .isoMedia || container == .avi,
+            url: url, name: location, isLive: isStream, container: container,
             isoTrack: container == .isoMedia ? ISOVideoTrack(contentsOf: url) : nil, limits: limits
         ) {
             sv_video_reader_open(
@@ -85,13 +87,14 @@ public final class VideoReader: Sequence, IteratorProtocol {
     /// Opens camera `index` (`/dev/videoN`, V4L2), refusing frames larger than `limits`.
     public convenience init(camera index: Int, limits: ImageLimits = .default) throws {
         let name = "camera:\(index)"
-        try self.init(url: URL(string: name)!, name: name, isLive: true, indexesFrames: false, isoTrack: nil, limits: limits) {
+        try self.init(url: URL(string: name)!, name: name, isLive: true, container: nil, isoTrack: nil, limits: limits) {
             sv_video_reader_open_camera(Int32(clamping: index))
         }
     }
 
     private init(
-        url: URL, name: String, isLive: Bool, indexesFrames: Bool, isoTrack: ISOVideoTrack?, limits: ImageLimits, open: () -> OpaquePointer?
+        url: URL, name: String, isLive: Bool, container: VideoContainer?, isoTrack: ISOVideoTrack?, limits: ImageLimits,
+        open: () -> OpaquePointer?
     ) throws {
         guard let reader = open() else {
             // A sound file in a container that also holds videos (an `.m4a`, an Ogg Vorbis file) is named as such.
@@ -100,7 +103,7 @@ public final class VideoReader: Sequence, IteratorProtocol {
                 throw VideoError.cannotOpen(path: name, reason: audio.explanation)
             }
             // As FFmpeg says "moov atom not found": an MP4 or MOV whose recording stopped before its index was written.
-            if url.isFileURL, VideoContainer(contentsOf: url) == .isoMedia, ISOBoxes.isCutBeforeMovieBox(ofFileAt: url) {
+            if container == .isoMedia, ISOBoxes.isCutBeforeMovieBox(ofFileAt: url) {
                 throw VideoError.cannotOpen(
                     path: name, reason: "it is cut short before its index (the movie box, moov): a recording stopped before it was finished, or an incomplete copy")
             }
@@ -127,7 +130,7 @@ public final class VideoReader: Sequence, IteratorProtocol {
         self.name = name
         let servedFile = ["http", "https"].contains(url.scheme?.lowercased() ?? "") && count > 0
         self.isLive = isLive && !servedFile
-        self.indexesFrames = indexesFrames
+        self.container = container
         self.isoTrack = isoTrack
         timesFollowTrack = isoTrack != nil
         self.reader = reader
