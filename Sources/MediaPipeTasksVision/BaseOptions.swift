@@ -6,14 +6,18 @@ import SwiftVisionTasks
 /// The model a MediaPipe task runs, as MediaPipe's `BaseOptions`: a class, so that
 /// `options.baseOptions.modelAssetPath = path` works on a `let`.
 public final class BaseOptions: @unchecked Sendable {
-    /// The path of a `.tflite` model; nil for the task's model from the model zoo.
-    public var modelAssetPath: String?
+    /// The path of a `.tflite` model, a `String` that is empty by default, as MediaPipe's `NSString` property.
+    /// Where MediaPipe refuses an empty path, a task here runs its model from the model zoo.
+    public var modelAssetPath = ""
     /// The hardware to run the model on: `.CPU`, MediaPipe's default; `.GPU` runs on the CPU too (``Delegate``).
     public var delegate: Delegate = .CPU
 
-    /// Options that run the model at `modelAssetPath`, or the task's model from the model zoo when nil.
-    public init(modelAssetPath: String? = nil) {
-        self.modelAssetPath = modelAssetPath
+    /// Options that run the task's model from the model zoo, on the CPU.
+    public init() {}
+
+    /// `modelAssetPath`, or nil when it is empty: the task options' spelling of "the model from the model zoo".
+    var modelPath: String? {
+        modelAssetPath.isEmpty ? nil : modelAssetPath
     }
 }
 

@@ -20,7 +20,7 @@ public final class FaceDetectorOptions: TaskOptions, @unchecked Sendable {
 
     /// The detection task's options for these, once the model is checked.
     func taskOptions() throws -> FaceDetectionTask.Options {
-        try InstalledModel.check(baseOptions.modelAssetPath, installed: FaceDetectionTask.modelName, task: "FaceDetector")
+        try InstalledModel.check(baseOptions.modelPath, installed: FaceDetectionTask.modelName, task: "FaceDetector")
         return FaceDetectionTask.Options(
             minimumConfidence: minDetectionConfidence, suppressionThreshold: minSuppressionThreshold, threads: threadCount)
     }

@@ -37,7 +37,7 @@ public final class FaceLandmarkerOptions: TaskOptions, @unchecked Sendable {
     /// The faces task's options for these, once the model and the options the task cannot serve are checked:
     /// the short-range detector on the whole image, then the mesh; in a stream the mesh follows each face.
     func taskOptions() throws -> FacesTask.Options {
-        try InstalledModel.check(baseOptions.modelAssetPath, installed: "face_landmark.tflite", task: "FaceLandmarker")
+        try InstalledModel.check(baseOptions.modelPath, installed: "face_landmark.tflite", task: "FaceLandmarker")
         guard !outputFaceBlendshapes else {
             throw VisionTaskError.invalidOption("outputFaceBlendshapes: MediaPipe's face_blendshapes.tflite is not installed")
         }

@@ -25,7 +25,7 @@ public final class HandLandmarkerOptions: TaskOptions, @unchecked Sendable {
     /// The task's options for these, once `baseOptions.modelAssetPath` is checked: it may name a copy of the
     /// installed `hand_landmark_full.tflite` only.
     func taskOptions() throws -> HandsTask.Options {
-        try InstalledModel.check(baseOptions.modelAssetPath, installed: "hand_landmark_full.tflite", task: "HandLandmarker")
+        try InstalledModel.check(baseOptions.modelPath, installed: "hand_landmark_full.tflite", task: "HandLandmarker")
         var options = HandsTask.Options()
         options.maxHands = numHands
         options.minDetectionConfidence = minHandDetectionConfidence

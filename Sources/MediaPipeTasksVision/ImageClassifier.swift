@@ -16,7 +16,7 @@ public final class ImageClassifierOptions: ClassifyingTaskOptions, @unchecked Se
     /// The labels task's options for these.
     var taskOptions: LabelsTask.Options {
         var options = LabelsTask.Options()
-        options.model = baseOptions.modelAssetPath
+        options.model = baseOptions.modelPath
         options.threshold = scoreThreshold
         options.max = maxResults < 0 ? Int.max : maxResults
         options.allow = categoryAllowlist

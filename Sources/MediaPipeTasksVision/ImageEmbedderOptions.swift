@@ -25,7 +25,7 @@ public final class ImageEmbedderOptions: TaskOptions, @unchecked Sendable {
     /// The embedding task's options for these.
     var taskOptions: EmbeddingsTask.Options {
         var options = EmbeddingsTask.Options()
-        options.model = baseOptions.modelAssetPath
+        options.model = baseOptions.modelPath
         options.l2Normalize = l2Normalize
         options.quantize = quantize
         options.threads = threadCount

@@ -28,7 +28,7 @@ public final class ImageSegmenterOptions: TaskOptions, @unchecked Sendable {
             throw VisionTaskError.invalidOption("at least one of shouldOutputConfidenceMasks and shouldOutputCategoryMask must be set")
         }
         var options = SegmentTask.Options()
-        options.model = baseOptions.modelAssetPath
+        options.model = baseOptions.modelPath
         options.smoothing = 0
         options.threads = threadCount
         return options

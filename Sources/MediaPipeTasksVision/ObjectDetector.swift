@@ -23,7 +23,7 @@ public final class ObjectDetectorOptions: ClassifyingTaskOptions, @unchecked Sen
         options.multiple = true
         options.classify = true
         options.maxObjects = Self.candidateCount
-        options.detector = baseOptions.modelAssetPath
+        options.detector = baseOptions.modelPath
         options.threshold = scoreThreshold > 0 ? scoreThreshold : nil
         options.threads = threadCount
         return options

@@ -28,7 +28,7 @@ public final class PoseLandmarkerOptions: TaskOptions, @unchecked Sendable {
     /// The task's options for these, once `baseOptions.modelAssetPath` is checked: it may name a copy of the
     /// installed `pose_landmark_full.tflite` only.
     func taskOptions() throws -> PoseTask.Options {
-        try InstalledModel.check(baseOptions.modelAssetPath, installed: "pose_landmark_full.tflite", task: "PoseLandmarker")
+        try InstalledModel.check(baseOptions.modelPath, installed: "pose_landmark_full.tflite", task: "PoseLandmarker")
         var options = PoseTask.Options()
         options.maxPoses = numPoses
         options.minDetectionConfidence = minPoseDetectionConfidence

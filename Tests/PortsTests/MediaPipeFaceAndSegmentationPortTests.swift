@@ -73,7 +73,9 @@ import Testing
     @Test func optionsHaveMediaPipesDefaults() {
         let detector = FaceDetectorOptions()
         #expect(detector.runningMode == .image && detector.minDetectionConfidence == 0.5 && detector.minSuppressionThreshold == 0.3)
-        #expect(detector.baseOptions.modelAssetPath == nil && detector.faceDetectorLiveStreamDelegate == nil)
+        // MPPBaseOptions.h: `NSString *modelAssetPath`, not nullable; MPPBaseOptions.m sets it to an empty string.
+        let modelAssetPath: String = detector.baseOptions.modelAssetPath
+        #expect(modelAssetPath.isEmpty && detector.faceDetectorLiveStreamDelegate == nil)
         #expect(detector.baseOptions.delegate == .CPU)
         let landmarker = FaceLandmarkerOptions()
         #expect(landmarker.numFaces == 1 && landmarker.minFaceDetectionConfidence == 0.5)
