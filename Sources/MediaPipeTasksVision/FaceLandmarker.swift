@@ -31,13 +31,24 @@ public final class FaceLandmarkerOptions: TaskOptions, @unchecked Sendable {
     /// The presence the face engine keeps faces from.
     static let presence: Float = 0.5
 
+    /// What MediaPipe's published `face_landmarker.task` must hold: its detector is the installed short-range
+    /// BlazeFace, but its mesh is not the installed one, so the bundle is refused, naming its mesh.
+    static let bundle = [
+        BundledModel(
+            name: "face_detector.tflite", installed: "face_detection_short_range.tflite",
+            sha256: "b4578f35940bf5a1a655214a1cce5cab13eba73c1297cd78e1a04c2380b0152f"),
+        BundledModel(
+            name: "face_landmarks_detector.tflite", installed: "face_landmark.tflite", sha256: nil,
+            difference: "in MediaPipe's face_landmarker.task, a 478-point mesh with irises from 256×256 crops"),
+    ]
+
     /// MediaPipe's defaults: one face, image mode, every threshold 0.5, no blendshapes or matrixes.
     public override init() {}
 
     /// The faces task's options for these, once the model and the options the task cannot serve are checked:
     /// the short-range detector on the whole image, then the mesh; in a stream the mesh follows each face.
     func taskOptions() throws -> FacesTask.Options {
-        try InstalledModel.check(baseOptions.modelPath, installed: "face_landmark.tflite", task: "FaceLandmarker")
+        try InstalledModel.check(baseOptions.modelPath, installed: "face_landmark.tflite", bundle: Self.bundle, task: "FaceLandmarker")
         guard !outputFaceBlendshapes else {
             throw VisionTaskError.invalidOption("outputFaceBlendshapes: MediaPipe's face_blendshapes.tflite is not installed")
         }

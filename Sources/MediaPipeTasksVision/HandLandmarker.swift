@@ -22,10 +22,20 @@ public final class HandLandmarkerOptions: TaskOptions, @unchecked Sendable {
     /// MediaPipe's defaults: one hand, image mode.
     public override init() {}
 
+    /// The models of MediaPipe's published `hand_landmarker.task`, which are the installed ones.
+    static let bundle = [
+        BundledModel(
+            name: "hand_detector.tflite", installed: "palm_detection_full.tflite",
+            sha256: "945f713bc23570bd4ed60f848c401dc8eaf95713183d43ba14cf12e467d27a7d"),
+        BundledModel(
+            name: "hand_landmarks_detector.tflite", installed: "hand_landmark_full.tflite",
+            sha256: "6acda74af3fbf40e68265c20c7394b2bad81a16a481dcd79ad7a081887c3d6b9"),
+    ]
+
     /// The task's options for these, once `baseOptions.modelAssetPath` is checked: it may name a copy of the
-    /// installed `hand_landmark_full.tflite` only.
+    /// installed `hand_landmark_full.tflite`, or MediaPipe's `hand_landmarker.task`, which holds the installed models.
     func taskOptions() throws -> HandsTask.Options {
-        try InstalledModel.check(baseOptions.modelPath, installed: "hand_landmark_full.tflite", task: "HandLandmarker")
+        try InstalledModel.check(baseOptions.modelPath, installed: "hand_landmark_full.tflite", bundle: Self.bundle, task: "HandLandmarker")
         var options = HandsTask.Options()
         options.maxHands = numHands
         options.minDetectionConfidence = minHandDetectionConfidence

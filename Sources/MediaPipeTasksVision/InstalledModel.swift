@@ -3,19 +3,47 @@ import SwiftVisionRuntime
 import SwiftVisionTasks
 
 /// The check of `baseOptions.modelAssetPath` for the tasks that run installed models only (the face
-/// detector and the face landmarker): the task core loads those models by name from the cache, so a path
-/// is accepted when it names the installed file or a byte-for-byte copy of it, and refused otherwise,
-/// rather than running another model than the one named.
+/// detector and the landmarkers): the task core loads those models by name from the cache, so a path
+/// is accepted when it names the installed file, a byte-for-byte copy of it, or a `.task` bundle whose models
+/// are the installed ones, and refused otherwise, rather than running another model than the one named.
 enum InstalledModel {
-    /// Throws when `path` is set and is not the installed model `name` (``ModelManagerError/fileNotFound(path:)``
-    /// for a missing file, ``VisionTaskError/invalidOption(_:)`` for another model); `task` names the class.
-    static func check(_ path: String?, installed name: String, task: String) throws {
+    /// Throws when `path` is set and is neither the installed model `name` nor a bundle holding `bundle`'s
+    /// models: ``ModelManagerError/fileNotFound(path:)`` for a missing file, MediaPipe's not-found error for a
+    /// bundle without one of the files, ``VisionTaskError/invalidOption(_:key:)`` for another model; `task`
+    /// names the class.
+    static func check(_ path: String?, installed name: String, bundle: [BundledModel] = [], task: String) throws {
         guard let path else { return }
         guard FileManager.default.fileExists(atPath: path) else { throw ModelManagerError.fileNotFound(path: path) }
+        if PackedFiles.isBundle(atPath: path) { return try check(bundleAt: path, holding: bundle, installed: name, task: task) }
         let installed = SwiftVisionCache.current.model(named: name)
         guard FileManager.default.contentsEqual(atPath: path, andPath: installed.path) else {
             throw VisionTaskError.invalidOption(
                 "baseOptions.modelAssetPath: \(task) runs the installed \(name) (\(installed.path)) only; \(path) is another model")
+        }
+    }
+
+    /// Throws unless the bundle at `path` holds every model of `bundle`, each the published copy of the
+    /// installed model; the errors name what the bundle holds and what to pass instead.
+    private static func check(bundleAt path: String, holding bundle: [BundledModel], installed name: String, task: String) throws {
+        let files = PackedFiles(url: URL(fileURLWithPath: path))
+        let names = try files.names()
+        let contents = "\(path) is a MediaPipe .task bundle holding \(names.joined(separator: ", "))"
+        let instead = "pass the path of the installed \(name), or leave modelAssetPath empty for it"
+        guard !bundle.isEmpty else {
+            throw VisionTaskError.invalidOption("baseOptions.modelAssetPath: \(contents); \(task) takes a .tflite model: \(instead)")
+        }
+        for model in bundle {
+            // MediaPipe's bundle reader answers a missing file with absl's NotFound.
+            guard names.contains(model.name) else {
+                throw NSError(
+                    domain: MPPTasksErrorDomain, code: Int(TasksErrorCode.notFoundError.rawValue),
+                    userInfo: [NSLocalizedDescriptionKey: "\(contents), not the \(model.name) that \(task) needs; \(instead)"])
+            }
+            guard let sha256 = model.sha256, try files.sha256(ofFile: model.name) == sha256 else {
+                let difference = model.difference.isEmpty ? "" : " (\(model.difference))"
+                throw VisionTaskError.invalidOption(
+                    "baseOptions.modelAssetPath: \(contents); its \(model.name)\(difference) is not the \(model.installed) that \(task) runs: \(instead)")
+            }
         }
     }
 }

@@ -25,10 +25,21 @@ public final class PoseLandmarkerOptions: TaskOptions, @unchecked Sendable {
     /// MediaPipe's defaults: one pose, image mode.
     public override init() {}
 
+    /// The models of MediaPipe's published `pose_landmarker_full.task`, which are the installed ones.
+    static let bundle = [
+        BundledModel(
+            name: "pose_detector.tflite", installed: "pose_detection.tflite",
+            sha256: "04f5a96483f8ce5913f8730ad2aa0c4c999c80a4b75653bc0e4712de18e104b2"),
+        BundledModel(
+            name: "pose_landmarks_detector.tflite", installed: "pose_landmark_full.tflite",
+            sha256: "82be6d591b9dad7d29fe21dc9fd892bf8b9602c458fb05209283de8282a0c488"),
+    ]
+
     /// The task's options for these, once `baseOptions.modelAssetPath` is checked: it may name a copy of the
-    /// installed `pose_landmark_full.tflite` only.
+    /// installed `pose_landmark_full.tflite`, or MediaPipe's `pose_landmarker_full.task`, which holds the installed
+    /// models.
     func taskOptions() throws -> PoseTask.Options {
-        try InstalledModel.check(baseOptions.modelPath, installed: "pose_landmark_full.tflite", task: "PoseLandmarker")
+        try InstalledModel.check(baseOptions.modelPath, installed: "pose_landmark_full.tflite", bundle: Self.bundle, task: "PoseLandmarker")
         var options = PoseTask.Options()
         options.maxPoses = numPoses
         options.minDetectionConfidence = minPoseDetectionConfidence

@@ -1,44 +1,20 @@
 import Foundation
 import SwiftVisionCore
-import ZIPFoundation
 
 extension LiteRT.Model {
     /// The most files a model may pack: label files, vocabularies and the like are a handful.
-    public static let maximumPackedFileCount = 4096
-    /// The most bytes one packed file may unpack to. A few kilobytes of compressed zeros can claim
-    /// gigabytes, so the limit holds for what the archive says and for what actually comes out.
-    public static let maximumPackedFileSize = 64 << 20
+    public static let maximumPackedFileCount = PackedFiles.maximumFileCount
+    /// The most bytes one packed file may unpack to (``PackedFiles/maximumFileSize``).
+    public static let maximumPackedFileSize = PackedFiles.maximumFileSize
 
     /// The names of the files packed in the model (the zip archive appended by TFLite's metadata writer).
     public func packedFileNames() throws -> [String] {
-        try withPackedArchive { archive in
-            var names: [String] = []
-            for entry in archive {
-                guard names.count < Self.maximumPackedFileCount else {
-                    throw MetadataError.packedFilesUnreadable(
-                        model: url.lastPathComponent, reason: "more than \(Self.maximumPackedFileCount) files")
-                }
-                names.append(entry.path)
-            }
-            return names
-        }
+        try PackedFiles(url: url).names()
     }
 
     /// The contents of the packed file `name`, at most ``maximumPackedFileSize`` bytes.
     public func packedFile(named name: String) throws -> Data {
-        try withPackedArchive { archive in
-            guard let entry = archive[name] else {
-                throw MetadataError.packedFileNotFound(name: name, model: url.lastPathComponent)
-            }
-            let tooLarge = MetadataError.packedFileTooLarge(name: name, model: url.lastPathComponent, limit: Self.maximumPackedFileSize)
-            guard entry.uncompressedSize <= UInt64(Self.maximumPackedFileSize) else { throw tooLarge }
-            var contents = Data()
-            _ = try archive.extract(entry, skipCRC32: false) { chunk in
-                guard contents.count + chunk.count <= Self.maximumPackedFileSize else { throw tooLarge }
-                contents.append(chunk)
-            }
-            return contents
-        }
+        try PackedFiles(url: url).contents(ofFile: name)
     }
 
     /// The labels of output `index`, one per line of its `.tensorAxisLabels` (or `.tensorValueLabels`) file,
@@ -55,23 +31,5 @@ extension LiteRT.Model {
         }
         if lines.last?.isEmpty == true { lines.removeLast() }
         return lines
-    }
-
-    /// Opens the model's bytes as a ZIP archive. From memory (the file mapped), not from `url`: ZIPFoundation's
-    /// file-backed archive leaks the path's C string (about 60 bytes) on every open.
-    private func withPackedArchive<Result>(_ body: (Archive) throws -> Result) throws -> Result {
-        let archive: Archive
-        do {
-            archive = try Archive(data: Data(contentsOf: url, options: .alwaysMapped), accessMode: .read)
-        } catch {
-            throw MetadataError.packedFilesUnreadable(model: url.lastPathComponent, reason: "\(error)")
-        }
-        do {
-            return try body(archive)
-        } catch let error as MetadataError {
-            throw error
-        } catch {
-            throw MetadataError.packedFilesUnreadable(model: url.lastPathComponent, reason: "\(error)")
-        }
     }
 }

