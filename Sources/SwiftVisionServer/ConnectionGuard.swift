@@ -36,8 +36,7 @@ final class ConnectionPolicy: Sendable {
     }
 
     static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        return .nanoseconds(min(seconds, 1_000_000) * 1_000_000_000 + attoseconds / 1_000_000_000)
+        .nanoseconds(duration.wholeNanoseconds)
     }
 
     /// A complete HTTP/1.1 answer with a JSON error body that closes the connection, as raw bytes for a

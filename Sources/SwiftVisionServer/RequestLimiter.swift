@@ -293,8 +293,6 @@ final class RequestLimiter: Sendable {
     }
 
     private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0 else { return .nanoseconds(0) }
-        return .nanoseconds(Int(min(seconds, 1_000_000)) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        .nanoseconds(Int(max(duration.wholeNanoseconds, 0)))
     }
 }

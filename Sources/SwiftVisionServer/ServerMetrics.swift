@@ -20,7 +20,7 @@ enum ServerMetrics {
         _ = registry
         Counter(label: "swiftvision_requests_total", dimensions: [("task", task), ("status", String(status))]).increment()
         Metrics.Timer(label: "swiftvision_request_duration_seconds", dimensions: [("task", task)]).recordNanoseconds(
-            duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+            duration.wholeNanoseconds)
     }
 
     /// Records where one answered request's time went, as `swiftvision_request_stage_seconds{task,stage}`.
@@ -28,7 +28,7 @@ enum ServerMetrics {
         _ = registry
         for (stage, duration) in [("queue", stages.queue), ("decode", stages.decode), ("inference", stages.inference), ("encode", stages.encode)] {
             Metrics.Timer(label: "swiftvision_request_stage_seconds", dimensions: [("task", task), ("stage", stage)]).recordNanoseconds(
-                duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+                duration.wholeNanoseconds)
         }
     }
 
@@ -52,7 +52,7 @@ enum ServerMetrics {
         _ = registry
         let kind = !ranked ? "filters" : approximate ? "approximate" : "exact"
         Metrics.Timer(label: "swiftvision_collection_search_seconds", dimensions: [("kind", kind)]).recordNanoseconds(
-            duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+            duration.wholeNanoseconds)
     }
 
     /// Live-stream connections open now.
