@@ -22,8 +22,14 @@ public final class VisionImage {
     }
 
     /// The image in the file at `url` (JPEG, PNG, WebP, BMP, TIFF, HEIF, AVIF or GIF), oriented by its EXIF orientation.
+    /// A file that is missing or not a decodable image throws as ML Kit reports errors: an `NSError` in
+    /// ``mlKitErrorDomain`` with ``MLKitErrorCode/invalidArgument``, SwiftVision's error under `NSUnderlyingErrorKey`.
     public convenience init(contentsOf url: URL) throws {
-        self.init(image: try SwiftVisionCore.VisionImage(contentsOf: url))
+        do {
+            self.init(image: try SwiftVisionCore.VisionImage(contentsOf: url))
+        } catch {
+            throw NSError.mlKit(error)
+        }
     }
 
     /// The image as SwiftVision's tasks take it: the pixels with the current ``orientation``.

@@ -151,7 +151,17 @@ import Testing
     }
 
     @Test func badInputGetsMLKitErrors() async throws {
-        #expect(throws: (any Error).self) { try VisionImage(contentsOf: URL(fileURLWithPath: "/nonexistent.png")) }
+        // The file stands in for ML Kit's UIImage: what cannot be read is ML Kit's invalid argument, as the detectors
+        // report an image they cannot use (MLKitErrorCode: gRPC's INVALID_ARGUMENT, 3).
+        for url in [URL(fileURLWithPath: "/nonexistent.png"), PortFixtures.model("face_landmark.tflite")] {
+            do {
+                _ = try VisionImage(contentsOf: url)
+                Issue.record("\(url.path) made an image")
+            } catch let error as NSError {
+                #expect(error.domain == mlKitErrorDomain && error.code == MLKitErrorCode.invalidArgument.rawValue, "\(error)")
+                #expect(error.localizedDescription.contains(url.path) || error.localizedDescription.contains("not an image"))
+            }
+        }
         let options = CustomImageLabelerOptions(localModel: LocalModel(path: "/nonexistent/model.tflite"))
         options.callbackQueue = PortFixtures.callbacks
         let labeler = ImageLabeler.imageLabeler(options: options)
