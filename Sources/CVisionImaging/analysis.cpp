@@ -7,6 +7,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -43,16 +44,16 @@ cv::Mat doubles(const double *values, int rows, int columns) {
 /// Marks the Canny edges in `edges` (255 on edges, 0 elsewhere), as cv::Canny marks them: every local
 /// maximum of the gradient along its direction above the low threshold that is 8-connected through such
 /// pixels to one above the high threshold. `classes` has a border of one zero pixel around the image and
-/// holds, for each local maximum, which thresholds it exceeds: bit 0 the low one, bit 1 the high one (a
-/// maximum above the high threshold is above the low one).
+/// holds, for each local maximum, which thresholds it exceeds: bit `LowBit` the low one, bit `HighBit` the
+/// high one (a maximum above the high threshold is above the low one); other bits are ignored.
 ///
 /// Written for few mispredicted branches, which took most of the time (0.45 of a 0.65 ms pair on a
 /// 360×640 MIDV-500 frame): the map is made without branches, the strong pixels are found eight bytes
 /// at a time, and the flood pushes every neighbour's offset and moves the top only past those it marks,
 /// onto a stack with room for every candidate pixel (each is pushed at most once).
-void traceEdges(const cv::Mat &classes, cv::Mat &edges) {
+template <uchar LowBit, uchar HighBit> void traceEdges(const cv::Mat &classes, cv::Mat &edges) {
     const int rows = edges.rows, columns = edges.cols;
-    constexpr uchar lowBit = 1, highBit = 2;
+    constexpr uchar lowBit = LowBit, highBit = HighBit;
     cv::Mat map(rows + 2, columns + 2, CV_8U);
     const ptrdiff_t step = map.step1();
     uchar *const origin = map.ptr<uchar>(0);
@@ -113,12 +114,13 @@ void traceEdges(const cv::Mat &classes, cv::Mat &edges) {
 /// One row of cv::Canny's non-maxima suppression: for each pixel, 0 unless its squared gradient
 /// magnitude exceeds both neighbours across the edge (the gradient's direction in one of four sectors,
 /// split at tan 22.5° in 15-bit fixed point; the neighbour after may equal it except on a diagonal), and
-/// otherwise bit 0 set where it exceeds `low` and bit 1 where it exceeds `high`. `above` starts one pixel left of the row's first
+/// otherwise bit 0 set where it exceeds `low`, bit 1 where it exceeds `high`, and bits 2 and 3 likewise for
+/// a second pair, `laterLow` and `laterHigh` (INT_MAX for none). `above` starts one pixel left of the row's first
 /// pixel, `centre` and `below` at it, each with a pixel of border on either side. Written without
 /// branches so that it vectorises, with an AVX2 copy chosen at load time where the processor has it.
 __attribute__((target_clones("avx2", "default"))) void classifyMaxima(
     const int *above, const int *centre, const int *below, const short *dx, const short *dy, int columns, int low,
-    int high, uchar *classes) {
+    int high, int laterLow, int laterHigh, uchar *classes) {
     const int tangent22 = int(0.4142135623730950488016887242097 * (1 << 15) + 0.5);
     for (int column = 0; column < columns; ++column) {
         const int m = centre[column];
@@ -132,7 +134,7 @@ __attribute__((target_clones("avx2", "default"))) void classifyMaxima(
         const int before = across ? left : along ? up : rising ? upRight : upLeft;
         const int after = across ? right : along ? down : rising ? downLeft : downRight;
         const int isMaximum = (m > before) & (m + int(across | along) > after);
-        classes[column] = uchar(isMaximum * ((m > low) | (m > high) << 1));
+        classes[column] = uchar(isMaximum * ((m > low) | (m > high) << 1 | (m > laterLow) << 2 | (m > laterHigh) << 3));
     }
 }
 
@@ -366,6 +368,52 @@ int squaredThreshold(double threshold) {
     return cvFloor(threshold > 0 ? threshold * threshold : threshold);
 }
 
+/// The classes of traceEdges for the 8-bit gray `gray` into `classes`, two pixels wider and taller than it (a
+/// border of zeros): which local maxima of the gradient exceed `low` and `high` (bits 0 and 1) and, where
+/// given, a second pair (bits 2 and 3; without one, its bits stay 0), the thresholds as cv::Canny takes them.
+void classifyCanny(const cv::Mat &gray, cv::Mat &classes, double low, double high, const double *later) {
+    CV_Assert(gray.type() == CV_8UC1 && classes.type() == CV_8UC1 && classes.rows == gray.rows + 2 &&
+              classes.cols == gray.cols + 2);
+    const int rows = gray.rows, columns = gray.cols;
+    // The derivatives of two rows at a time: the row classified and the next.
+    std::vector<short> derivatives(4 * size_t(columns));
+    const auto dxRow = [&](int row) { return derivatives.data() + size_t(row % 2) * columns; };
+    const auto dyRow = [&](int row) { return derivatives.data() + size_t(2 + row % 2) * columns; };
+    // The squared magnitude is kept for three rows at a time, with a border of zeros, as cv::Canny
+    // compares the image's edge pixels.
+    if (low > high) std::swap(low, high);
+    const int lowSquared = squaredThreshold(low), highSquared = squaredThreshold(high);
+    int laterLow = INT_MAX, laterHigh = INT_MAX;
+    if (later != nullptr) {
+        laterLow = squaredThreshold(std::min(later[0], later[1]));
+        laterHigh = squaredThreshold(std::max(later[0], later[1]));
+    }
+    const size_t stride = size_t(columns) + 2;
+    std::vector<int> magnitudes(3 * stride, 0);
+    const auto magnitudeRow = [&](int row) { return magnitudes.data() + size_t((row + 3) % 3) * stride; };
+    const auto computeRow = [&](int row) {
+        int *out = magnitudeRow(row) + 1;
+        if (row >= rows) {
+            std::fill(out, out + columns, 0);
+            return;
+        }
+        short *x = dxRow(row), *y = dyRow(row);
+        sobelRow(gray.ptr<uchar>(std::max(row - 1, 0)), gray.ptr<uchar>(row), gray.ptr<uchar>(std::min(row + 1, rows - 1)),
+                 columns, x, y);
+        for (int column = 0; column < columns; ++column) out[column] = int(x[column]) * x[column] + int(y[column]) * y[column];
+    };
+    std::memset(classes.ptr<uchar>(0), 0, stride);
+    std::memset(classes.ptr<uchar>(rows + 1), 0, stride);
+    computeRow(0);
+    for (int row = 0; row < rows; ++row) {
+        computeRow(row + 1);
+        uchar *line = classes.ptr<uchar>(row + 1);
+        line[0] = line[columns + 1] = 0;
+        classifyMaxima(magnitudeRow(row - 1), magnitudeRow(row) + 1, magnitudeRow(row + 1) + 1, dxRow(row), dyRow(row),
+                       columns, lowSquared, highSquared, laterLow, laterHigh, line + 1);
+    }
+}
+
 }  // namespace
 
 extern "C" {
@@ -392,37 +440,34 @@ int svi_fast_canny(SVImageView source, SVImageView destination, double lowThresh
         CV_Assert(gray.type() == CV_8UC1);
         cv::Mat edges = asMat(destination);
         CV_Assert(edges.type() == CV_8UC1 && edges.size() == gray.size());
-        if (lowThreshold > highThreshold) std::swap(lowThreshold, highThreshold);
-        const int rows = gray.rows, columns = gray.cols;
-        // The derivatives of two rows at a time: the row classified and the next.
-        std::vector<short> derivatives(4 * size_t(columns));
-        const auto dxRow = [&](int row) { return derivatives.data() + size_t(row % 2) * columns; };
-        const auto dyRow = [&](int row) { return derivatives.data() + size_t(2 + row % 2) * columns; };
-        // The squared magnitude is kept for three rows at a time, with a border of zeros, as cv::Canny
-        // compares the image's edge pixels.
-        const int low = squaredThreshold(lowThreshold), high = squaredThreshold(highThreshold);
-        const size_t stride = size_t(columns) + 2;
-        std::vector<int> magnitudes(3 * stride, 0);
-        const auto magnitudeRow = [&](int row) { return magnitudes.data() + size_t((row + 3) % 3) * stride; };
-        const auto computeRow = [&](int row) {
-            int *out = magnitudeRow(row) + 1;
-            if (row >= rows) {
-                std::fill(out, out + columns, 0);
-                return;
-            }
-            short *x = dxRow(row), *y = dyRow(row);
-            sobelRow(gray.ptr<uchar>(std::max(row - 1, 0)), gray.ptr<uchar>(row), gray.ptr<uchar>(std::min(row + 1, rows - 1)),
-                     columns, x, y);
-            for (int column = 0; column < columns; ++column) out[column] = int(x[column]) * x[column] + int(y[column]) * y[column];
-        };
-        computeRow(0);
-        cv::Mat classes(rows + 2, columns + 2, CV_8U, cv::Scalar(0));
-        for (int row = 0; row < rows; ++row) {
-            computeRow(row + 1);
-            classifyMaxima(magnitudeRow(row - 1), magnitudeRow(row) + 1, magnitudeRow(row + 1) + 1, dxRow(row), dyRow(row),
-                           columns, low, high, classes.ptr<uchar>(row + 1) + 1);
-        }
-        traceEdges(classes, edges);
+        cv::Mat classes(gray.rows + 2, gray.cols + 2, CV_8U);
+        classifyCanny(gray, classes, lowThreshold, highThreshold, nullptr);
+        traceEdges<1, 2>(classes, edges);
+        return 0;
+    });
+}
+
+int svi_fast_canny_pair(SVImageView source, SVImageView destination, SVImageView maxima, double lowThreshold,
+                        double highThreshold, double laterLow, double laterHigh) {
+    return guarded([&] {
+        const cv::Mat gray = asMat(source);
+        CV_Assert(gray.type() == CV_8UC1);
+        cv::Mat edges = asMat(destination), classes = asMat(maxima);
+        CV_Assert(edges.type() == CV_8UC1 && edges.size() == gray.size());
+        const double later[2] = {laterLow, laterHigh};
+        classifyCanny(gray, classes, lowThreshold, highThreshold, later);
+        traceEdges<1, 2>(classes, edges);
+        return 0;
+    });
+}
+
+int svi_trace_canny(SVImageView maxima, SVImageView destination) {
+    return guarded([&] {
+        const cv::Mat classes = asMat(maxima);
+        cv::Mat edges = asMat(destination);
+        CV_Assert(classes.type() == CV_8UC1 && edges.type() == CV_8UC1 && classes.rows == edges.rows + 2 &&
+                  classes.cols == edges.cols + 2);
+        traceEdges<4, 8>(classes, edges);
         return 0;
     });
 }

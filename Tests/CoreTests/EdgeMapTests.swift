@@ -33,6 +33,30 @@ import Testing
         }
     }
 
+    /// One gradient for two threshold pairs: the first pair's edges and the second's, traced later from the
+    /// kept maxima, are each pixel for pixel OpenCV's cv::Canny for that pair (the rectangle detector's strong
+    /// and faint pairs, either way round, and pairs given high first).
+    @Test func cannyPairEqualsOpenCVsCannyForBoth() throws {
+        let pairs: [(first: (low: Double, high: Double), later: (low: Double, high: Double))] = [
+            ((40, 120), (12, 36)), ((12, 36), (40, 120)), ((120, 40), (36, 12)), ((50, 150), (0, 255)),
+        ]
+        for (name, image) in try Self.grayImages() {
+            for pair in pairs {
+                let (edges, later) = try image.fastCannyEdges(low: pair.first.low, high: pair.first.high, later: pair.later)
+                let first = try image.cannyEdges(low: pair.first.low, high: pair.first.high)
+                let second = try image.cannyEdges(low: pair.later.low, high: pair.later.high)
+                #expect(try Fixtures.packed(edges) == Fixtures.packed(first), "\(name) \(pair)")
+                #expect(try Fixtures.packed(later.edges()) == Fixtures.packed(second), "\(name) \(pair) later")
+                #expect(first.bytes.contains(255) && second.bytes.contains(255), "\(name): no edges at \(pair)")
+            }
+        }
+    }
+
+    @Test func cannyPairRefusesColourImages() throws {
+        let colour = try Fixtures.image("chelsea.png").buffer
+        #expect(throws: ImageError.self) { try colour.fastCannyEdges(low: 40, high: 120, later: (12, 36)) }
+    }
+
     @Test func fastCannyRefusesColourImages() throws {
         let colour = try Fixtures.image("chelsea.png").buffer
         #expect(throws: ImageError.self) { try colour.fastCannyEdges(low: 12, high: 36) }

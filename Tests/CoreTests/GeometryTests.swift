@@ -84,6 +84,20 @@ import Testing
         }
     }
 
+    /// A rhombus of sides 2 with a 60° corner (its corners worked out by hand: (0, 0), (2, 0), (3, √3), (1, √3)) has
+    /// inner angles 60°, 120°, 60° and 120°: within 30° of a right angle but not within 29°; a square's are all 90°.
+    @Test func quadrilateralsTellRightAnglesWithinATolerance() {
+        let root3 = 3.0.squareRoot()
+        let rhombus = Quadrilateral(orderingCorners: [
+            CGPoint(x: 0, y: 0), CGPoint(x: 2, y: 0), CGPoint(x: 3, y: root3), CGPoint(x: 1, y: root3),
+        ])
+        #expect(rhombus.cornerAngles.map { ($0 * 1e6).rounded() / 1e6 } == [60, 120, 60, 120])
+        #expect(rhombus.hasRightAngles(within: 30.000_001))
+        #expect(!rhombus.hasRightAngles(within: 29))
+        let square = Quadrilateral(rect: CGRect(x: 3, y: 4, width: 5, height: 5))
+        #expect(square.hasRightAngles(within: 0.000_001))
+    }
+
     /// A diamond turned 45°, the lines of its sides worked out by hand: x + y = 5 (top left), x − y = 5
     /// (top right), x + y = 15 (bottom right) and y − x = 5 (bottom left).
     @Test func quadrilateralsContainPointsInsideOnAndNearTheirSides() {

@@ -52,6 +52,11 @@ extern "C" {
       (source, destination, lowThreshold, highThreshold))                                                             \
     X(fast_canny, (SVImageView source, SVImageView destination, double lowThreshold, double highThreshold),           \
       (source, destination, lowThreshold, highThreshold))                                                             \
+    X(fast_canny_pair,                                                                                                \
+      (SVImageView source, SVImageView destination, SVImageView maxima, double lowThreshold, double highThreshold,    \
+       double laterLow, double laterHigh),                                                                            \
+      (source, destination, maxima, lowThreshold, highThreshold, laterLow, laterHigh))                                \
+    X(trace_canny, (SVImageView maxima, SVImageView destination), (maxima, destination))                              \
     X(adaptive_threshold,                                                                                             \
       (SVImageView source, SVImageView destination, int32_t blockSize, double offset, int inverted),                  \
       (source, destination, blockSize, offset, inverted))                                                             \

@@ -25,6 +25,14 @@ int sv_canny(SVImageView source, SVImageView destination, double lowThreshold, d
 /// The Canny edges of an 8-bit gray image, pixel for pixel those of sv_canny (OpenCV's cv::Canny with the
 /// L2 gradient), by a path of its own written for fewer mispredicted branches, in about half the time.
 int sv_fast_canny(SVImageView source, SVImageView destination, double lowThreshold, double highThreshold);
+/// sv_fast_canny's edges for `lowThreshold` and `highThreshold` into `destination`, and into `maxima` (8-bit,
+/// two pixels wider and taller than the image) the gradient's local maxima classified against a second pair,
+/// `laterLow` and `laterHigh`, which sv_trace_canny turns into that pair's edges without a second gradient.
+int sv_fast_canny_pair(SVImageView source, SVImageView destination, SVImageView maxima, double lowThreshold,
+                       double highThreshold, double laterLow, double laterHigh);
+/// The edges of the second pair of sv_fast_canny_pair from its `maxima`, into `destination` (the image's
+/// size): pixel for pixel sv_fast_canny's edges for that pair.
+int sv_trace_canny(SVImageView maxima, SVImageView destination);
 /// 255 where a pixel is brighter than the mean of its `blockSize` neighbourhood minus `offset`
 /// (darker, when `inverted` is non-zero), 0 elsewhere.
 int sv_adaptive_threshold(SVImageView source, SVImageView destination, int32_t blockSize, double offset, int inverted);

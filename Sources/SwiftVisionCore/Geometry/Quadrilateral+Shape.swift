@@ -47,13 +47,24 @@ extension Quadrilateral {
 
     /// The inner angle at each corner (top left, top right, bottom right, bottom left) in degrees.
     public var cornerAngles: [Double] {
-        corners.indices.map { index in
-            let corner = corners[index], previous = corners[(index + 3) % 4], next = corners[(index + 1) % 4]
-            let a = (Double(previous.x - corner.x), Double(previous.y - corner.y))
-            let b = (Double(next.x - corner.x), Double(next.y - corner.y))
-            let cosine = (a.0 * b.0 + a.1 * b.1) / max(hypot(a.0, a.1) * hypot(b.0, b.1), .leastNonzeroMagnitude)
-            return acos(min(max(cosine, -1), 1)) * 180 / .pi
-        }
+        let corners = corners
+        return corners.indices.map { Self.innerAngle(of: corners, at: $0) }
+    }
+
+    /// Whether every inner angle is within `tolerance` degrees of a right angle (the angles of
+    /// ``cornerAngles``, read only up to the first that is not).
+    public func hasRightAngles(within tolerance: Double) -> Bool {
+        let corners = corners
+        return corners.indices.allSatisfy { abs(Self.innerAngle(of: corners, at: $0) - 90) <= tolerance }
+    }
+
+    /// The inner angle in degrees of the four `corners` at the one at `index`.
+    private static func innerAngle(of corners: [CGPoint], at index: Int) -> Double {
+        let corner = corners[index], previous = corners[(index + 3) % 4], next = corners[(index + 1) % 4]
+        let a = (Double(previous.x - corner.x), Double(previous.y - corner.y))
+        let b = (Double(next.x - corner.x), Double(next.y - corner.y))
+        let cosine = (a.0 * b.0 + a.1 * b.1) / max(hypot(a.0, a.1) * hypot(b.0, b.1), .leastNonzeroMagnitude)
+        return acos(min(max(cosine, -1), 1)) * 180 / .pi
     }
 
     /// Mean lengths of opposite sides: the width from the top and bottom, the height from the left and right.

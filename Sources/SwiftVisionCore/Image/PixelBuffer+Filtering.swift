@@ -41,6 +41,18 @@ extension PixelBuffer {
         try filtered { sv_fast_canny($0, $1, low, high) }
     }
 
+    /// ``fastCannyEdges(low:high:)``, and the local maxima of the same gradient classified for a second pair of
+    /// thresholds, `later`, whose edges ``CannyMaxima/edges()`` traces without working the gradient out again.
+    package func fastCannyEdges(
+        low: Double, high: Double, later: (low: Double, high: Double)
+    ) throws -> (edges: PixelBuffer, later: CannyMaxima) {
+        var edges: PixelBuffer?
+        let maxima = try PixelBuffer.make(format: .gray, width: width + 2, height: height + 2) { classes in
+            edges = try filtered { sv_fast_canny_pair($0, $1, classes, low, high, later.low, later.high) }
+        }
+        return (edges!, CannyMaxima(classes: maxima))
+    }
+
     /// 255 where a gray pixel is brighter than its neighbourhood mean minus `offset` (darker when `inverted`).
     package func adaptiveThreshold(blockSize: Int, offset: Double, inverted: Bool = false) throws -> PixelBuffer {
         try filtered { sv_adaptive_threshold($0, $1, Int32(blockSize | 1), offset, inverted ? 1 : 0) }

@@ -238,6 +238,6 @@ package struct RectangleEngine: Sendable {
         guard ratio >= Double(options.minimumAspectRatio) - ratioSlack, ratio <= Double(options.maximumAspectRatio) + ratioSlack
         else { return false }
         let tolerance = Double(options.quadratureTolerance) + slack
-        return shape.cornerAngles.allSatisfy { abs($0 - 90) <= tolerance }
+        return shape.hasRightAngles(within: tolerance)
     }
 }
