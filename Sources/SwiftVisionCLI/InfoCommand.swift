@@ -19,9 +19,11 @@ struct InfoCommand: ParsableCommand {
         var height: Int?
         var orientation: Int?
         var format: String?
-        /// A video's frame count: those its sample tables show (MP4, MOV), else the container's count or estimate.
+        /// A video's frame count: those its sample tables (MP4, MOV) or blocks (Matroska, WebM) show, else the
+        /// container's count or estimate.
         var frames: Int?
-        /// A video's frames per second: the average over its sample tables (MP4, MOV), else the container's rate.
+        /// A video's frames per second: the average over its sample tables (MP4, MOV) or blocks (Matroska,
+        /// WebM), else the container's rate.
         var framesPerSecond: Double?
         /// A video's duration in seconds.
         var duration: Double?
@@ -94,17 +96,18 @@ struct InfoCommand: ParsableCommand {
     }
 
     /// The video at `url`, opened without decoding a frame: its upright size from FFmpeg, and for an MP4 or
-    /// MOV its frames, rate, duration and turn from its sample tables; elsewhere the container's frame
-    /// count and rate (an estimate in Matroska and transport streams), the duration their quotient.
+    /// MOV its frames, rate, duration and turn from its sample tables, for a Matroska or WebM file its
+    /// frames, rate and duration from its blocks; elsewhere the container's frame count and rate (an
+    /// estimate in transport streams and unreadable Matroska), the duration their quotient.
     static func describeVideo(_ url: URL, file: String) throws -> Report {
         let reader = try VideoReader(url: url)
         var report = Report(file: file, width: reader.width, height: reader.height)
         report.format = url.isFileURL ? reader.container?.rawValue ?? "video" : url.scheme
-        if let track = reader.isoTrack {
+        if let track = reader.track {
             report.frames = track.presentationTimes.count
             report.framesPerSecond = (track.averageFramesPerSecond * 1000).rounded() / 1000
             report.duration = (track.duration * 1000).rounded() / 1000
-            report.rotation = track.rotation
+            report.rotation = (track as? ISOVideoTrack)?.rotation
         } else if !reader.isLive, reader.reportedFrameCount > 0 {
             report.frames = reader.reportedFrameCount
             report.framesPerSecond = (reader.framesPerSecond * 1000).rounded() / 1000

@@ -8,7 +8,7 @@ import Foundation
 /// Only what FFmpeg presents the same way is described: one edit, after any number of empty ones (an offset
 /// that times from the first frame ignore), at normal speed; a track with more edits, a fragmented file (no
 /// samples in the movie box) or a malformed table gives nil.
-public struct ISOVideoTrack: Sendable {
+public struct ISOVideoTrack: ContainerVideoTrack {
     /// When each frame is shown, in milliseconds from the first, in presentation (display) order: the
     /// samples' decoding times (`stts`) plus their composition offsets (`ctts`), those the edit (`elst`)
     /// shows.

@@ -27,23 +27,26 @@ public final class VideoReader: Sequence, IteratorProtocol {
     /// Frames per second as the container reports it (30 when it reports none).
     public let framesPerSecond: Double
     /// The rate a copy of the video keeps its frames' times at when each is repeated until the next is due:
-    /// for an MP4 or MOV whose frames come clearly faster somewhere than ``framesPerSecond`` says (over 5 %:
-    /// a variable rate, which FFmpeg reports as its average), that peak rate from its sample tables; else
-    /// ``framesPerSecond``.
+    /// for a file whose ``track`` shows frames clearly faster somewhere than ``framesPerSecond`` says (over
+    /// 5 %: a variable rate, which FFmpeg reports as its average), that peak rate; else ``framesPerSecond``.
     public private(set) var steadyFramesPerSecond: Double
-    /// The container's frame count; may be an estimate, or 0 when unknown.
+    /// The container's frame count (a Matroska or WebM file's with a ``track``: its blocks); may be an
+    /// estimate, or 0 when unknown.
     public let reportedFrameCount: Int
-    /// Whether ``reportedFrameCount`` comes from an index of the frames (MP4, MOV, 3GP, AVI), so that a
-    /// video ending well before it is cut short; elsewhere (Matroska, WebM, transport streams, ASF) FFmpeg
-    /// estimates it from the duration and the frame rate, which a variable frame rate or a stream without
-    /// a duration puts far off (a screen recording's WebM: 222 announced, 142 frames, all of them read).
-    private var indexesFrames: Bool { container == .isoMedia || container == .avi }
+    /// Whether ``reportedFrameCount`` comes from an index of the frames (MP4, MOV, 3GP, AVI, or a Matroska
+    /// file's blocks), so that a video ending well before it is cut short; elsewhere (transport streams,
+    /// ASF, a Matroska file whose blocks could not be read) FFmpeg estimates it from the duration and the
+    /// frame rate, which a variable frame rate or a stream without a duration puts far off (a screen
+    /// recording's WebM: 222 announced, 142 frames, all of them read).
+    private var indexesFrames: Bool { container == .isoMedia || container == .avi || track is MatroskaVideoTrack }
     /// The file's container, told by its first bytes; nil for streams, cameras and containers not told so.
     public let container: VideoContainer?
-    /// An MP4 or MOV file's first video track as its sample tables describe it (frames, times, rate,
-    /// duration, turn), read when the file is opened; nil for other containers and streams.
-    public let isoTrack: ISOVideoTrack?
-    /// Whether frames are still timed by ``isoTrack``'s presentation times: until a frame's own position
+    /// The file's first video track as its container describes it, read when the file is opened: an MP4's
+    /// or MOV's sample tables (``ISOVideoTrack``: frames, times, rate, duration, turn), a Matroska or WebM
+    /// file's blocks (``MatroskaVideoTrack``); nil for other containers, streams, and files that cannot be
+    /// described so (see each type).
+    public let track: (any ContainerVideoTrack)?
+    /// Whether frames are still timed by ``track``'s presentation times: until a frame's own position
     /// disagrees with them (a frame the decoder dropped, which would shift every later time).
     public private(set) var timesFollowTrack: Bool
     private let reader: OpaquePointer
@@ -74,26 +77,29 @@ public final class VideoReader: Sequence, IteratorProtocol {
             throw VideoError.cannotOpen(path: url.path, reason: problem)
         }
         let container = isStream ? nil : VideoContainer(contentsOf: url)
-        try self.init(
-            url: url, name: location, isLive: isStream, container: container,
-            isoTrack: container == .isoMedia ? ISOVideoTrack(contentsOf: url) : nil, limits: limits
-        ) {
+        var track: (any ContainerVideoTrack)?
+        if container == .isoMedia {
+            track = ISOVideoTrack(contentsOf: url)
+        } else if container == .matroska {
+            track = MatroskaVideoTrack(contentsOf: url)
+        }
+        try self.init(url: url, name: location, isLive: isStream, container: container, track: track, limits: limits) {
             sv_video_reader_open(
                 location, Int32(clamping: Self.openTimeout.wholeMilliseconds), Int32(clamping: Self.readTimeout.wholeMilliseconds))
         }
-        if let isoTrack, isoTrack.fastestFramesPerSecond > framesPerSecond * 1.05 { steadyFramesPerSecond = isoTrack.fastestFramesPerSecond }
+        if let track, track.fastestFramesPerSecond > framesPerSecond * 1.05 { steadyFramesPerSecond = track.fastestFramesPerSecond }
     }
 
     /// Opens camera `index` (`/dev/videoN`, V4L2), refusing frames larger than `limits`.
     public convenience init(camera index: Int, limits: ImageLimits = .default) throws {
         let name = "camera:\(index)"
-        try self.init(url: URL(string: name)!, name: name, isLive: true, container: nil, isoTrack: nil, limits: limits) {
+        try self.init(url: URL(string: name)!, name: name, isLive: true, container: nil, track: nil, limits: limits) {
             sv_video_reader_open_camera(Int32(clamping: index))
         }
     }
 
     private init(
-        url: URL, name: String, isLive: Bool, container: VideoContainer?, isoTrack: ISOVideoTrack?, limits: ImageLimits,
+        url: URL, name: String, isLive: Bool, container: VideoContainer?, track: (any ContainerVideoTrack)?, limits: ImageLimits,
         open: () -> OpaquePointer?
     ) throws {
         guard let reader = open() else {
@@ -131,14 +137,15 @@ public final class VideoReader: Sequence, IteratorProtocol {
         let servedFile = ["http", "https"].contains(url.scheme?.lowercased() ?? "") && count > 0
         self.isLive = isLive && !servedFile
         self.container = container
-        self.isoTrack = isoTrack
-        timesFollowTrack = isoTrack != nil
+        self.track = track
+        timesFollowTrack = track != nil
         self.reader = reader
         self.width = Int(width)
         self.height = Int(height)
         framesPerSecond = fps > 0 && fps.isFinite ? fps : 30
         steadyFramesPerSecond = framesPerSecond
-        reportedFrameCount = self.isLive ? 0 : Swift.max(0, Int(count))
+        let blocks = (track as? MatroskaVideoTrack)?.presentationTimes.count
+        reportedFrameCount = self.isLive ? 0 : blocks ?? Swift.max(0, Int(count))
     }
 
     /// The next frame; nil at the end of the video or after a damaged frame (see ``error``).
@@ -148,9 +155,9 @@ public final class VideoReader: Sequence, IteratorProtocol {
         var position = 0.0
         switch PixelBuffer.filled(format: .bgr, width: width, height: height, by: { sv_video_reader_read(reader, $0, &position) }) {
         case (let buffer?, _):
-            // Live sources are timed by arrival; an MP4's or MOV's frames by its sample tables, where FFmpeg
-            // gives the last frames, those the decoder held back, no position (0); containers without
-            // timestamps report 0: fall back to the frame rate. Time always increases.
+            // Live sources are timed by arrival; files with a track by its times, where FFmpeg gives the last
+            // frames, those the decoder held back, no position (0); containers without timestamps report 0:
+            // fall back to the frame rate. Time always increases.
             let fromRate = Int((Double(nextIndex) * 1000 / framesPerSecond).rounded())
             let now = ContinuousClock.now
             let arrival = (now - (firstArrival ?? now)).wholeMilliseconds
@@ -161,7 +168,7 @@ public final class VideoReader: Sequence, IteratorProtocol {
                 // video's last gap continues: the rate varies (a phone's video in Matroska), and the last one holds.
                 measured = lastTimestamp + lastGap
             }
-            if timesFollowTrack, let times = isoTrack?.presentationTimes, nextIndex < times.count {
+            if timesFollowTrack, let times = track?.presentationTimes, nextIndex < times.count {
                 if position > 0, abs(measured - times[nextIndex]) > 1 { timesFollowTrack = false } else { measured = times[nextIndex] }
             }
             let timestamp = Swift.max(measured, lastTimestamp + 1)

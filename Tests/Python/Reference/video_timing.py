@@ -6,11 +6,18 @@ Usage: video_timing.py OUTPUT_DIR
   falls); `cfr.mp4`: 30 frames at 25 frames a second, H.264 with B-frames; `mpeg4.mp4`: 12 frames at
   12 frames a second, MPEG-4 Part 2 without B-frames; `turned.mp4`: `cfr.mp4` with the display matrix of a
   quarter turn clockwise written into its track header (ISO/IEC 14496-12 §8.3.2, as a phone records in
-  portrait); `vfr.mkv`: `vfr.mp4`'s frames copied into Matroska.
+  portrait); `vfr.mkv`: `vfr.mp4`'s frames copied into Matroska. Matroska and WebM written by ffmpeg:
+  `bframes.mkv`, `vp9.webm`, `av1.webm`: 73 frames of the test pattern shown 1/30 s apart for the first 30,
+  1/10 s apart for the next 20, then at 24 frames a second on the pattern's 1/30 s grid (three rates), in
+  H.264 with two B-frames between references (`b-adapt=0`, so that the blocks' times come out of order),
+  VP9 and AV1; `cfr.mkv`: 30 frames at 25 frames a second, H.264 with B-frames; `live.webm`: the same
+  frames in VP9 written to a pipe, as a live recorder writes: a segment and clusters of unknown size, no
+  duration and no index.
 The manifest gives per file ffprobe's presentation time of each frame (`-show_frames`' `pts_time`, in
 milliseconds from the first frame, rounded half up), the stream's stored width and height, its frame count
 (`nb_frames`, or the frames it read where the container keeps no count), average rate (`avg_frame_rate`), display rotation (the display matrix's `rotation`,
-counter-clockwise degrees) and the container's duration (`format=duration`, seconds).
+counter-clockwise degrees) and the container's duration (`format=duration`, seconds; null where ffprobe
+gives none).
 """
 
 import json
@@ -25,11 +32,20 @@ PATTERN = ["-f", "lavfi", "-i"]
 VARIABLE = PATTERN + ["testsrc=size=160x120:rate=30", "-frames:v", "45",
                       "-vf", "setpts='if(lt(N,30),N/30,1+(N-30)/10)/TB'",
                       "-c:v", "libx264", "-bf", "2", "-vsync", "vfr"]
+THREE_RATES = PATTERN + ["testsrc=size=160x120:rate=30", "-frames:v", "73",
+                         "-vf", "setpts='if(lt(N,30),N/30,if(lt(N,50),1+(N-30)/10,3+(N-50)/24))/TB'", "-vsync", "vfr"]
+CONSTANT = PATTERN + ["testsrc=size=160x120:rate=25", "-frames:v", "30", "-c:v", "libx264", "-bf", "2"]
 FILES = {
     "vfr.mp4": VARIABLE,
     "vfr.mov": VARIABLE,
-    "cfr.mp4": PATTERN + ["testsrc=size=160x120:rate=25", "-frames:v", "30", "-c:v", "libx264", "-bf", "2"],
+    "cfr.mp4": CONSTANT,
     "mpeg4.mp4": PATTERN + ["testsrc=size=160x120:rate=12", "-frames:v", "12", "-c:v", "mpeg4"],
+}
+MATROSKA = {
+    "bframes.mkv": THREE_RATES + ["-c:v", "libx264", "-x264-params", "bframes=2:b-adapt=0"],
+    "vp9.webm": THREE_RATES + ["-c:v", "libvpx-vp9", "-deadline", "realtime"],
+    "av1.webm": THREE_RATES + ["-c:v", "libaom-av1", "-cpu-used", "8"],
+    "cfr.mkv": CONSTANT,
 }
 
 
@@ -57,7 +73,7 @@ def probe(path):
     return {"file": path.name, "times": [math.floor((time - times[0]) * 1000 + 0.5) for time in times],
             "width": stream["width"], "height": stream["height"], "frames": int(stream.get("nb_frames", len(times))),
             "framesPerSecond": float(Fraction(stream["avg_frame_rate"])), "rotation": rotation,
-            "duration": float(described["format"]["duration"])}
+            "duration": float(described["format"]["duration"]) if "duration" in described["format"] else None}
 
 
 def main():
@@ -68,7 +84,12 @@ def main():
     turned.write_bytes((folder / "cfr.mp4").read_bytes())
     turn_quarter_clockwise(turned)
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", str(folder / "vfr.mp4"), "-c", "copy", str(folder / "vfr.mkv")], check=True)
-    print(json.dumps([probe(folder / name) for name in list(FILES) + ["turned.mp4", "vfr.mkv"]]))
+    for name, arguments in MATROSKA.items():
+        subprocess.run(["ffmpeg", "-v", "error", "-y"] + arguments + [str(folder / name)], check=True)
+    with open(folder / "live.webm", "wb") as live:
+        subprocess.run(["ffmpeg", "-v", "error"] + MATROSKA["vp9.webm"] + ["-f", "webm", "-"], stdout=live, check=True)
+    names = list(FILES) + ["turned.mp4", "vfr.mkv"] + list(MATROSKA) + ["live.webm"]
+    print(json.dumps([probe(folder / name) for name in names]))
 
 
 if __name__ == "__main__":

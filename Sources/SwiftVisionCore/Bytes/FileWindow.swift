@@ -1,0 +1,45 @@
+import Foundation
+
+/// Reads of a file at any offset through one buffered window of at least 64 KiB, so that a walk over many
+/// small headers spread through a large file (a Matroska file's blocks) makes one system call per window,
+/// not one per header. Not safe for concurrent use.
+final class FileWindow {
+    /// The file's size in bytes when it was opened.
+    let size: Int
+    private let handle: FileHandle
+    private var window = Data()
+    private var windowStart = 0
+    private static let windowLength = 1 << 16
+
+    /// Opens the file at `url`; nil when it cannot be opened or its size cannot be told.
+    init?(url: URL) {
+        guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+        guard let end = try? handle.seekToEnd(), end < UInt64(Int.max) else {
+            try? handle.close()
+            return nil
+        }
+        self.handle = handle
+        size = Int(end)
+    }
+
+    deinit {
+        try? handle.close()
+    }
+
+    /// The `count` bytes from `offset`, fewer where the file ends first; nil when `offset` lies outside the
+    /// file or the read fails.
+    func bytes(at offset: Int, count: Int) -> Data? {
+        guard offset >= 0, offset <= size, count >= 0 else { return nil }
+        let end = offset + Swift.min(count, size - offset)
+        if offset < windowStart || end > windowStart + window.count {
+            guard (try? handle.seek(toOffset: UInt64(offset))) != nil,
+                let read = try? handle.read(upToCount: Swift.max(end - offset, Self.windowLength))
+            else { return nil }
+            window = read
+            windowStart = offset
+            guard end <= windowStart + window.count else { return nil }
+        }
+        let start = window.startIndex + offset - windowStart
+        return window[start..<start + end - offset]
+    }
+}
