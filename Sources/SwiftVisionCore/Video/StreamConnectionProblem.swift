@@ -22,13 +22,29 @@ enum StreamConnectionProblem {
         502: "bad gateway", 503: "service unavailable", 504: "gateway timeout",
     ]
 
-    /// Why the stream at `url` cannot be opened, found within about `timeout` seconds per step; nil when no
-    /// fault shows (the server answers as a working one does, or the scheme is one only FFmpeg speaks past
-    /// the connection: `rtmp:`, `https:`, `rtsps:`).
-    static func diagnose(_ url: URL, timeout: Double = 5) -> String? {
+    /// The most each step (the connection, the answer) waits.
+    static let longestStep = 5.0
+    /// The least each step waits, however little is left of the open's time-out: a server that has been
+    /// silent all along is given a moment to answer a request of its own, so that one answering at once (a
+    /// camera that accepts the request and sends no frame) is told from a silent one.
+    static let shortestStep = 1.0
+
+    /// How long each step waits after an open that failed in `openTook` seconds under a time-out of
+    /// `openTimeout`: what is left of the time-out, from ``shortestStep`` to ``longestStep``, so that an open
+    /// that ran out its time-out is not waited on again.
+    static func stepTimeout(afterOpenTaking openTook: Double, timeout openTimeout: Double) -> Double {
+        Swift.min(longestStep, Swift.max(shortestStep, openTimeout - openTook))
+    }
+
+    /// Why the stream at `url` cannot be opened, found within about `timeout` seconds per step, after the open
+    /// that failed waited `waited` seconds: a step that times out says how long the server was waited on, the
+    /// two together. Nil when no fault shows (the server answers as a working one does, or the scheme is one
+    /// only FFmpeg speaks past the connection: `rtmp:`, `https:`, `rtsps:`).
+    static func diagnose(_ url: URL, timeout: Double = longestStep, waited: Double = 0) -> String? {
         guard let scheme = url.scheme?.lowercased(), let port = url.port ?? defaultPorts[scheme], let host = url.host, !host.isEmpty
         else { return nil }
         let place = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let silence = Int(waited + timeout)
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
@@ -43,7 +59,7 @@ enum StreamConnectionProblem {
         if connect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) != 0 {
             guard errno == EINPROGRESS else { return connectionProblem(errno, place: place) }
             guard wait(for: socket, events: Int16(POLLOUT), timeout: timeout) else {
-                return "the connection to \(place) timed out after \(Int(timeout)) s"
+                return "the connection to \(place) timed out after \(silence) s"
             }
             var failure: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
@@ -56,7 +72,7 @@ enum StreamConnectionProblem {
         var chunk = [UInt8](repeating: 0, count: 512)
         while !answer.contains(UInt8(ascii: "\n")), answer.count < 4096 {
             guard wait(for: socket, events: Int16(POLLIN), timeout: timeout) else {
-                return "the server at \(place) did not answer within \(Int(timeout)) s"
+                return "the server at \(place) did not answer within \(silence) s"
             }
             let count = recv(socket, &chunk, chunk.count, 0)
             guard count > 0 else { break }

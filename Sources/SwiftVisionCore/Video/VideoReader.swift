@@ -102,7 +102,9 @@ public final class VideoReader: Sequence, IteratorProtocol {
         url: URL, name: String, isLive: Bool, container: VideoContainer?, track: (any ContainerVideoTrack)?, limits: ImageLimits,
         open: () -> OpaquePointer?
     ) throws {
+        let opening = ContinuousClock.now
         guard let reader = open() else {
+            let openTook = ContinuousClock.now - opening
             // A sound file in a container that also holds videos (an `.m4a`, an Ogg Vorbis file) is named as such.
             let header = url.isFileURL ? FileReadability.firstBytes(of: url, count: 512) : nil
             if let audio = header.flatMap(UnsupportedFormat.init(data:)), audio.isAudio {
@@ -113,8 +115,11 @@ public final class VideoReader: Sequence, IteratorProtocol {
                 throw VideoError.cannotOpen(
                     path: name, reason: "it is cut short before its index (the movie box, moov): a recording stopped before it was finished, or an incomplete copy")
             }
-            // A stream is reached again to say what went wrong: a refused connection, a 404, a silent server.
-            if !url.isFileURL, let problem = StreamConnectionProblem.diagnose(url) {
+            // A stream is reached again to say what went wrong: a refused connection, a 404, a silent server;
+            // within what is left of the open's time-out (a second after an open that ran it out, not 5 s more).
+            let waited = openTook.inMilliseconds / 1000
+            let step = StreamConnectionProblem.stepTimeout(afterOpenTaking: waited, timeout: Self.openTimeout.inMilliseconds / 1000)
+            if !url.isFileURL, let problem = StreamConnectionProblem.diagnose(url, timeout: step, waited: waited) {
                 throw VideoError.cannotOpen(path: name, reason: problem)
             }
             throw VideoError.cannotOpen(path: name, reason: String(cString: sv_last_error()))
