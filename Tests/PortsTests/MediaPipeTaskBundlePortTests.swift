@@ -72,6 +72,18 @@ import Testing
         #expect(refused.localizedDescription.contains("takes a .tflite"), "\(refused.localizedDescription)")
     }
 
+    @Test func aBundleWhereATFLiteModelGoesIsNamedForWhatItIs() throws {
+        // MediaPipe's classifier takes a .tflite; a landmarker's bundle there is an invalid argument that names its files.
+        let bundle = try Self.reference("hand_landmarker.task")
+        let error = try #require(MediaPipeErrorPortTests.caught {
+            _ = try ImageClassifier(modelPath: PortFixtures.model("hand_landmarker.task").path)
+        })
+        #expect(error.domain == MPPTasksErrorDomain && error.code == Int(TasksErrorCode.invalidArgumentError.rawValue))
+        for file in bundle.files + [".task"] {
+            #expect(error.localizedDescription.contains(file), "\(error.localizedDescription)")
+        }
+    }
+
     @Test func aBundleWithoutTheTasksFilesIsNotFound() throws {
         let bundle = try Self.reference("hand_landmarker.task")
         let options = PoseLandmarkerOptions()

@@ -38,7 +38,15 @@ extension LiteRT {
             let library = environment.library
             let name = url.lastPathComponent
             let (contents, identity) = try Contents.copy(of: url)
-            try ModelFileCheck.verify(contents.bytes, name: name)
+            do {
+                try ModelFileCheck.verify(contents.bytes, name: name)
+            } catch {
+                // A MediaPipe .task (a ZIP of models) named where a model goes: say what it is and what it holds.
+                guard PackedFiles.isBundle(atPath: url.path) else { throw error }
+                let names = (try? PackedFiles(url: url).names().joined(separator: ", ")) ?? ""
+                throw LiteRTError.incompatibleModel(
+                    "\(name) is a bundle of models (a MediaPipe .task holding \(names)), not a TFLite model: pass a .tflite")
+            }
             var created: LiteRtModel?
             try library.check(
                 LiteRT.filteringLog {
