@@ -46,12 +46,17 @@ enum ISOBoxes {
     /// and skipped by seeking, so the frames (`mdat`, before or after it) are never read. Nil when the file
     /// cannot be read, has no movie box, a top-level box is malformed, or the movie box exceeds `limit` bytes.
     static func movieBox(ofFileAt url: URL, limit: Int = 64 << 20) -> ByteReader? {
+        guard let file = FileWindow(url: url) else { return nil }
+        return movieBox(size: file.size, limit: limit) { file.bytes(at: $0, count: $1) }
+    }
+
+    /// The movie box of a file of `size` bytes whose bytes `read(offset, count)` gives (fewer at its end), as
+    /// ``movieBox(ofFileAt:limit:)`` finds it.
+    static func movieBox(size: Int, limit: Int, read: (Int, Int) -> Data?) -> ByteReader? {
         var movie: ByteReader?
-        _ = walkTopLevel(ofFileAt: url) { handle, type, start, header, size in
+        _ = walkTopLevel(size: size, read: read) { type, start, header, size in
             guard type == code("moov") else { return true }
-            if size - header <= limit, (try? handle.seek(toOffset: UInt64(start + header))) != nil,
-                let contents = try? handle.read(upToCount: size - header), contents.count == size - header
-            {
+            if size - header <= limit, let contents = read(start + header, size - header), contents.count == size - header {
                 movie = ByteReader(contents)
             }
             return false
@@ -63,26 +68,23 @@ enum ISOBoxes {
     /// cut short before its index was written (a recording stopped before it was finished, an incomplete
     /// copy), and its frames cannot be found without one.
     static func isCutBeforeMovieBox(ofFileAt url: URL) -> Bool {
-        walkTopLevel(ofFileAt: url) { _, type, _, _, _ in type != code("moov") }
+        guard let file = FileWindow(url: url) else { return false }
+        return walkTopLevel(size: file.size, read: { file.bytes(at: $0, count: $1) }) { type, _, _, _ in type != code("moov") }
     }
 
-    /// Calls `visit` with the open file, and the type, start, header length and size of each top-level box of
-    /// the file at `url`, found by their headers alone, until it returns false. Returns whether the walk
-    /// stopped at a box that runs past the end of the file; false when it ends otherwise (the file's end,
-    /// `visit`, a malformed or unreadable header).
-    private static func walkTopLevel(ofFileAt url: URL, _ visit: (FileHandle, UInt32, Int, Int, Int) -> Bool) -> Bool {
-        guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-        defer { try? handle.close() }
-        guard let end = try? handle.seekToEnd(), end < UInt64(Int.max) else { return false }
-        let fileSize = Int(end)
+    /// Calls `visit` with the type, start, header length and size of each top-level box of a file of `size`
+    /// bytes read through `read`, found by their headers alone, until it returns false. Returns whether the
+    /// walk stopped at a box that runs past the end of the file; false when it ends otherwise (the file's
+    /// end, `visit`, a malformed or unreadable header).
+    private static func walkTopLevel(size fileSize: Int, read: (Int, Int) -> Data?, _ visit: (UInt32, Int, Int, Int) -> Bool) -> Bool {
         var start = 0
         while start < fileSize {
-            guard (try? handle.seek(toOffset: UInt64(start))) != nil, let head = try? handle.read(upToCount: 16) else { return false }
+            guard let head = read(start, 16) else { return false }
             guard let (type, header, size) = header(at: 0, before: fileSize - start, in: ByteReader(head)) else {
                 // A header that holds with no end to its parent: only its size runs past the file's end.
                 return header(at: 0, before: .max, in: ByteReader(head)) != nil
             }
-            guard visit(handle, type, start, header, size) else { return false }
+            guard visit(type, start, header, size) else { return false }
             start += size
         }
         return false

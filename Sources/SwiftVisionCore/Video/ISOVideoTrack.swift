@@ -35,6 +35,17 @@ public struct ISOVideoTrack: ContainerVideoTrack {
         self.init(movie: movie)
     }
 
+    /// The first video track of the MP4 or MOV file served at the `http:` URL `url`, its movie box (at most
+    /// 16 MiB) read with range requests all answered within `timeout` (``HTTPRangeReader``); nil when the
+    /// server does not serve ranges, the file is no ISO base media file, or as for a file.
+    public init?(servedAt url: URL, timeout: Duration) {
+        guard let file = HTTPRangeReader(url: url, timeout: timeout),
+            let start = file.bytes(at: 0, count: 512), VideoContainer(header: start) == .isoMedia,
+            let movie = ISOBoxes.movieBox(size: file.size, limit: 16 << 20, read: { file.bytes(at: $0, count: $1) })
+        else { return nil }
+        self.init(movie: movie)
+    }
+
     /// The first video track of `movie`, the contents of a movie box.
     init?(movie bytes: ByteReader) {
         let all = 0..<bytes.count

@@ -45,38 +45,22 @@ enum StreamConnectionProblem {
         else { return nil }
         let place = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         let silence = Int(waited + timeout)
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var found: UnsafeMutablePointer<addrinfo>?
-        let looked = getaddrinfo(host, String(port), &hints, &found)
-        defer { if let found { freeaddrinfo(found) } }
-        guard looked == 0, let address = found else { return "the host \(host) is not found" }
-        let socket = Glibc.socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
-        guard socket >= 0 else { return nil }
-        defer { close(socket) }
-        _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
-        if connect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) != 0 {
-            guard errno == EINPROGRESS else { return connectionProblem(errno, place: place) }
-            guard wait(for: socket, events: Int16(POLLOUT), timeout: timeout) else {
-                return "the connection to \(place) timed out after \(silence) s"
-            }
-            var failure: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            getsockopt(socket, SOL_SOCKET, SO_ERROR, &failure, &length)
-            if failure != 0 { return connectionProblem(failure, place: place) }
+        let connection: TCPConnection
+        switch TCPConnection.connect(host: host, port: port, timeout: timeout) {
+        case .success(let made): connection = made
+        case .failure(.unknownHost): return "the host \(host) is not found"
+        case .failure(.timedOut): return "the connection to \(place) timed out after \(silence) s"
+        case .failure(.failed(let code)): return connectionProblem(code, place: place)
+        case .failure(.noSocket): return nil
         }
-        guard let request = firstRequest(for: url, scheme: scheme, host: host) else { return nil }
-        guard request.withCString({ send(socket, $0, strlen($0), Int32(MSG_NOSIGNAL)) }) == request.utf8.count else { return nil }
+        guard let request = firstRequest(for: url, scheme: scheme, host: host), connection.send(request, timeout: timeout) else { return nil }
         var answer: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 512)
         while !answer.contains(UInt8(ascii: "\n")), answer.count < 4096 {
-            guard wait(for: socket, events: Int16(POLLIN), timeout: timeout) else {
+            guard let chunk = connection.receive(upTo: 512, timeout: timeout) else {
                 return "the server at \(place) did not answer within \(silence) s"
             }
-            let count = recv(socket, &chunk, chunk.count, 0)
-            guard count > 0 else { break }
-            answer += chunk[..<count]
+            guard !chunk.isEmpty else { break }
+            answer += chunk
         }
         return statusProblem(of: answer, scheme: scheme, place: place, withCredentials: url.user != nil)
     }
@@ -128,11 +112,5 @@ enum StreamConnectionProblem {
         case EHOSTUNREACH, ENETUNREACH: "\(place) cannot be reached from here (no route to it)"
         default: "cannot connect to \(place): \(String(cString: strerror(code)))"
         }
-    }
-
-    /// Whether `socket` becomes ready for `events` within `timeout` seconds.
-    private static func wait(for socket: Int32, events: Int16, timeout: Double) -> Bool {
-        var entry = pollfd(fd: socket, events: events, revents: 0)
-        return poll(&entry, 1, Int32(timeout * 1000)) == 1
     }
 }

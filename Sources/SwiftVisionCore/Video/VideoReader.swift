@@ -42,10 +42,11 @@ public final class VideoReader: Sequence, IteratorProtocol {
     /// The file's container, told by its first bytes; nil for streams, cameras and containers not told so.
     public let container: VideoContainer?
     /// The file's first video track as its container describes it, read when the file is opened: an MP4's
-    /// or MOV's sample tables (``ISOVideoTrack``: frames, times, rate, duration, turn), a Matroska or WebM
-    /// file's blocks (``MatroskaVideoTrack``); nil for other containers, streams, and files that cannot be
-    /// described so (see each type).
-    public let track: (any ContainerVideoTrack)?
+    /// or MOV's sample tables (``ISOVideoTrack``: frames, times, rate, duration, turn), also of one served
+    /// over `http:` by a server that answers range requests, a Matroska or WebM file's blocks
+    /// (``MatroskaVideoTrack``); nil for other containers, live streams, and files that cannot be described
+    /// so (see each type).
+    public private(set) var track: (any ContainerVideoTrack)?
     /// Whether frames are still timed by ``track``'s presentation times: until a frame's own position
     /// disagrees with them (a frame the decoder dropped, which would shift every later time).
     public private(set) var timesFollowTrack: Bool
@@ -87,7 +88,14 @@ public final class VideoReader: Sequence, IteratorProtocol {
             sv_video_reader_open(
                 location, Int32(clamping: Self.openTimeout.wholeMilliseconds), Int32(clamping: Self.readTimeout.wholeMilliseconds))
         }
-        if let track, track.fastestFramesPerSecond > framesPerSecond * 1.05 { steadyFramesPerSecond = track.fastestFramesPerSecond }
+        // A file FFmpeg opened over HTTP (a stream that is not live) is read again only for its index.
+        if isStream, !isLive, let served = ISOVideoTrack(servedAt: url, timeout: Self.openTimeout) {
+            self.track = served
+            timesFollowTrack = true
+        }
+        if let track = self.track, track.fastestFramesPerSecond > framesPerSecond * 1.05 {
+            steadyFramesPerSecond = track.fastestFramesPerSecond
+        }
     }
 
     /// Opens camera `index` (`/dev/videoN`, V4L2), refusing frames larger than `limits`.
