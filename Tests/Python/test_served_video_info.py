@@ -37,9 +37,10 @@ def folder(tmp_path_factory) -> Path:
 
 def serving(folder: Path, ranges: str):
     """A server of `folder` on loopback: `ranges` is "honest" (single byte ranges as asked), "ignored" (the
-    whole file, 200) or "hostile" (a range with an end, as the reader of the tables asks, answered with a
-    16-byte box header claiming 2⁶¹ bytes of movie box in a file of 2⁶² bytes; FFmpeg's open-ended ones
-    honestly). `/moved/NAME` redirects (302) to `/NAME`."""
+    whole file, 200), or answers a range with an end, as the reader of the tables asks (FFmpeg's open-ended
+    ones honestly), "hostile" (a 16-byte box header claiming 2⁶¹ bytes of movie box in a file of 2⁶² bytes),
+    "looping" (a redirect to itself) or "chattering" (a header of 100,000 fields, 7 MB).
+    `/moved/NAME` redirects (302) to `/NAME`."""
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -60,6 +61,18 @@ def serving(folder: Path, ranges: str):
             if asked is None or ranges == "ignored":
                 self.send_response(200)
                 body = data
+            elif ranges == "looping" and asked.group(2):
+                self.send_response(302)
+                self.send_header("Location", self.path)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            elif ranges == "chattering" and asked.group(2):
+                self.send_response(206)
+                for index in range(100_000):
+                    self.send_header(f"X-Filler-{index}", "x" * 64)
+                self.end_headers()
+                return
             elif ranges == "hostile" and asked.group(2):
                 self.send_response(206)
                 body = (1).to_bytes(4, "big") + b"moov" + (1 << 61).to_bytes(8, "big")
@@ -112,9 +125,10 @@ def test_a_served_mp4_is_described_from_its_sample_tables(folder, moved):
         server.server_close()
 
 
-@pytest.mark.parametrize("ranges", ["ignored", "hostile"])
+@pytest.mark.parametrize("ranges", ["ignored", "hostile", "looping", "chattering"])
 def test_a_server_without_honest_ranges_leaves_ffmpegs_figures(folder, ranges):
-    # Without the tables: FFmpeg's frame count and average rate, their quotient the duration (2.3 s), no turn.
+    # Without the tables: FFmpeg's frame count and average rate, their quotient the duration (2.3 s), no turn;
+    # redirects and the header are given up on at their bounds (3 redirects, 16 KiB).
     server = serving(folder, ranges)
     try:
         served = info(f"http://{HOST}:{server.server_address[1]}/vfr.mp4")
