@@ -1,15 +1,17 @@
 import Foundation
 
-/// Reads of a file at any offset through one buffered window of at least 64 KiB, so that a walk over many
-/// small headers spread through a large file (a Matroska file's blocks) makes one system call per window,
-/// not one per header. Not safe for concurrent use.
+/// Reads of a file at any offset through one buffered window of at least 4 KiB (a page), so that a walk over
+/// many small headers close together (a Matroska file's sound and small video blocks) makes one system call
+/// per window, not one per header, while one whose headers lie far apart (a large video's frames) reads
+/// little more than a page per header: with 64 KiB, a walk of a 1280×720 file of 790 KB frames read 8 % of
+/// it, and of 100 KB frames it would read 64 %. Not safe for concurrent use.
 final class FileWindow {
     /// The file's size in bytes when it was opened.
     let size: Int
     private let handle: FileHandle
     private var window = Data()
     private var windowStart = 0
-    private static let windowLength = 1 << 16
+    private static let windowLength = 1 << 12
 
     /// Opens the file at `url`; nil when it cannot be opened or its size cannot be told.
     init?(url: URL) {
