@@ -189,18 +189,20 @@ import Testing
     /// the frames are cut and the chick is drawn; the view does not zoom, so the object's size stays the
     /// seed's). Returns the frames reported lost while more than half of an object of the seed's size can be
     /// inside the tracker's box (which the tracker cannot tell from a still object the pan leaves behind,
-    /// ``losesAStillObjectThePanLeavesBehind``, once it is carried out), and all frames reported lost.
+    /// ``losesAStillObjectThePanLeavesBehind``, once it is carried out), all frames reported lost, and the
+    /// frames whose box holds the whole chick again after a box that did not overlap it.
     static func lostFramesFollowingAPan(
         over scene: PixelBuffer, from start: (x: Int, y: Int), step: Int, chickSide: Int, seed: CGRect, frames: Int,
         level: TrackTask.Level
-    ) throws -> (mostlyInView: Int, all: Int) {
+    ) throws -> (mostlyInView: Int, all: Int, backOnChick: Int) {
         let chick = try Fixtures.image("chicky_512.png").cropped(to: CGRect(x: 100, y: 100, width: 300, height: 300))
             .resized(width: chickSide, height: chickSide)
         var options = TrackTask.Options()
         options.boxes = [PixelRect(seed)]
         options.level = level
         let runner = TaskRunner(task: try TrackTask(options: options), runningMode: .video)
-        var lostMostlyInView = 0, lost = 0
+        var lostMostlyInView = 0, lost = 0, backOnChick = 0, hasLeftChick = false
+        let chickBox = CGRect(x: 200 - chickSide / 2, y: 150 - chickSide / 2, width: chickSide, height: chickSide)
         for index in 0..<frames {
             var frame = try scene.cropped(x: start.x - step * index, y: start.y, width: 400, height: 300)
             try Fixtures.paste(chick.buffer, into: &frame, x: 200 - chickSide / 2, y: 150 - chickSide / 2)
@@ -210,8 +212,27 @@ import Testing
             let shown = inside.isNull ? 0 : inside.width * inside.height
             lost += track.lost ? 1 : 0
             lostMostlyInView += track.lost && shown > max(box.width * box.height, seed.width * seed.height) / 2 ? 1 : 0
+            hasLeftChick = hasLeftChick || !box.intersects(chickBox)
+            backOnChick += hasLeftChick && !track.lost && box.contains(chickBox) ? 1 : 0
         }
-        return (lostMostlyInView, lost)
+        return (lostMostlyInView, lost, backOnChick)
+    }
+
+    /// kite.jpg (1352×900) panned 8 px a frame lower down, a 20×20 chick, a 100×100 seed box centred on it that
+    /// is mostly waves (``lostFramesFollowingAPan``): the tracker follows the waves, which the pan carries more
+    /// than half out of the frame (near frame 27), while the chick stays in view. The learned embedder finds the
+    /// carried box less like the seed than like the seed's surroundings, so the tracker had drifted: it searches
+    /// round the last trusted place and re-seats the tracker on the chick, never reporting it lost (before, the
+    /// chick was reported lost in 23 of 50 frames at the fast level, eval/README.md). After the
+    /// re-seat KCF stays on the chick (23 frames); CSRT, restarted on a box that is again mostly waves, holds it
+    /// for 3 frames and then follows the waves once more: the limit of a seed that is mostly background.
+    @Test(arguments: TrackTask.Level.allCases)
+    func reseatsATrackerTheSceneCarriedOffTheObject(level: TrackTask.Level) throws {
+        let lost = try Self.lostFramesFollowingAPan(
+            over: try Fixtures.image("kite.jpg").buffer, from: (1000, 600), step: 8, chickSide: 20,
+            seed: CGRect(x: 150, y: 100, width: 100, height: 100), frames: 50, level: level)
+        #expect(lost.all == 0, "the chick, always in view, reported lost in \(lost.all) of 50 frames")
+        #expect(lost.backOnChick >= 1, "the box never came back to the chick after drifting off it")
     }
 
     /// kite.jpg (1352×900) panned 6 px a frame, a 20×20 chick, a 180×180 seed box that is mostly waves, which

@@ -99,20 +99,23 @@ public struct TrackTask: VisionTask {
         var trackers: [SingleObjectTracker]?
     }
 
-    /// Named `track`; needs no model.
+    /// Named `track`; loads the embeddings task's embedder only to find an object again whose tracker drifted off
+    /// it (``SingleObjectTracker``).
     public static let descriptor = TaskDescriptor(
         name: "track", title: "Track", summary: "Objects followed from seed boxes (KCF or CSRT)", tracksAcrossFrames: true,
-        hiddenOptions: ["boxes"])
+        models: [EmbeddingsTask.baseModelName], hiddenOptions: ["boxes"])
     /// The default settings.
     public static var defaultOptions: Options { Options() }
 
     /// The settings the task was made with.
     public let options: Options
+    private let store: ModelStore
 
-    /// Checks the seed boxes; there is no model to load.
+    /// Checks the seed boxes; the learned embedder is loaded from `store` only if a tracker needs it.
     public init(options: Options, store: ModelStore) throws {
         try options.validate()
         self.options = options
+        self.store = store
     }
 
     /// A stream whose trackers start on its first frame.
@@ -134,7 +137,7 @@ public struct TrackTask: VisionTask {
     public func output(forFrame image: VisionImage, state: inout StreamState) throws -> Output {
         guard let trackers = state.trackers else {
             state.trackers = try options.boxes.map {
-                try SingleObjectTracker(kind: options.level == .fast ? .kcf : .csrt, image: image, box: $0.rect)
+                try SingleObjectTracker(kind: options.level == .fast ? .kcf : .csrt, image: image, box: $0.rect, store: store)
             }
             return seeds
         }
