@@ -3,12 +3,12 @@ import SwiftVisionCore
 import SwiftVisionRuntime
 import SwiftVisionTasks
 
-/// Options of ``FaceLandmarker``, as MediaPipe's `FaceLandmarkerOptions`: a class, set on a `let`. The models
-/// are the installed short-range BlazeFace and 468-point face mesh (`face_detection_short_range.tflite`,
-/// `face_landmark.tflite`); `baseOptions.modelAssetPath` may name a copy of `face_landmark.tflite`.
-/// MediaPipe's own `face_landmarker.task` holds a newer 478-point mesh and the blendshape model, which
-/// are not installed: such a path, and asking for blendshapes or transformation matrixes, are refused
-/// when the landmarker is made.
+/// Options of ``FaceLandmarker``, as MediaPipe's `FaceLandmarkerOptions`: a class, set on a `let`. By default
+/// the models are the installed short-range BlazeFace and 468-point face mesh (`face_detection_short_range.tflite`,
+/// `face_landmark.tflite`); `baseOptions.modelAssetPath` may name a copy of `face_landmark.tflite`, or MediaPipe's
+/// published `face_landmarker.task`, whose detector is the installed one and whose 478-point mesh with irises
+/// (`face_landmarks_detector.tflite`) is then run from the bundle, as MediaPipe runs it. Blendshapes and
+/// transformation matrixes are not ported: asking for them is refused when the landmarker is made.
 public final class FaceLandmarkerOptions: TaskOptions, @unchecked Sendable {
     /// Most faces to find.
     public var numFaces = 1
@@ -32,25 +32,29 @@ public final class FaceLandmarkerOptions: TaskOptions, @unchecked Sendable {
     static let presence: Float = 0.5
 
     /// What MediaPipe's published `face_landmarker.task` must hold: its detector is the installed short-range
-    /// BlazeFace, but its mesh is not the installed one, so the bundle is refused, naming its mesh.
+    /// BlazeFace; its 478-point mesh, not installed, is run from the bundle.
     static let bundle = [
         BundledModel(
             name: "face_detector.tflite", installed: "face_detection_short_range.tflite",
             sha256: "b4578f35940bf5a1a655214a1cce5cab13eba73c1297cd78e1a04c2380b0152f"),
         BundledModel(
-            name: "face_landmarks_detector.tflite", installed: "face_landmark.tflite", sha256: nil,
-            difference: "in MediaPipe's face_landmarker.task, a 478-point mesh with irises from 256×256 crops"),
+            name: meshFile, installed: nil, sha256: "c7d54204ce0448474c7f3fa9af494787c0965cbdd6f20fc72867e43046bd43d5",
+            difference: "MediaPipe's published 478-point mesh with irises from 256×256 crops"),
     ]
+
+    /// The mesh's name in MediaPipe's `face_landmarker.task`.
+    static let meshFile = "face_landmarks_detector.tflite"
 
     /// MediaPipe's defaults: one face, image mode, every threshold 0.5, no blendshapes or matrixes.
     public override init() {}
 
-    /// The faces task's options for these, once the model and the options the task cannot serve are checked:
-    /// the short-range detector on the whole image, then the mesh; in a stream the mesh follows each face.
-    func taskOptions() throws -> FacesTask.Options {
+    /// The faces task for these, once the model and the options the task cannot serve are checked: the
+    /// short-range detector on the whole image, then the mesh (the bundle's, for MediaPipe's
+    /// `face_landmarker.task`); in a stream the mesh follows each face.
+    func task() throws -> FacesTask {
         try InstalledModel.check(baseOptions.modelPath, installed: "face_landmark.tflite", bundle: Self.bundle, task: "FaceLandmarker")
         guard !outputFaceBlendshapes else {
-            throw VisionTaskError.invalidOption("outputFaceBlendshapes: MediaPipe's face_blendshapes.tflite is not installed")
+            throw VisionTaskError.invalidOption("outputFaceBlendshapes: MediaPipe's face blendshapes graph is not ported")
         }
         guard !outputFacialTransformationMatrixes else {
             throw VisionTaskError.invalidOption("outputFacialTransformationMatrixes: MediaPipe's face geometry is not available here")
@@ -67,7 +71,22 @@ public final class FaceLandmarkerOptions: TaskOptions, @unchecked Sendable {
         options.maxFaces = numFaces
         options.threshold = minFaceDetectionConfidence
         options.threads = threadCount
-        return options
+        return try FacesTask(options: options, meshModel: meshModel())
+    }
+
+    /// The mesh to run: the 478-point one of a `face_landmarker.task` at the model path (checked above), written
+    /// once into the temporary folder under its SHA-256 for the runtime to map; else the installed one.
+    private func meshModel() throws -> FaceMeshModel {
+        guard let path = baseOptions.modelPath, PackedFiles.isBundle(atPath: path) else { return .installed }
+        let contents = try PackedFiles(url: URL(fileURLWithPath: path)).contents(ofFile: Self.meshFile)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-task-models", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let sha256 = Self.bundle.first { $0.name == Self.meshFile }?.sha256 ?? ""
+        let file = folder.appendingPathComponent("\(sha256)-\(Self.meshFile)")
+        if (try? Data(contentsOf: file)) != contents {
+            try contents.write(to: file, options: .atomic)
+        }
+        return .withIrises(in: file)
     }
 }
 
@@ -80,7 +99,8 @@ public protocol FaceLandmarkerLiveStreamDelegate: NSObjectProtocol, Sendable {
         error: (any Error)?)
 }
 
-/// Finds faces and their 468 mesh landmarks (MediaPipe's `FaceLandmarker`) in single images, video frames
+/// Finds faces and their mesh landmarks (MediaPipe's `FaceLandmarker`: 478 with MediaPipe's `face_landmarker.task`,
+/// 468 with the installed mesh) in single images, video frames
 /// or a live stream: the faces task in its fast mode with the mesh (detections below its sure score are
 /// kept only where the mesh and a second look confirm a face); in video and live streams each face's mesh
 /// places its next crop. Safe to share between threads.
@@ -97,7 +117,7 @@ public final class FaceLandmarker: Sendable {
             to: options.faceLandmarkerLiveStreamDelegate, of: reference
         ) { $0.faceLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) }
         api = try VisionTaskApi(
-            task: { try FacesTask(options: options.taskOptions()) }, runningMode: options.runningMode, result: FaceLandmarkerResult.init,
+            task: { try options.task() }, runningMode: options.runningMode, result: FaceLandmarkerResult.init,
             deliver: deliver)
         reference.object = self
     }
@@ -134,8 +154,9 @@ public final class FaceLandmarker: Sendable {
 
 /// What ``FaceLandmarker`` found in one image, as MediaPipe's `FaceLandmarkerResult`: one entry per face.
 public struct FaceLandmarkerResult: Sendable {
-    /// Each face's 468 mesh landmarks, normalised to 0…1 of the upright image's width and height (`z` on
-    /// the scale of `x`, smaller nearer).
+    /// Each face's mesh landmarks, in MediaPipe's order: 478 (the 468 of the mesh, then each iris's centre and four
+    /// edge points) from MediaPipe's `face_landmarker.task`, 468 from the installed mesh; normalised to 0…1 of the
+    /// upright image's width and height (`z` on the scale of `x`, smaller nearer).
     public let faceLandmarks: [[NormalizedLandmark]]
     /// Each face's blendshape scores; always empty, as ``FaceLandmarkerOptions/outputFaceBlendshapes`` is refused.
     public let faceBlendshapes: [Classifications]

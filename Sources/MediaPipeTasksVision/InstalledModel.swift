@@ -41,8 +41,9 @@ enum InstalledModel {
             }
             guard let sha256 = model.sha256, try files.sha256(ofFile: model.name) == sha256 else {
                 let difference = model.difference.isEmpty ? "" : " (\(model.difference))"
+                let runs = model.installed ?? "published copy"
                 throw VisionTaskError.invalidOption(
-                    "baseOptions.modelAssetPath: \(contents); its \(model.name)\(difference) is not the \(model.installed) that \(task) runs: \(instead)")
+                    "baseOptions.modelAssetPath: \(contents); its \(model.name)\(difference) is not the \(runs) that \(task) runs: \(instead)")
             }
         }
     }

@@ -52,18 +52,39 @@ import Testing
         #expect(result.landmarks.count == 1 && result.landmarks.first?.count == 33)
     }
 
-    @Test func faceLandmarkerRefusesABundleWhoseMeshItDoesNotRun() throws {
+    /// The photos with faces MediaPipe's FaceLandmarker finds with its published bundle: one close face
+    /// (astronaut.png, 512×512), four small faces (facereg.jpg, 200×200), one face (face_swapped.jpg, 320×320);
+    /// and zidane.jpg (1280×720), where it keeps no face (its detector finds one unsure face there).
+    static let meshPhotos = ["astronaut.png", "facereg.jpg", "face_swapped.jpg", "zidane.jpg"]
+
+    @Test func faceLandmarkerRunsThePublishedMeshOfItsBundle() throws {
         let bundle = try Self.reference("face_landmarker.task")
         #expect(bundle.same["face_detector.tflite"] == "face_detection_short_range.tflite")
         #expect(bundle.same["face_landmarks_detector.tflite"] == .some(nil))
         let path = PortFixtures.model("face_landmarker.task").path
+        let output = try Fixtures.referenceOutput(
+            "face_landmarker_task_reference.py", [path] + Self.meshPhotos.map { PortFixtures.sample($0).path })
+        let reference = try JSONDecoder().decode(MediaPipeTasksReference.self, from: output)
         let options = FaceLandmarkerOptions()
         options.baseOptions.modelAssetPath = path
-        let error = try #require(MediaPipeErrorPortTests.caught { _ = try FaceLandmarker(options: options) })
-        #expect(error.domain == MPPTasksErrorDomain && error.code == Int(TasksErrorCode.invalidArgumentError.rawValue))
-        for file in bundle.files + ["face_landmark.tflite", path] {
-            #expect(error.localizedDescription.contains(file), "\(error.localizedDescription)")
+        options.numFaces = 5
+        let faceLandmarker = try FaceLandmarker(options: options)
+        var faces = 0
+        for (name, theirs) in zip(Self.meshPhotos, reference.results) {
+            let ours = try faceLandmarker.detect(image: try MPImage(contentsOf: PortFixtures.sample(name)))
+            #expect(ours.faceLandmarks.count == theirs.meshes.count, "\(name)")
+            #expect(ours.faceLandmarks.allSatisfy { $0.count == 478 } && theirs.meshes.allSatisfy { $0.count == 478 }, "\(name)")
+            faces += theirs.meshes.count
+            guard !theirs.meshes.isEmpty else { continue }
+            let error = MediaPipeFaceAndSegmentationPortTests.medianDistance(ours, theirs)
+            #expect(error <= 1, "\(name): median landmark error \(error) px")
         }
+        #expect(faces == 6)
+        // Blendshapes stay unported, with the bundle's blendshape model at hand.
+        options.outputFaceBlendshapes = true
+        let blendshapes = try #require(MediaPipeErrorPortTests.caught { _ = try FaceLandmarker(options: options) })
+        #expect(blendshapes.code == Int(TasksErrorCode.invalidArgumentError.rawValue))
+        #expect(blendshapes.localizedDescription.contains("blendshape"), "\(blendshapes.localizedDescription)")
         // MediaPipe's FaceDetector takes a .tflite; so does this one, and says so.
         let detector = FaceDetectorOptions()
         detector.baseOptions.modelAssetPath = path

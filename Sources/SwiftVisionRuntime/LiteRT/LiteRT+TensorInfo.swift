@@ -80,7 +80,10 @@ extension LiteRT.TensorInfo {
             throw LiteRTError.incompatibleModel("tensor \(name) has unsupported element type \(type.element_type.rawValue)")
         }
         let rank = Int(type.layout.rank)
-        let shape = withUnsafeBytes(of: type.layout.dimensions) { Array($0.bindMemory(to: Int32.self).prefix(rank)) }
+        var shape = withUnsafeBytes(of: type.layout.dimensions) { Array($0.bindMemory(to: Int32.self).prefix(rank)) }
+        // A batch left open and nothing else (MediaPipe's 478-point face mesh) is one input at a time, as the
+        // runtime allocates it.
+        if rank > 1, shape[0] == -1, shape.dropFirst().allSatisfy({ $0 > 0 }) { shape[0] = 1 }
         guard shape.allSatisfy({ $0 > 0 }) else {
             throw LiteRTError.incompatibleModel("tensor \(name) has a dynamic shape \(shape)")
         }

@@ -23,6 +23,8 @@ final class FaceEngine: LandmarkEngine {
         var landmarks: Bool
         /// Fit the irises too (for the landmarks' eyes, at the pupils): two more invokes a face, more than the mesh costs.
         var irises: Bool
+        /// The mesh model that fits the faces.
+        var meshModel: FaceMeshModel = .installed
     }
 
     let configuration: Configuration
@@ -43,7 +45,7 @@ final class FaceEngine: LandmarkEngine {
         closerLooker =
             configuration.range == .full
             ? LoadedOnFirstUse { detector } : LoadedOnFirstUse { try FaceDetectionModel(range: .full, options: options, store: store) }
-        landmarkModels = try FaceLandmarkModels(options: options, store: store)
+        landmarkModels = try FaceLandmarkModels(options: options, store: store, meshModel: configuration.meshModel)
     }
 
     var maximumCount: Int { configuration.maximumFaces }

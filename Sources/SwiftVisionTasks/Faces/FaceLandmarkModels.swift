@@ -2,8 +2,9 @@ import Foundation
 import SwiftVisionCore
 import SwiftVisionRuntime
 
-/// MediaPipe's face mesh (`face_landmark.tflite`, 468 points) and iris (`iris_landmark.tflite`) models,
-/// run on crops turned upright by the eye line. Each model is loaded the first time it is needed (the mesh
+/// MediaPipe's face mesh (``FaceMeshModel``: the installed 468-point `face_landmark.tflite`, or the 478-point
+/// mesh of MediaPipe's `face_landmarker.task`) and iris (`iris_landmark.tflite`) models, run on crops turned
+/// upright by the eye line. Each model is loaded the first time it is needed (the mesh
 /// only for landmarks, tracking and faces not sure enough to skip its check; the iris only for landmarks),
 /// so runs that never need one never pay for it; later calls reuse it.
 final class FaceLandmarkModels: Sendable {
@@ -14,26 +15,30 @@ final class FaceLandmarkModels: Sendable {
         let points: Int
     }
 
-    /// The mesh model and the index of its face presence.
+    /// The mesh model, the index of its face presence and how many points it gives.
     private struct MeshModel: Sendable {
         let model: Model
         let presence: Int
+        let count: Int
     }
 
     private let mesh: LoadedOnFirstUse<MeshModel>
     private let iris: LoadedOnFirstUse<Model>
 
-    init(options: LiteRT.CompilationOptions, store: ModelStore, cache: SwiftVisionCache = .current) throws {
-        let meshFile = cache.model(named: "face_landmark.tflite")
+    init(options: LiteRT.CompilationOptions, store: ModelStore, meshModel: FaceMeshModel = .installed, cache: SwiftVisionCache = .current) throws {
+        let meshFile = meshModel.file ?? cache.model(named: "face_landmark.tflite")
+        let count = meshModel.points
         mesh = LoadedOnFirstUse {
             let mesh = try store.interpreter(contentsOf: meshFile, options: options)
-            guard let points = mesh.outputs.firstIndex(where: { $0.elementCount == 468 * 3 }),
+            // MediaPipe splits the mesh's outputs into the points and, next, the face presence.
+            guard let points = mesh.outputs.firstIndex(where: { $0.elementCount == count * 3 }),
                 let presence = mesh.outputs.firstIndex(where: { $0.elementCount == 1 })
             else {
-                throw LiteRTError.incompatibleModel("the face mesh model does not have the expected outputs")
+                throw LiteRTError.incompatibleModel(
+                    "\(meshFile.lastPathComponent) is not a face mesh of \(count) points: it lacks an output of \(count * 3) values or the face presence")
             }
             let format = try ImageTensorFormat(tensor: mesh.inputs[0], normalization: .unit)
-            return MeshModel(model: Model(interpreter: mesh, format: format, points: points), presence: presence)
+            return MeshModel(model: Model(interpreter: mesh, format: format, points: points), presence: presence, count: count)
         }
         let irisFile = cache.model(named: "iris_landmark.tflite")
         iris = LoadedOnFirstUse {
@@ -45,10 +50,10 @@ final class FaceLandmarkModels: Sendable {
         }
     }
 
-    /// The 468 mesh points inside `region` and the probability that a face is there.
+    /// The mesh points inside `region` (468, or 478 with the irises last) and the probability that a face is there.
     func meshPoints(in image: VisionImage, region: RotatedRect) throws -> (points: [FaceMeshPoint], presence: Float) {
         let loaded = try self.mesh.value()
-        let (mesh, presence) = (loaded.model, loaded.presence)
+        let (mesh, presence, count) = (loaded.model, loaded.presence, loaded.count)
         var mapping: TensorImageMapping?
         let depthScale = Double(region.size.width) / Double(mesh.format.width)
         return try mesh.interpreter.invoke { inputs in
@@ -56,7 +61,7 @@ final class FaceLandmarkModels: Sendable {
         } readingOutputs: { outputs in
             let raw = outputs[mesh.points].bindMemory(to: Float.self)
             let logit = outputs[presence].bindMemory(to: Float.self)[0]
-            let points = (0..<468).map { index in
+            let points = (0..<count).map { index in
                 let point = mapping!.imagePoint(fromTensorPoint: CGPoint(x: Double(raw[index * 3]), y: Double(raw[index * 3 + 1])))
                 return FaceMeshPoint(x: point.x, y: point.y, z: Double(raw[index * 3 + 2]) * depthScale)
             }

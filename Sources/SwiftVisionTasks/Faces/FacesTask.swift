@@ -84,6 +84,12 @@ public struct FacesTask: VisionTask {
 
     /// Checks the options and loads the models from `store`.
     public init(options: Options, store: ModelStore) throws {
+        try self.init(options: options, meshModel: .installed, store: store)
+    }
+
+    /// As ``init(options:store:)``, with `meshModel` for the mesh (MediaPipe's FaceLandmarker given its
+    /// published 478-point mesh); the detection is the same.
+    package init(options: Options, meshModel: FaceMeshModel, store: ModelStore = .shared) throws {
         try options.validate()
         self.options = options
         engine = try FaceEngine(
@@ -91,7 +97,7 @@ public struct FacesTask: VisionTask {
                 range: options.fast ? .short : .full, looksCloser: !options.fast, minimumConfidence: options.threshold,
                 minimumFaceSize: options.minFaceSize, maximumFaces: options.maxFaces,
                 threads: options.threads ?? LiteRT.CompilationOptions.default.threadCount, landmarks: options.needsMesh,
-                irises: options.landmarks),
+                irises: options.landmarks, meshModel: meshModel),
             store: store)
     }
 
