@@ -75,11 +75,12 @@ public final class FaceLandmarkerOptions: TaskOptions, @unchecked Sendable {
     }
 
     /// The mesh to run: the 478-point one of a `face_landmarker.task` at the model path (checked above), written
-    /// once into the temporary folder under its SHA-256 for the runtime to map; else the installed one.
+    /// once into the cache's models folder (the user's own, not the shared temporary folder) under its SHA-256 for
+    /// the runtime to map; else the installed one.
     private func meshModel() throws -> FaceMeshModel {
         guard let path = baseOptions.modelPath, PackedFiles.isBundle(atPath: path) else { return .installed }
         let contents = try PackedFiles(url: URL(fileURLWithPath: path)).contents(ofFile: Self.meshFile)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-task-models", isDirectory: true)
+        let folder = SwiftVisionCache.current.models.appendingPathComponent("from-bundles", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let sha256 = Self.bundle.first { $0.name == Self.meshFile }?.sha256 ?? ""
         let file = folder.appendingPathComponent("\(sha256)-\(Self.meshFile)")

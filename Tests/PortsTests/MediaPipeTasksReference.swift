@@ -16,7 +16,8 @@ struct MediaPipeTasksReference: Decodable {
         var points: [CGPoint] { keypoints.map { CGPoint(x: $0[0], y: $0[1]) } }
     }
 
-    /// What MediaPipe found in one image: faces, meshes (468 points in pixels each) or the paths of the masks.
+    /// What MediaPipe found in one image: faces, meshes (468 points in pixels each, 478 from `face_landmarker.task`)
+    /// or the paths of the masks.
     struct Result: Decodable {
         var width: Int
         var height: Int
