@@ -22,11 +22,10 @@ using namespace shim;
 
 namespace {
 
-/// `count` x, y pairs as OpenCV points, sharing no memory.
-std::vector<cv::Point> points(const int32_t *xy, int32_t count) {
-    std::vector<cv::Point> result(static_cast<size_t>(count));
-    for (int32_t index = 0; index < count; ++index) result[index] = cv::Point(xy[2 * index], xy[2 * index + 1]);
-    return result;
+/// `count` x, y pairs as a column of OpenCV points, read in place (cv::Point is two 32-bit coordinates).
+cv::Mat points(const int32_t *xy, int32_t count) {
+    static_assert(sizeof(cv::Point) == 2 * sizeof(int32_t), "cv::Point is two 32-bit coordinates");
+    return cv::Mat(count, 1, CV_32SC2, const_cast<int32_t *>(xy));
 }
 
 void write(const std::vector<cv::Point> &source, int32_t *xy, int32_t *count) {

@@ -84,6 +84,21 @@ import Testing
         }
     }
 
+    /// A 10×10 square's outline with points inside and on a side: its hull is the four corners, counter-clockwise
+    /// on the screen (y down); a bump of 1 pixel on its top side goes at a tolerance of 2 pixels and stays at 0.5.
+    @Test func pixelPolygonsGiveHullsAndSimplifications() throws {
+        let corners: [SIMD2<Int32>] = [[0, 0], [10, 0], [10, 10], [0, 10]]
+        func isTurned(_ points: [SIMD2<Int32>], from expected: [SIMD2<Int32>]) -> Bool {
+            expected.indices.contains { start in points == Array(expected[start...] + expected[..<start]) }
+        }
+        let cloud = PixelPolygon(points: [[5, 5], [0, 0], [2, 3], [10, 0], [10, 5], [10, 10], [7, 2], [0, 10]])
+        #expect(isTurned(try cloud.convexHull().points, from: corners.reversed()))
+        let bumped = PixelPolygon(points: [[0, 0], [5, 1], [10, 0], [10, 10], [0, 10]])
+        #expect(isTurned(try bumped.simplified(epsilon: 2).points, from: corners))
+        #expect(isTurned(try bumped.simplified(epsilon: 0.5).points, from: bumped.points))
+        #expect(try PixelPolygon(points: []).convexHull().points.isEmpty)
+    }
+
     /// A rhombus of sides 2 with a 60° corner (its corners worked out by hand: (0, 0), (2, 0), (3, √3), (1, √3)) has
     /// inner angles 60°, 120°, 60° and 120°: within 30° of a right angle but not within 29°; a square's are all 90°.
     @Test func quadrilateralsTellRightAnglesWithinATolerance() {

@@ -61,7 +61,8 @@ int sv_line_segments(SVImageView gray, float **segments, int32_t *count);
 /// each offset but the last four less the profile at the offset four before it (the step over two pixels).
 int sv_profile_steps(SVImageView gray, const double *bases, int32_t baseCount, const double across[2],
                      const double along[2], const double *offsets, int32_t offsetCount, double *steps);
-/// The convex hull of `count` points (x, y pairs), clockwise in image coordinates; `hull` holds room
+/// The convex hull of `count` points (x, y pairs), clockwise with the y axis up (counter-clockwise on the screen,
+/// where y grows downwards); `hull` holds room
 /// for `count` points and `hullCount` receives how many were written.
 int sv_convex_hull(const int32_t *xy, int32_t count, int32_t *hull, int32_t *hullCount);
 /// A closed polygon with fewer vertices within `epsilon` pixels of the closed polygon `xy`

@@ -5,7 +5,7 @@ import Foundation
 package struct PixelPolygon: Sendable, Equatable {
     package var points: [SIMD2<Int32>]
 
-    /// The convex hull, clockwise in image coordinates.
+    /// The convex hull, counter-clockwise on the screen (OpenCV's clockwise, which takes the y axis up).
     package func convexHull() throws -> PixelPolygon {
         try transformed { input, count, output, written in sv_convex_hull(input, count, output, written) }
     }
@@ -53,18 +53,19 @@ package struct PixelPolygon: Sendable, Equatable {
         _ body: (UnsafePointer<Int32>, Int32, UnsafeMutablePointer<Int32>, UnsafeMutablePointer<Int32>) -> Int32
     ) throws -> PixelPolygon {
         guard !points.isEmpty else { return self }
-        var output = [SIMD2<Int32>](repeating: .zero, count: points.count)
-        var written: Int32 = 0
-        try points.withUnsafeBufferPointer { input in
-            try output.withUnsafeMutableBufferPointer { output in
+        // Written in place, never zeroed or copied: the shim writes `written` points, at most as many as it is given.
+        let output = try [SIMD2<Int32>](unsafeUninitializedCapacity: points.count) { output, initialized in
+            var written: Int32 = 0
+            try points.withUnsafeBufferPointer { input in
                 try input.withMemoryRebound(to: Int32.self) { input in
                     try output.withMemoryRebound(to: Int32.self) { output in
                         try shimCall { body(input.baseAddress!, Int32(points.count), output.baseAddress!, &written) }
                     }
                 }
             }
+            initialized = Int(written)
         }
-        return PixelPolygon(points: Array(output.prefix(Int(written))))
+        return PixelPolygon(points: output)
     }
 }
 
