@@ -126,8 +126,7 @@ struct SeedLikeness {
     private static func embedding(of image: VisionImage, box: CGRect, model: ImageVectorModel) throws -> [Float] {
         let bounds = CGRect(x: 0, y: 0, width: image.width, height: image.height)
         let values = try model.outputs(for: image, region: box.intersection(bounds))[0]
-        let length = values.reduce(0) { $0 + $1 * $1 }.squareRoot()
-        return length > 0 ? values.map { $0 / length } : values
+        return Embedding(values: values, l2Normalize: true, quantize: false, headIndex: 0, headName: nil).values
     }
 
     private static func dot(_ first: [Float], _ second: [Float]) -> Double {
