@@ -232,7 +232,9 @@ struct ByteReader {
         pattern.indices.allSatisfy { uint8(at: offset + $0) == pattern[$0] }
     }
 
-    private func unsigned(at offset: Int, size: Int, bigEndian: Bool) -> Int? {
+    /// The `size`-byte unsigned number at `offset` (up to 8 bytes); only its low 64 bits are kept, so an 8-byte
+    /// value of 2⁶³ or more comes out negative (its bit pattern).
+    func unsigned(at offset: Int, size: Int, bigEndian: Bool) -> Int? {
         var value = 0
         for index in 0..<size {
             guard let byte = uint8(at: offset + (bigEndian ? index : size - 1 - index)) else { return nil }

@@ -54,9 +54,7 @@ enum EBMLElements {
     /// at 2⁶³ and above.
     static func unsigned(_ bytes: ByteReader) -> Int? {
         guard bytes.count <= 8 else { return nil }
-        var value: UInt64 = 0
-        for index in 0..<bytes.count { value = value << 8 | UInt64(bytes.uint8(at: index)!) }
-        return value < 1 << 63 ? Int(value) : nil
+        return bytes.unsigned(at: 0, size: bytes.count, bigEndian: true).flatMap { $0 >= 0 ? $0 : nil }
     }
 
     /// The IEEE 754 float that fills `bytes` (4 or 8 bytes, big-endian; 0 when empty); nil for another size.
@@ -64,16 +62,8 @@ enum EBMLElements {
         switch bytes.count {
         case 0: return 0
         case 4: return bytes.uint32(at: 0, bigEndian: true).map { Double(Float(bitPattern: $0)) }
-        case 8: return unsignedBits(bytes).map { Double(bitPattern: $0) }
+        case 8: return bytes.unsigned(at: 0, size: 8, bigEndian: true).map { Double(bitPattern: UInt64(bitPattern: Int64($0))) }
         default: return nil
-        }
-    }
-
-    /// The 8 bytes of `bytes` as a big-endian bit pattern.
-    private static func unsignedBits(_ bytes: ByteReader) -> UInt64? {
-        (0..<8).reduce(UInt64(0) as UInt64?) { value, index in
-            guard let value, let byte = bytes.uint8(at: index) else { return nil }
-            return value << 8 | UInt64(byte)
         }
     }
 
