@@ -9,8 +9,7 @@ final class FileWindow {
     /// The file's size in bytes when it was opened.
     let size: Int
     private let handle: FileHandle
-    private var window = Data()
-    private var windowStart = 0
+    private var window = HeldBytes()
     private static let windowLength = 1 << 12
 
     /// Opens the file at `url`; nil when it cannot be opened or its size cannot be told.
@@ -33,15 +32,11 @@ final class FileWindow {
     func bytes(at offset: Int, count: Int) -> Data? {
         guard offset >= 0, offset <= size, count >= 0 else { return nil }
         let end = offset + Swift.min(count, size - offset)
-        if offset < windowStart || end > windowStart + window.count {
-            guard (try? handle.seek(toOffset: UInt64(offset))) != nil,
-                let read = try? handle.read(upToCount: Swift.max(end - offset, Self.windowLength))
-            else { return nil }
-            window = read
-            windowStart = offset
-            guard end <= windowStart + window.count else { return nil }
-        }
-        let start = window.startIndex + offset - windowStart
-        return window[start..<start + end - offset]
+        if let held = window.bytes(from: offset, to: end) { return held }
+        guard (try? handle.seek(toOffset: UInt64(offset))) != nil,
+            let read = try? handle.read(upToCount: Swift.max(end - offset, Self.windowLength))
+        else { return nil }
+        window.hold(read, from: offset)
+        return window.bytes(from: offset, to: end)
     }
 }

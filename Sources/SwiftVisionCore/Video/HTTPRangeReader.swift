@@ -18,8 +18,7 @@ final class HTTPRangeReader {
     private var location: URL
     private let deadline: ContinuousClock.Instant
     private var requestsLeft = requestLimit
-    private var cached = Data()
-    private var cachedStart = 0
+    private var cached = HeldBytes()
 
     /// A reader of the file at the `http:` URL `url` whose requests are all answered within `timeout`; nil
     /// when the server does not answer its first range request with one.
@@ -31,7 +30,8 @@ final class HTTPRangeReader {
         while true {
             switch Self.request(location, range: 0..<Self.leastRange, deadline: deadline) {
             case .range(let body, let total):
-                (cached, size) = (body, total)
+                size = total
+                cached.hold(body, from: 0)
                 requestsLeft -= 1
                 return
             case .redirect(let target) where redirects < 3 && target.scheme?.lowercased() == "http":
@@ -49,17 +49,15 @@ final class HTTPRangeReader {
         guard offset >= 0, offset <= size, count >= 0 else { return nil }
         let end = offset + Swift.min(count, size - offset)
         guard end > offset else { return Data() }
-        if offset < cachedStart || end > cachedStart + cached.count {
-            guard requestsLeft > 0 else { return nil }
-            requestsLeft -= 1
-            let asked = offset..<Swift.min(size, Swift.max(end, offset + Self.leastRange))
-            guard case .range(let body, let total) = Self.request(location, range: asked, deadline: deadline), total == size,
-                body.count >= end - offset
-            else { return nil }
-            (cached, cachedStart) = (body, offset)
-        }
-        let start = cached.startIndex + offset - cachedStart
-        return cached[start..<start + end - offset]
+        if let held = cached.bytes(from: offset, to: end) { return held }
+        guard requestsLeft > 0 else { return nil }
+        requestsLeft -= 1
+        let asked = offset..<Swift.min(size, Swift.max(end, offset + Self.leastRange))
+        guard case .range(let body, let total) = Self.request(location, range: asked, deadline: deadline), total == size,
+            body.count >= end - offset
+        else { return nil }
+        cached.hold(body, from: offset)
+        return cached.bytes(from: offset, to: end)
     }
 
     /// What a server answered.
