@@ -49,6 +49,7 @@ enum StreamConnectionProblem {
         switch TCPConnection.connect(host: host, port: port, timeout: timeout) {
         case .success(let made): connection = made
         case .failure(.unknownHost): return "the host \(host) is not found"
+        case .failure(.lookupTimedOut): return "the host name \(host) was not resolved within \(silence) s: the name server is slow or silent"
         case .failure(.timedOut): return "the connection to \(place) timed out after \(silence) s"
         case .failure(.failed(let code)): return connectionProblem(code, place: place)
         case .failure(.noSocket): return nil

@@ -6,12 +6,14 @@ import Foundation
 
 /// A TCP connection made and used within time-outs, for the short exchanges a video source needs besides
 /// FFmpeg's own: the diagnosis of a stream that does not open, and the byte ranges of a served MP4's index.
-/// Every wait is bounded; nothing is read beyond the count asked for.
+/// Every wait is bounded, the host name's lookup included; nothing is read beyond the count asked for.
 final class TCPConnection {
     /// Why a connection could not be made.
     enum Failure: Error {
         /// The host name is not found.
         case unknownHost
+        /// The host name was not looked up within the time-out (a slow or silent name server).
+        case lookupTimedOut
         /// The connection failed with this error number (refused, unreachable, …).
         case failed(Int32)
         /// The connection was not made within the time-out.
@@ -30,22 +32,24 @@ final class TCPConnection {
         close(socket)
     }
 
-    /// A connection to `host` at `port`, made within `timeout` seconds.
+    /// A connection to `host` at `port`, made within `timeout` seconds, the name's lookup included
+    /// (``HostLookup``).
     static func connect(host: String, port: Int, timeout: Double) -> Result<TCPConnection, Failure> {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var found: UnsafeMutablePointer<addrinfo>?
-        let looked = getaddrinfo(host, String(port), &hints, &found)
-        defer { if let found { freeaddrinfo(found) } }
-        guard looked == 0, let address = found else { return .failure(.unknownHost) }
+        let deadline = ContinuousClock.now + .milliseconds(Int(timeout.isNaN ? 0 : Swift.max(0, Swift.min(timeout, 86_400)) * 1000))
+        let addresses: HostLookup.Addresses
+        switch HostLookup.addresses(of: host, port: port, timeout: timeout) {
+        case .found(let found): addresses = found
+        case .notFound: return .failure(.unknownHost)
+        case .timedOut: return .failure(.lookupTimedOut)
+        }
+        let address = addresses.first
         let socket = Glibc.socket(address.pointee.ai_family, address.pointee.ai_socktype, address.pointee.ai_protocol)
         guard socket >= 0 else { return .failure(.noSocket) }
         let connection = TCPConnection(socket: socket)
         _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
         if Glibc.connect(socket, address.pointee.ai_addr, address.pointee.ai_addrlen) != 0 {
             guard errno == EINPROGRESS else { return .failure(.failed(errno)) }
-            guard connection.wait(for: Int16(POLLOUT), timeout: timeout) else { return .failure(.timedOut) }
+            guard connection.wait(for: Int16(POLLOUT), timeout: (deadline - .now).inMilliseconds / 1000) else { return .failure(.timedOut) }
             var failure: Int32 = 0
             var length = socklen_t(MemoryLayout<Int32>.size)
             getsockopt(socket, SOL_SOCKET, SO_ERROR, &failure, &length)
