@@ -27,8 +27,8 @@ struct InfoCommand: ParsableCommand {
         var framesPerSecond: Double?
         /// A video's duration in seconds.
         var duration: Double?
-        /// The clockwise turn, in degrees, that an MP4's or MOV's track header asks for display (already
-        /// applied to the width, the height and the frames).
+        /// The clockwise turn, in degrees, that an MP4's or MOV's track header or a Matroska or WebM file's
+        /// projection asks for display (already applied to the width, the height and the frames).
         var rotation: Int?
         var error: String?
 
@@ -97,7 +97,7 @@ struct InfoCommand: ParsableCommand {
 
     /// The video at `url`, opened without decoding a frame: its upright size from FFmpeg, and for an MP4 or
     /// MOV its frames, rate, duration and turn from its sample tables, for a Matroska or WebM file its
-    /// frames, rate and duration from its blocks; elsewhere the container's frame count and rate (an
+    /// frames, rate and duration from its blocks and its turn from its track's projection; elsewhere the container's frame count and rate (an
     /// estimate in transport streams and unreadable Matroska), the duration their quotient.
     static func describeVideo(_ url: URL, file: String) throws -> Report {
         let reader = try VideoReader(url: url)
@@ -107,7 +107,7 @@ struct InfoCommand: ParsableCommand {
             report.frames = track.presentationTimes.count
             report.framesPerSecond = (track.averageFramesPerSecond * 1000).rounded() / 1000
             report.duration = (track.duration * 1000).rounded() / 1000
-            report.rotation = (track as? ISOVideoTrack)?.rotation
+            report.rotation = track.rotation
         } else if !reader.isLive, reader.reportedFrameCount > 0 {
             report.frames = reader.reportedFrameCount
             report.framesPerSecond = (reader.framesPerSecond * 1000).rounded() / 1000

@@ -224,13 +224,14 @@ import Testing
     /// `info` describes Matroska and WebM files from their blocks as ffprobe does (video_timing.py: H.264
     /// with B-frames, VP9, AV1, a constant rate, a live recording's WebM): the frames ffprobe decodes, the
     /// segment's duration (live.webm has none: ffprobe's duration of vp9.webm, the same frames written to a
-    /// file), the average rate as frames over that duration; no turn. Before, FFmpeg's estimate: 118 frames
-    /// of 73 at 30 a second, and no figures at all for live.webm.
+    /// file), the average rate as frames over that duration; the display turn of the track's projection
+    /// (turned.mkv, turned.webm: written by FFmpeg 9), with the upright size. Before, FFmpeg's estimate: 118
+    /// frames of 73 at 30 a second, no figures at all for live.webm, and no turn.
     @Test func infoDescribesMatroskaAsFFprobe() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let probes = try Self.videoTimingProbes(in: folder, endingIn: [".mkv", ".webm"])
-        try #require(probes.count == 6)
+        try #require(probes.count == 8)
         let sameFramesWithADuration = try #require(probes.first { $0["file"] as? String == "vp9.webm" }?["duration"] as? Double)
         let run = try Fixtures.run(Self.executable, ["info", "--json"] + probes.map { folder.appendingPathComponent($0["file"] as! String).path })
         #expect(run.status == 0, "\(run.errors)")
@@ -242,8 +243,10 @@ import Testing
             #expect(line["frames"] as? Int == frames, "\(line) \(probe)")
             #expect(abs((line["duration"] as? Double ?? 0) - duration) < 0.001, "\(line) \(probe)")
             #expect(abs((line["framesPerSecond"] as? Double ?? 0) - Double(frames) / duration) < 0.01, "\(line) \(probe)")
-            #expect(line["format"] as? String == "matroska" && line["rotation"] == nil, "\(line)")
-            #expect(line["width"] as? Int == probe["width"] as? Int && line["height"] as? Int == probe["height"] as? Int)
+            let turn = (360 - (probe["rotation"] as! Int)) % 360
+            let (width, height) = (probe["width"] as! Int, probe["height"] as! Int)
+            #expect(line["format"] as? String == "matroska" && line["rotation"] as? Int == turn, "\(line) \(probe)")
+            #expect(line["width"] as? Int == (turn % 180 == 0 ? width : height) && line["height"] as? Int == (turn % 180 == 0 ? height : width))
         }
     }
 

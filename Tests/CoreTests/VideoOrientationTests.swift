@@ -17,20 +17,55 @@ import Testing
     func framesComeUprightAsTheTrackHeaderTurnsThem(display: ImageRotation) throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let upright = try Self.upright()
+        let url = try Self.writePortraitVideo(turning: display, in: folder)
+        try Self.expectUpright(try VideoReader(url: url), display: display)
+    }
+
+    /// The same videos copied into Matroska by FFmpeg 9 (Tests/Python/Reference/matroska_turn.py), which
+    /// writes the display matrix as the track's projection pose: the track reads the turn that Debian's
+    /// ffprobe reads from the copy (counter-clockwise there), and the frames come upright as from the MP4.
+    /// Before, a Matroska track's turn was not read (`info` gave none).
+    @Test(arguments: [ImageRotation.clockwise90, .rotate180, .counterClockwise90])
+    func matroskaFramesComeUprightAsTheProjectionTurnsThem(display: ImageRotation) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = try Self.writePortraitVideo(turning: display, in: folder)
+        let copy = folder.appendingPathComponent("portrait.mkv")
+        let probe = try JSONSerialization.jsonObject(with: try Fixtures.referenceOutput("matroska_turn.py", [url.path, copy.path]))
+        let counterClockwise = try #require((probe as? [String: Any])?["rotation"] as? Int)
+        let clockwise = switch display {
+        case .clockwise90: 90
+        case .rotate180: 180
+        case .counterClockwise90: 270
+        }
+        #expect((360 - counterClockwise) % 360 == clockwise, "ffprobe: \(counterClockwise)")
+        #expect(try #require(MatroskaVideoTrack(contentsOf: copy)).rotation == clockwise)
+        let reader = try VideoReader(url: copy)
+        #expect(reader.track?.rotation == clockwise)
+        try Self.expectUpright(reader, display: display)
+    }
+
+    /// Writes six frames of the photo as a camera stores them when the video is shown turned by `display`,
+    /// with the matrix of that turn in the track header, into `portrait.mp4` in `folder`.
+    static func writePortraitVideo(turning display: ImageRotation, in folder: URL) throws -> URL {
         let back: ImageRotation = switch display {
         case .clockwise90: .counterClockwise90
         case .rotate180: .rotate180
         case .counterClockwise90: .clockwise90
         }
-        let stored = try upright.rotated(by: back).upright()
+        let stored = try upright().rotated(by: back).upright()
         let url = folder.appendingPathComponent("portrait.mp4")
         let writer = try VideoWriter(url: url, width: stored.width, height: stored.height, framesPerSecond: 30)
         for _ in 0..<6 { try writer.append(stored) }
         writer.close()
-        try Self.setDisplayMatrix(of: url, turning: display, width: stored.width, height: stored.height)
+        try setDisplayMatrix(of: url, turning: display, width: stored.width, height: stored.height)
+        return url
+    }
 
-        let reader = try VideoReader(url: url)
+    /// Expects `reader`'s six frames upright: its size the photo's, and the last frame the photo, not the
+    /// photo upside down, as OpenCV 4.6 leaves a quarter turn.
+    static func expectUpright(_ reader: VideoReader, display: ImageRotation) throws {
+        let upright = try upright()
         #expect((reader.width, reader.height) == (upright.width, upright.height))
         let frames = Array(reader)
         #expect(frames.count == 6 && reader.error == nil)
@@ -38,7 +73,6 @@ import Testing
         let fromUpright = try Fixtures.meanDifference(frame, upright.buffer)
         #expect(fromUpright < 8, "mean difference from the upright photo: \(fromUpright)")
         if display != .rotate180 {
-            // OpenCV 4.6 turns a quarter turn the wrong way, which leaves the photo upside down.
             let fromUpsideDown = try Fixtures.meanDifference(frame, try upright.rotated(by: .rotate180).upright().buffer)
             #expect(fromUpsideDown > 3 * fromUpright, "upside down: \(fromUpsideDown), upright: \(fromUpright)")
         }

@@ -24,7 +24,7 @@ import Testing
     static func files() throws -> (folder: URL, probes: [Probe]) {
         let folder = try Fixtures.temporaryDirectory()
         let probes = try JSONDecoder().decode([Probe].self, from: try Fixtures.referenceOutput("video_timing.py", [folder.path]))
-        try #require(probes.count == 11)
+        try #require(probes.count == 13)
         return (folder, probes)
     }
 
@@ -51,7 +51,9 @@ import Testing
     /// which has none, the span of its frames and their default duration: what ffprobe says of vp9.webm, the
     /// same frames written to a file), the average rate as frames over that duration, and the fastest rate,
     /// that of the first part, 30 frames a second, where the times kept in whole milliseconds are 33 or 34 ms
-    /// apart; and a reader copies a drawing at that rate where FFmpeg reports a slower one.
+    /// apart; the display turn FFmpeg 9 wrote as the track's projection (turned.mkv, turned.webm), which
+    /// ffprobe counts counter-clockwise; and a reader copies a drawing at that rate where FFmpeg reports a
+    /// slower one.
     @Test func matroskaTracksAreDescribedAsFFprobeDescribesThem() throws {
         let (folder, probes) = try Self.files()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -63,7 +65,8 @@ import Testing
             #expect(track.presentationTimes == probe.times && probe.times.count == probe.frames, "\(probe.file)")
             #expect(abs(track.duration - duration) < 0.001, "\(probe.file): \(track.duration)")
             #expect(abs(track.averageFramesPerSecond - Double(probe.frames) / duration) < 0.01, "\(probe.file)")
-            let fastest = probe.file == "cfr.mkv" ? 25.0 : 30.0
+            #expect(track.rotation == (360 - probe.rotation) % 360, "\(probe.file)")
+            let fastest = ["cfr.mkv", "turned.mkv"].contains(probe.file) ? 25.0 : 30.0
             #expect(abs(track.fastestFramesPerSecond - fastest) < 0.01, "\(probe.file): \(track.fastestFramesPerSecond)")
             let reader = try VideoReader(url: url)
             #expect(reader.reportedFrameCount == probe.frames, "\(probe.file)")
@@ -133,22 +136,24 @@ import Testing
         }
     }
 
-    /// Each 4 bytes of a Matroska file (bframes.mkv, every third offset) set to values that make IDs and sizes
+    /// Each 4 bytes of a Matroska file (bframes.mkv, and turned.mkv for its projection; every third offset) set to values that make IDs and sizes
     /// invalid (a first byte of 0), unknown (all ones), 8 bytes long, huge or running just past their parent
     /// give a description or none; nothing crashes, reads out of bounds or loops, and no more frames are
-    /// found than the data holds elements of a block's least size (a 2-byte header and a 4-byte block header).
-    @Test func damagedMatroskaElementsAreNeverTrusted() throws {
+    /// found than the data holds elements of a block's least size (a 2-byte header and a 4-byte block header),
+    /// and no turn but a quarter one.
+    @Test(arguments: ["bframes.mkv", "turned.mkv"])
+    func damagedMatroskaElementsAreNeverTrusted(file: String) throws {
         let (folder, probes) = try Self.files()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let data = try Data(contentsOf: folder.appendingPathComponent("bframes.mkv"))
-        let frames = try #require(probes.first { $0.file == "bframes.mkv" }?.frames)
+        let data = try Data(contentsOf: folder.appendingPathComponent(file))
+        let frames = try #require(probes.first { $0.file == file }?.frames)
         #expect(MatroskaVideoTrack(data: data)?.presentationTimes.count == frames)
         for offset in stride(from: 0, to: data.count - 4, by: 3) {
             for value: UInt32 in [0, 0xFFFF_FFFF, 0x0100_0000, 0x7FFF_FFFF, 0x8100_0000 | UInt32(data.count - offset)] {
                 var damaged = data
                 withUnsafeBytes(of: value.bigEndian) { damaged.replaceSubrange(offset..<offset + 4, with: $0) }
                 let track = MatroskaVideoTrack(data: damaged)
-                #expect(track == nil || track!.presentationTimes.count <= damaged.count / 6)
+                #expect(track == nil || track!.presentationTimes.count <= damaged.count / 6 && [0, 90, 180, 270].contains(track!.rotation))
             }
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Reads byte ranges of a file served over plain HTTP (`Range` requests answered `206 Partial Content`, RFC
-/// 9110 §14), so that an MP4's or MOV's movie box can be read without the frames around it. The server is
+/// 9110 §14), so that an MP4's or MOV's movie box can be read without the frames around it, and a Matroska
+/// or WebM file's element headers a window at a time. The server is
 /// untrusted: all requests together have one deadline, an answer's header may be at most 16 KiB and its body is read
 /// only as far as the range asked for, at most 3 redirects (to `http:` only) are followed, and at most
 /// ``requestLimit`` requests are made, however many boxes the file claims. A server that answers anything
@@ -12,8 +13,9 @@ final class HTTPRangeReader {
     let size: Int
     /// The most requests a reader makes: a top-level walk of an MP4 needs about four.
     static let requestLimit = 16
-    /// The least bytes asked for at a time, so that neighbouring box headers come in one request.
-    private static let leastRange = 4096
+    /// The least bytes asked for at a time, so that neighbouring headers come in one request: 4 KiB for the
+    /// top-level boxes of an MP4, more for a walk over a whole file's headers (a Matroska file's blocks).
+    var leastRange = 4096
     private static let largestHeader = 16 << 10
     private var location: URL
     private let deadline: ContinuousClock.Instant
@@ -28,7 +30,7 @@ final class HTTPRangeReader {
         deadline = .now + timeout
         var redirects = 0
         while true {
-            switch Self.request(location, range: 0..<Self.leastRange, deadline: deadline) {
+            switch Self.request(location, range: 0..<leastRange, deadline: deadline) {
             case .range(let body, let total):
                 size = total
                 cached.hold(body, from: 0)
@@ -52,7 +54,7 @@ final class HTTPRangeReader {
         if let held = cached.bytes(from: offset, to: end) { return held }
         guard requestsLeft > 0 else { return nil }
         requestsLeft -= 1
-        let asked = offset..<Swift.min(size, Swift.max(end, offset + Self.leastRange))
+        let asked = offset..<Swift.min(size, Swift.max(end, offset + leastRange))
         guard case .range(let body, let total) = Self.request(location, range: asked, deadline: deadline), total == size,
             body.count >= end - offset
         else { return nil }

@@ -40,9 +40,14 @@ public struct ISOVideoTrack: ContainerVideoTrack {
     /// server does not serve ranges, the file is no ISO base media file, or as for a file.
     public init?(servedAt url: URL, timeout: Duration) {
         guard let file = HTTPRangeReader(url: url, timeout: timeout),
-            let start = file.bytes(at: 0, count: 512), VideoContainer(header: start) == .isoMedia,
-            let movie = ISOBoxes.movieBox(size: file.size, limit: 16 << 20, read: { file.bytes(at: $0, count: $1) })
+            let start = file.bytes(at: 0, count: 512), VideoContainer(header: start) == .isoMedia
         else { return nil }
+        self.init(served: file)
+    }
+
+    /// The first video track of the ISO base media file that `file` reads, its movie box at most 16 MiB.
+    init?(served file: HTTPRangeReader) {
+        guard let movie = ISOBoxes.movieBox(size: file.size, limit: 16 << 20, read: { file.bytes(at: $0, count: $1) }) else { return nil }
         self.init(movie: movie)
     }
 

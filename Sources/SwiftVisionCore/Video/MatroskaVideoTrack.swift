@@ -7,15 +7,20 @@ import Foundation
 /// variable-rate video of 73 frames) and gives the frames the decoder held back no position.
 ///
 /// The whole file is walked by element headers, skipping every frame's data: segment, then its information
-/// (time scale, duration), tracks and clusters (their time, simple blocks and block groups). Nil where the
-/// file cannot be described as FFmpeg presents it, and the reader then falls back to FFmpeg's count and rate:
-/// a file cut short (an element, the segment included, that runs past its parent or the file's end, as a
-/// recording stopped before it was finished leaves it), a malformed element, an unknown size anywhere but a
-/// segment or cluster (a live recording's, which end where the file or the next cluster does), tracks after
-/// the first cluster, no video track or block, or a video block holding several frames (lacing, which FFmpeg
-/// times from the block's duration; only sound is laced in practice, and sound blocks are skipped unread).
+/// (time scale, duration), tracks (the video track's number, frame duration and display turn) and clusters
+/// (their time, simple blocks and block groups). Nil where the file cannot be described as FFmpeg presents
+/// it, and the reader then falls back to FFmpeg's count and rate: a file cut short (an element, the segment
+/// included, that runs past its parent or the file's end, as a recording stopped before it was finished
+/// leaves it), a malformed element, an unknown size anywhere but a segment or cluster (a live recording's,
+/// which end where the file or the next cluster does), tracks after the first cluster, no video track or
+/// block, or a video block holding several frames (lacing, which FFmpeg times from the block's duration; only
+/// sound is laced in practice, and sound blocks are skipped unread).
 public struct MatroskaVideoTrack: ContainerVideoTrack {
     public let presentationTimes: [Int]
+    /// The clockwise quarter turns, in degrees (0, 90, 180, 270), that the video track's projection asks for
+    /// display: how FFmpeg writes an MP4's display matrix into Matroska and reads it back, so that OpenCV turns
+    /// the frames; 0 for none, or for no pure quarter turn (a mirror image, a spherical video).
+    public let rotation: Int
     /// The segment's duration (`Info/Duration`) as ffprobe shows it; without one, the span of the frames'
     /// times and the track's default frame duration.
     public let duration: Double
@@ -37,6 +42,12 @@ public struct MatroskaVideoTrack: ContainerVideoTrack {
         static let trackType: UInt32 = 0x83
         static let defaultDuration: UInt32 = 0x23_E383
         static let trackTimestampScale: UInt32 = 0x23_314F
+        static let video: UInt32 = 0xE0
+        static let projection: UInt32 = 0x7670
+        static let projectionType: UInt32 = 0x7671
+        static let projectionPoseYaw: UInt32 = 0x7673
+        static let projectionPosePitch: UInt32 = 0x7674
+        static let projectionPoseRoll: UInt32 = 0x7675
         static let cluster: UInt32 = 0x1F43_B675
         static let clusterTimestamp: UInt32 = 0xE7
         static let simpleBlock: UInt32 = 0xA3
@@ -54,6 +65,18 @@ public struct MatroskaVideoTrack: ContainerVideoTrack {
         guard let file = FileWindow(url: url) else { return nil }
         self.init(size: file.size) { file.bytes(at: $0, count: $1) }
     }
+
+    /// The first video track of the Matroska or WebM file that `file`, a served file's range reader, reads. The blocks' headers lie all
+    /// through the file, so it is walked a window of ``servedWindow`` at a time: within the reader's
+    /// ``HTTPRangeReader/requestLimit`` requests, files of up to about 16 MiB are described, and larger ones,
+    /// whose walk runs out of requests, are not.
+    init?(served file: HTTPRangeReader) {
+        file.leastRange = Self.servedWindow
+        self.init(size: file.size) { file.bytes(at: $0, count: $1) }
+    }
+
+    /// The least a served file's reader asks for at a time: 1 MiB.
+    static let servedWindow = 1 << 20
 
     /// The first video track of `data`, a whole Matroska or WebM file.
     init?(data: Data) {
@@ -78,7 +101,7 @@ public struct MatroskaVideoTrack: ContainerVideoTrack {
         let segmentEnd = segment.contentEnd ?? size
         var scale = 1_000_000
         var segmentDuration: Double?
-        var track: (number: Int, frameDuration: Int, scale: Double)?
+        var track: VideoTrackEntry?
         var ticks: [Int] = []
         var position = segment.contentStart
         while position < segmentEnd {
@@ -112,6 +135,7 @@ public struct MatroskaVideoTrack: ContainerVideoTrack {
         let span = Double(ticks[ticks.count - 1] - first) * nanosecondsPerTick
         // A span beyond 2⁵³ ms (285,000 years) is no film, and beyond Int's range in milliseconds.
         guard span / 1e6 < 0x1p53 else { return nil }
+        rotation = track.rotation
         presentationTimes = ticks.map { Int((Double($0 - first) * nanosecondsPerTick / 1e6).rounded()) }
         let stated = segmentDuration.map { $0 * Double(scale) / 1e9 }.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         duration = stated ?? (span + Double(track.frameDuration)) / 1e9
@@ -146,15 +170,23 @@ public struct MatroskaVideoTrack: ContainerVideoTrack {
         return walked ? (scale, duration) : nil
     }
 
-    /// The number, default frame duration (nanoseconds, 0 when absent) and time scale factor of the first
-    /// video track (type 1) among a tracks element's entries, as FFmpeg's first video stream; nil when there
-    /// is none or an element is malformed.
-    private static func firstVideoTrack(_ tracks: ByteReader) -> (number: Int, frameDuration: Int, scale: Double)? {
-        var found: (number: Int, frameDuration: Int, scale: Double)?
+    /// What a track entry says of a video track: its number, default frame duration (nanoseconds, 0 when
+    /// absent), time scale factor and display turn.
+    private struct VideoTrackEntry {
+        let number: Int
+        let frameDuration: Int
+        let scale: Double
+        let rotation: Int
+    }
+
+    /// The first video track (type 1) among a tracks element's entries, as FFmpeg's first video stream; nil
+    /// when there is none or an element is malformed.
+    private static func firstVideoTrack(_ tracks: ByteReader) -> VideoTrackEntry? {
+        var found: VideoTrackEntry?
         var malformed = false
         _ = EBMLElements.walkChildren(of: 0..<tracks.count, in: tracks) { entry in
             guard entry.id == ID.trackEntry else { return true }
-            var number: Int?, type: Int?, frameDuration = 0, scale = 1.0
+            var number: Int?, type: Int?, frameDuration = 0, scale = 1.0, rotation = 0
             let walked = EBMLElements.walkChildren(of: entry.contentStart..<entry.contentEnd!, in: tracks) { element in
                 let value = tracks.slice(from: element.contentStart, to: element.contentEnd!)
                 switch element.id {
@@ -162,6 +194,7 @@ public struct MatroskaVideoTrack: ContainerVideoTrack {
                 case ID.trackType: type = EBMLElements.unsigned(value)
                 case ID.defaultDuration: frameDuration = EBMLElements.unsigned(value) ?? 0
                 case ID.trackTimestampScale: scale = EBMLElements.float(value) ?? 0
+                case ID.video: rotation = Self.rotation(ofVideo: element.contentStart..<element.contentEnd!, in: tracks)
                 default: break
                 }
                 return true
@@ -171,12 +204,42 @@ public struct MatroskaVideoTrack: ContainerVideoTrack {
                 return false
             }
             if type == 1, let number {
-                found = (number, frameDuration, scale)
+                found = VideoTrackEntry(number: number, frameDuration: frameDuration, scale: scale, rotation: rotation)
                 return false
             }
             return true
         }
         return malformed ? nil : found
+    }
+
+    /// The clockwise display turn that a track's video settings (the `Video` element's contents, `range` of
+    /// `tracks`) ask for with their projection, read as FFmpeg's Matroska reader makes it a display matrix: a
+    /// rectangular projection (the default type) posed with no yaw and no pitch turns the frames
+    /// counter-clockwise by its roll, in degrees, which OpenCV rounds to whole ones. 0 without a projection,
+    /// and for one that is no pure quarter turn: another type (a spherical video), a yaw of 180° (a mirror
+    /// image), a pitch, a roll between quarter turns or beyond a whole one, or a malformed element.
+    private static func rotation(ofVideo range: Range<Int>, in tracks: ByteReader) -> Int {
+        var projection: Range<Int>?
+        _ = EBMLElements.walkChildren(of: range, in: tracks) { element in
+            if element.id == ID.projection { projection = element.contentStart..<element.contentEnd! }
+            return projection == nil
+        }
+        guard let projection else { return 0 }
+        var type: Int? = 0, yaw: Double? = 0, pitch: Double? = 0, roll: Double? = 0
+        let walked = EBMLElements.walkChildren(of: projection, in: tracks) { element in
+            let value = tracks.slice(from: element.contentStart, to: element.contentEnd!)
+            switch element.id {
+            case ID.projectionType: type = EBMLElements.unsigned(value)
+            case ID.projectionPoseYaw: yaw = EBMLElements.float(value)
+            case ID.projectionPosePitch: pitch = EBMLElements.float(value)
+            case ID.projectionPoseRoll: roll = EBMLElements.float(value)
+            default: break
+            }
+            return true
+        }
+        guard walked, type == 0, yaw == 0, pitch == 0, let roll, abs(roll) <= 360 else { return 0 }
+        let turn = (Int((-roll).rounded()) % 360 + 360) % 360
+        return turn % 90 == 0 ? turn : 0
     }
 
     /// Adds the time (cluster time plus block offset, in ticks) of each block of track `number` in the

@@ -32,7 +32,7 @@ public final class VideoReader: Sequence, IteratorProtocol {
     public private(set) var steadyFramesPerSecond: Double
     /// The container's frame count (a Matroska or WebM file's with a ``track``: its blocks); may be an
     /// estimate, or 0 when unknown.
-    public let reportedFrameCount: Int
+    public private(set) var reportedFrameCount: Int
     /// Whether ``reportedFrameCount`` comes from an index of the frames (MP4, MOV, 3GP, AVI, or a Matroska
     /// file's blocks), so that a video ending well before it is cut short; elsewhere (transport streams,
     /// ASF, a Matroska file whose blocks could not be read) FFmpeg estimates it from the duration and the
@@ -42,9 +42,9 @@ public final class VideoReader: Sequence, IteratorProtocol {
     /// The file's container, told by its first bytes; nil for streams, cameras and containers not told so.
     public let container: VideoContainer?
     /// The file's first video track as its container describes it, read when the file is opened: an MP4's
-    /// or MOV's sample tables (``ISOVideoTrack``: frames, times, rate, duration, turn), also of one served
-    /// over `http:` by a server that answers range requests, a Matroska or WebM file's blocks
-    /// (``MatroskaVideoTrack``); nil for other containers, live streams, and files that cannot be described
+    /// or MOV's sample tables (``ISOVideoTrack``: frames, times, rate, duration, turn), a Matroska or WebM
+    /// file's blocks and projection (``MatroskaVideoTrack``), also of one served over `http:` by a server that
+    /// answers range requests; nil for other containers, live streams, and files that cannot be described
     /// so (see each type).
     public private(set) var track: (any ContainerVideoTrack)?
     /// Whether frames are still timed by ``track``'s presentation times: until a frame's own position
@@ -89,12 +89,26 @@ public final class VideoReader: Sequence, IteratorProtocol {
                 location, Int32(clamping: Self.openTimeout.wholeMilliseconds), Int32(clamping: Self.readTimeout.wholeMilliseconds))
         }
         // A file FFmpeg opened over HTTP (a stream that is not live) is read again only for its index.
-        if isStream, !isLive, let served = ISOVideoTrack(servedAt: url, timeout: Self.openTimeout) {
+        if isStream, !isLive, let served = Self.servedTrack(at: url) {
             self.track = served
             timesFollowTrack = true
+            if let blocks = served as? MatroskaVideoTrack { reportedFrameCount = blocks.presentationTimes.count }
         }
         if let track = self.track, track.fastestFramesPerSecond > framesPerSecond * 1.05 {
             steadyFramesPerSecond = track.fastestFramesPerSecond
+        }
+    }
+
+    /// The first video track of the MP4, MOV, Matroska or WebM file served at the `http:` URL `url`, read with
+    /// range requests all answered within ``openTimeout`` (``HTTPRangeReader``): an MP4's or MOV's movie box, a
+    /// Matroska file's element headers; nil for other containers and servers that do not answer range
+    /// requests.
+    private static func servedTrack(at url: URL) -> (any ContainerVideoTrack)? {
+        guard let file = HTTPRangeReader(url: url, timeout: openTimeout), let start = file.bytes(at: 0, count: 512) else { return nil }
+        switch VideoContainer(header: start) {
+        case .isoMedia: return ISOVideoTrack(served: file)
+        case .matroska: return MatroskaVideoTrack(served: file)
+        default: return nil
         }
     }
 

@@ -12,7 +12,10 @@ Usage: video_timing.py OUTPUT_DIR
   H.264 with two B-frames between references (`b-adapt=0`, so that the blocks' times come out of order),
   VP9 and AV1; `cfr.mkv`: 30 frames at 25 frames a second, H.264 with B-frames; `live.webm`: the same
   frames in VP9 written to a pipe, as a live recorder writes: a segment and clusters of unknown size, no
-  duration and no index.
+  duration and no index. `turned.mkv`: `turned.mp4` copied into Matroska, and `turned.webm`: `vp9.webm`
+  copied with a half turn for display (`-display_rotation 180`), both by FFmpeg 9 (imageio-ffmpeg's
+  static build; Debian's FFmpeg 5.1 reads a Matroska track's projection but writes none), which writes the
+  display matrix as the track's projection (ProjectionPoseRoll, RFC 9559).
 The manifest gives per file ffprobe's presentation time of each frame (`-show_frames`' `pts_time`, in
 milliseconds from the first frame, rounded half up), the stream's stored width and height, its frame count
 (`nb_frames`, or the frames it read where the container keeps no count), average rate (`avg_frame_rate`), display rotation (the display matrix's `rotation`,
@@ -27,6 +30,8 @@ import struct
 import subprocess
 import sys
 from fractions import Fraction
+
+import imageio_ffmpeg
 
 PATTERN = ["-f", "lavfi", "-i"]
 VARIABLE = PATTERN + ["testsrc=size=160x120:rate=30", "-frames:v", "45",
@@ -88,7 +93,11 @@ def main():
         subprocess.run(["ffmpeg", "-v", "error", "-y"] + arguments + [str(folder / name)], check=True)
     with open(folder / "live.webm", "wb") as live:
         subprocess.run(["ffmpeg", "-v", "error"] + MATROSKA["vp9.webm"] + ["-f", "webm", "-"], stdout=live, check=True)
-    names = list(FILES) + ["turned.mp4", "vfr.mkv"] + list(MATROSKA) + ["live.webm"]
+    newer = imageio_ffmpeg.get_ffmpeg_exe()
+    subprocess.run([newer, "-v", "error", "-y", "-i", str(turned), "-c", "copy", str(folder / "turned.mkv")], check=True)
+    subprocess.run([newer, "-v", "error", "-y", "-display_rotation", "180", "-i", str(folder / "vp9.webm"), "-c", "copy",
+                    str(folder / "turned.webm")], check=True)
+    names = list(FILES) + ["turned.mp4", "vfr.mkv"] + list(MATROSKA) + ["live.webm", "turned.mkv", "turned.webm"]
     print(json.dumps([probe(folder / name) for name in names]))
 
 
