@@ -7,8 +7,9 @@ import SwiftVisionTasks
 /// the models are the installed short-range BlazeFace and 468-point face mesh (`face_detection_short_range.tflite`,
 /// `face_landmark.tflite`); `baseOptions.modelAssetPath` may name a copy of `face_landmark.tflite`, or MediaPipe's
 /// published `face_landmarker.task`, whose detector is the installed one and whose 478-point mesh with irises
-/// (`face_landmarks_detector.tflite`) is then run from the bundle, as MediaPipe runs it. Blendshapes and
-/// transformation matrixes are not ported: asking for them is refused when the landmarker is made.
+/// (`face_landmarks_detector.tflite`) is then run from the bundle, as MediaPipe runs it, and so are the blendshapes
+/// (`face_blendshapes.tflite`) when asked for. Transformation matrixes are not ported: asking for them is refused
+/// when the landmarker is made.
 public final class FaceLandmarkerOptions: TaskOptions, @unchecked Sendable {
     /// Most faces to find.
     public var numFaces = 1
@@ -20,7 +21,9 @@ public final class FaceLandmarkerOptions: TaskOptions, @unchecked Sendable {
     /// Lowest face presence that keeps a face tracked from the previous frame, 0–1; as
     /// ``minFacePresenceConfidence``, 0.5 only.
     public var minTrackingConfidence: Float = 0.5
-    /// Whether to return each face's blendshape scores; refused (the blendshape model is not installed).
+    /// Whether to return each face's 52 blendshape scores, from the blendshapes model of MediaPipe's
+    /// `face_landmarker.task` (which `baseOptions.modelAssetPath` must then name: the model reads the 478-point mesh
+    /// with irises).
     public var outputFaceBlendshapes = false
     /// Whether to return each face's transformation matrix; refused (MediaPipe's face geometry is not ported).
     public var outputFacialTransformationMatrixes = false
@@ -38,24 +41,26 @@ public final class FaceLandmarkerOptions: TaskOptions, @unchecked Sendable {
             name: "face_detector.tflite", installed: "face_detection_short_range.tflite",
             sha256: "b4578f35940bf5a1a655214a1cce5cab13eba73c1297cd78e1a04c2380b0152f"),
         BundledModel(
-            name: meshFile, installed: nil, sha256: "c7d54204ce0448474c7f3fa9af494787c0965cbdd6f20fc72867e43046bd43d5",
+            name: meshFile, installed: nil, sha256: meshSHA256,
             difference: "MediaPipe's published 478-point mesh with irises from 256×256 crops"),
     ]
 
     /// The mesh's name in MediaPipe's `face_landmarker.task`.
     static let meshFile = "face_landmarks_detector.tflite"
+    /// The SHA-256 of the mesh in MediaPipe's published `face_landmarker.task`.
+    static let meshSHA256 = "c7d54204ce0448474c7f3fa9af494787c0965cbdd6f20fc72867e43046bd43d5"
+    /// The blendshapes model's name in MediaPipe's `face_landmarker.task`.
+    static let blendshapesFile = "face_blendshapes.tflite"
 
     /// MediaPipe's defaults: one face, image mode, every threshold 0.5, no blendshapes or matrixes.
     public override init() {}
 
-    /// The faces task for these, once the model and the options the task cannot serve are checked: the
-    /// short-range detector on the whole image, then the mesh (the bundle's, for MediaPipe's
-    /// `face_landmarker.task`); in a stream the mesh follows each face.
-    func task() throws -> FacesTask {
-        try InstalledModel.check(baseOptions.modelPath, installed: "face_landmark.tflite", bundle: Self.bundle, task: "FaceLandmarker")
-        guard !outputFaceBlendshapes else {
-            throw VisionTaskError.invalidOption("outputFaceBlendshapes: MediaPipe's face blendshapes graph is not ported")
-        }
+    /// The task for these, once the model and the options the task cannot serve are checked: the short-range
+    /// detector on the whole image, then the mesh (the bundle's, for MediaPipe's `face_landmarker.task`), then the
+    /// bundle's blendshapes when asked for; in a stream the mesh follows each face.
+    func task() throws -> FaceLandmarkerTask {
+        let bundled = try InstalledModel.check(
+            baseOptions.modelPath, installed: "face_landmark.tflite", bundle: Self.bundle, task: "FaceLandmarker")
         guard !outputFacialTransformationMatrixes else {
             throw VisionTaskError.invalidOption("outputFacialTransformationMatrixes: MediaPipe's face geometry is not available here")
         }
@@ -71,23 +76,41 @@ public final class FaceLandmarkerOptions: TaskOptions, @unchecked Sendable {
         options.maxFaces = numFaces
         options.threshold = minFaceDetectionConfidence
         options.threads = threadCount
-        return try FacesTask(options: options, meshModel: meshModel())
+        let mesh = try bundled[Self.meshFile].map {
+            FaceMeshModel.withIrises(in: try Self.extracted(Self.meshFile, contents: $0, sha256: Self.meshSHA256))
+        }
+        let faces = try FacesTask(options: options, meshModel: mesh ?? .installed)
+        return FaceLandmarkerTask(faces: faces, blendshapes: outputFaceBlendshapes ? try blendshapesModel(with: mesh) : nil)
     }
 
-    /// The mesh to run: the 478-point one of a `face_landmarker.task` at the model path (checked above), written
-    /// once into the cache's models folder (the user's own, not the shared temporary folder) under its SHA-256 for
-    /// the runtime to map; else the installed one.
-    private func meshModel() throws -> FaceMeshModel {
-        guard let path = baseOptions.modelPath, PackedFiles.isBundle(atPath: path) else { return .installed }
-        let contents = try PackedFiles(url: URL(fileURLWithPath: path)).contents(ofFile: Self.meshFile)
+    /// The blendshapes model of the `face_landmarker.task` at the model path, whose mesh, `mesh`, it reads; refused
+    /// (an invalid argument, as MediaPipe refuses blendshapes without their model) for the installed 468-point mesh
+    /// and for a bundle without the model.
+    private func blendshapesModel(with mesh: FaceMeshModel?) throws -> FaceBlendshapesModel {
+        guard let path = baseOptions.modelPath, mesh != nil else {
+            throw VisionTaskError.invalidOption(
+                "outputFaceBlendshapes: the blendshapes model comes in MediaPipe's face_landmarker.task and reads its 478-point mesh;"
+                    + " set baseOptions.modelAssetPath to that bundle")
+        }
+        let files = PackedFiles(url: URL(fileURLWithPath: path))
+        guard try files.names().contains(Self.blendshapesFile) else {
+            throw VisionTaskError.invalidOption("outputFaceBlendshapes: \(path) holds no \(Self.blendshapesFile), the blendshapes model")
+        }
+        let contents = try files.contents(ofFile: Self.blendshapesFile)
+        let file = try Self.extracted(Self.blendshapesFile, contents: contents, sha256: PackedFiles.sha256(of: contents))
+        return try FaceBlendshapesModel(contentsOf: file, threadCount: threadCount, store: .shared)
+    }
+
+    /// The file holding `contents`, the model `name` of a bundle: written once into the cache's models folder (the
+    /// user's own, not the shared temporary folder) under its SHA-256, `sha256`, for the runtime to map.
+    private static func extracted(_ name: String, contents: Data, sha256: String) throws -> URL {
         let folder = SwiftVisionCache.current.models.appendingPathComponent("from-bundles", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let sha256 = Self.bundle.first { $0.name == Self.meshFile }?.sha256 ?? ""
-        let file = folder.appendingPathComponent("\(sha256)-\(Self.meshFile)")
+        let file = folder.appendingPathComponent("\(sha256)-\(name)")
         if (try? Data(contentsOf: file)) != contents {
             try contents.write(to: file, options: .atomic)
         }
-        return .withIrises(in: file)
+        return file
     }
 }
 
@@ -100,21 +123,21 @@ public protocol FaceLandmarkerLiveStreamDelegate: NSObjectProtocol, Sendable {
         error: (any Error)?)
 }
 
-/// Finds faces and their mesh landmarks (MediaPipe's `FaceLandmarker`: 478 with MediaPipe's `face_landmarker.task`,
-/// 468 with the installed mesh) in single images, video frames
+/// Finds faces, their mesh landmarks (MediaPipe's `FaceLandmarker`: 478 with MediaPipe's `face_landmarker.task`,
+/// 468 with the installed mesh) and, with the bundle, their blendshapes in single images, video frames
 /// or a live stream: the faces task in its fast mode with the mesh (detections below its sure score are
 /// kept only where the mesh and a second look confirm a face); in video and live streams each face's mesh
 /// places its next crop. Safe to share between threads.
 public final class FaceLandmarker: Sendable {
     /// The options the landmarker was made with.
     public let options: FaceLandmarkerOptions
-    private let api: VisionTaskApi<FacesTask, FaceLandmarkerResult>
+    private let api: VisionTaskApi<FaceLandmarkerTask, FaceLandmarkerResult>
 
     /// Loads the models; fails for options the faces task cannot serve (see ``FaceLandmarkerOptions``).
     public init(options: FaceLandmarkerOptions = FaceLandmarkerOptions()) throws {
         self.options = options
         let reference = WeakReference<FaceLandmarker>()
-        let deliver = VisionTaskApi<FacesTask, FaceLandmarkerResult>.delivery(
+        let deliver = VisionTaskApi<FaceLandmarkerTask, FaceLandmarkerResult>.delivery(
             to: options.faceLandmarkerLiveStreamDelegate, of: reference
         ) { $0.faceLandmarker($1, didFinishDetection: $2, timestampInMilliseconds: $3, error: $4) }
         api = try VisionTaskApi(
@@ -159,7 +182,10 @@ public struct FaceLandmarkerResult: Sendable {
     /// edge points) from MediaPipe's `face_landmarker.task`, 468 from the installed mesh; normalised to 0…1 of the
     /// upright image's width and height (`z` on the scale of `x`, smaller nearer).
     public let faceLandmarks: [[NormalizedLandmark]]
-    /// Each face's blendshape scores; always empty, as ``FaceLandmarkerOptions/outputFaceBlendshapes`` is refused.
+    /// Each face's 52 blendshape scores with ``FaceLandmarkerOptions/outputFaceBlendshapes``, in the order of
+    /// ``faceLandmarks``; empty without it. As MediaPipe gives them: one head (index 0, no name) whose categories are
+    /// in the model's order, not by score, each with its index, MediaPipe's name (`_neutral`, `browDownLeft`, …,
+    /// `noseSneerRight`: ARKit's blendshapes after `_neutral`) and no display name.
     public let faceBlendshapes: [Classifications]
     /// Each face's transformation matrix; always empty, as
     /// ``FaceLandmarkerOptions/outputFacialTransformationMatrixes`` is refused.
@@ -167,13 +193,18 @@ public struct FaceLandmarkerResult: Sendable {
     /// The timestamp given with the frame; 0 for single images.
     public let timestampInMilliseconds: Int
 
-    init(_ output: FacesTask.Output, timestamp: Int) {
-        let (width, height) = (Double(output.width), Double(output.height))
+    init(_ output: FaceLandmarkerTask.Output, timestamp: Int) {
+        let (width, height) = (Double(output.faces.width), Double(output.faces.height))
         // A sure face the mesh does not fit keeps no mesh in the faces task; MediaPipe drops it.
-        faceLandmarks = output.faces.compactMap(\.mesh).map { mesh in
+        faceLandmarks = output.faces.faces.compactMap(\.mesh).map { mesh in
             mesh.map { NormalizedLandmark(x: $0.x / width, y: $0.y / height, z: $0.z / width, visibility: nil, presence: nil) }
         }
-        faceBlendshapes = []
+        faceBlendshapes = output.blendshapes.map { scores in
+            let categories = zip(FaceBlendshapesModel.names, scores).enumerated().map { index, named in
+                ResultCategory(index: index, score: named.1, categoryName: named.0, displayName: nil)
+            }
+            return Classifications(headIndex: 0, headName: nil, categories: categories)
+        }
         facialTransformationMatrixes = []
         timestampInMilliseconds = timestamp
     }

@@ -10,9 +10,10 @@ enum InstalledModel {
     /// Throws when `path` is set and is neither the installed model `name` nor a bundle holding `bundle`'s
     /// models: ``ModelManagerError/fileNotFound(path:)`` for a missing file, MediaPipe's not-found error for a
     /// bundle without one of the files, ``VisionTaskError/invalidOption(_:key:)`` for another model; `task`
-    /// names the class.
-    static func check(_ path: String?, installed name: String, bundle: [BundledModel] = [], task: String) throws {
-        guard let path else { return }
+    /// names the class. Returns the checked bundle's models, by name, as read and hashed (none for a `.tflite`).
+    @discardableResult
+    static func check(_ path: String?, installed name: String, bundle: [BundledModel] = [], task: String) throws -> [String: Data] {
+        guard let path else { return [:] }
         guard FileManager.default.fileExists(atPath: path) else { throw ModelManagerError.fileNotFound(path: path) }
         if PackedFiles.isBundle(atPath: path) { return try check(bundleAt: path, holding: bundle, installed: name, task: task) }
         let installed = SwiftVisionCache.current.model(named: name)
@@ -20,11 +21,14 @@ enum InstalledModel {
             throw VisionTaskError.invalidOption(
                 "baseOptions.modelAssetPath: \(task) runs the installed \(name) (\(installed.path)) only; \(path) is another model")
         }
+        return [:]
     }
 
     /// Throws unless the bundle at `path` holds every model of `bundle`, each the published copy of the
-    /// installed model; the errors name what the bundle holds and what to pass instead.
-    private static func check(bundleAt path: String, holding bundle: [BundledModel], installed name: String, task: String) throws {
+    /// installed model; the errors name what the bundle holds and what to pass instead. Returns those models' bytes.
+    private static func check(
+        bundleAt path: String, holding bundle: [BundledModel], installed name: String, task: String
+    ) throws -> [String: Data] {
         let files = PackedFiles(url: URL(fileURLWithPath: path))
         let names = try files.names()
         let contents = "\(path) is a MediaPipe .task bundle holding \(names.joined(separator: ", "))"
@@ -32,6 +36,7 @@ enum InstalledModel {
         guard !bundle.isEmpty else {
             throw VisionTaskError.invalidOption("baseOptions.modelAssetPath: \(contents); \(task) takes a .tflite model: \(instead)")
         }
+        var models: [String: Data] = [:]
         for model in bundle {
             // MediaPipe's bundle reader answers a missing file with absl's NotFound.
             guard names.contains(model.name) else {
@@ -39,12 +44,15 @@ enum InstalledModel {
                     domain: MPPTasksErrorDomain, code: Int(TasksErrorCode.notFoundError.rawValue),
                     userInfo: [NSLocalizedDescriptionKey: "\(contents), not the \(model.name) that \(task) needs; \(instead)"])
             }
-            guard let sha256 = model.sha256, try files.sha256(ofFile: model.name) == sha256 else {
+            let data = try files.contents(ofFile: model.name)
+            guard let sha256 = model.sha256, PackedFiles.sha256(of: data) == sha256 else {
                 let difference = model.difference.isEmpty ? "" : " (\(model.difference))"
                 let runs = model.installed ?? "published copy"
                 throw VisionTaskError.invalidOption(
                     "baseOptions.modelAssetPath: \(contents); its \(model.name)\(difference) is not the \(runs) that \(task) runs: \(instead)")
             }
+            models[model.name] = data
         }
+        return models
     }
 }

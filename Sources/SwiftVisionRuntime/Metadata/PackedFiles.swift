@@ -65,9 +65,10 @@ public struct PackedFiles: Sendable {
         }
     }
 
-    /// The SHA-256 of the file `name`, in lowercase hexadecimal: how a bundle's model is told from another.
-    public func sha256(ofFile name: String) throws -> String {
-        SHA256.hash(data: try contents(ofFile: name)).hexString
+    /// The SHA-256 of a file's `contents` (``contents(ofFile:)``), in lowercase hexadecimal: how a bundle's model is
+    /// told from another, once its bytes are read.
+    public static func sha256(of contents: Data) -> String {
+        SHA256.hash(data: contents).hexString
     }
 
     private func withArchive<Result>(_ body: (Archive) throws -> Result) throws -> Result {

@@ -1,11 +1,14 @@
 """MediaPipe Python's FaceLandmarker (Tasks API, IMAGE mode, CPU) on a .task bundle as given, MediaPipe's published
-face_landmarker.task in the tests: the independent truth for FaceLandmarker's 478-point mesh
-(Tests/PortsTests/MediaPipeTaskBundlePortTests.swift). Every option is MediaPipe's default but num_faces (NUM_FACES).
-Images are read with OpenCV (EXIF orientation applied, RGB).
+face_landmarker.task in the tests: the independent truth for FaceLandmarker's 478-point mesh and its blendshapes
+(Tests/PortsTests/MediaPipeTaskBundlePortTests.swift, Tests/TaskTests/FaceBlendshapesModelTests.swift). Every option
+is MediaPipe's default but num_faces (NUM_FACES) and output_face_blendshapes, on (the bundle's
+face_blendshapes.tflite; it reads the landmarks and leaves them as they are). Images are read with OpenCV (EXIF
+orientation applied, RGB).
 
 usage: face_landmarker_task_reference.py BUNDLE IMAGE...
   prints {"models": [BUNDLE], "results": [{"width", "height", "faces": [[[x, y] in pixels, every landmark in
-  MediaPipe's order]]}]}, one result per IMAGE, in order.
+  MediaPipe's order]], "blendshapes": [[{"index", "name", "display", "score"} of every category, in MediaPipe's
+  order], one list per face of "faces"]}]}, one result per IMAGE, in order.
 """
 import json
 import sys
@@ -17,14 +20,18 @@ from mediapipe_tasks_reference import NUM_FACES, read_rgb
 
 def main(bundle, paths):
     landmarker = vision.FaceLandmarker.create_from_options(vision.FaceLandmarkerOptions(
-        base_options=BaseOptions(model_asset_path=bundle), num_faces=NUM_FACES))
+        base_options=BaseOptions(model_asset_path=bundle), num_faces=NUM_FACES, output_face_blendshapes=True))
     results = []
     for path in paths:
         image = read_rgb(path)
         width, height = image.width, image.height
-        faces = landmarker.detect(image).face_landmarks
-        results.append({"width": width, "height": height,
-                        "faces": [[[point.x * width, point.y * height] for point in face] for face in faces]})
+        found = landmarker.detect(image)
+        results.append({
+            "width": width, "height": height,
+            "faces": [[[point.x * width, point.y * height] for point in face] for face in found.face_landmarks],
+            "blendshapes": [[{"index": category.index, "name": category.category_name,
+                              "display": category.display_name, "score": category.score} for category in face]
+                            for face in found.face_blendshapes]})
     print(json.dumps({"models": [bundle], "results": results}))
 
 
