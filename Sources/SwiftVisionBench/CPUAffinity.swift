@@ -46,4 +46,22 @@ enum CPUAffinity {
         defer { _ = allowed.withUnsafeMutableBytes { set(0, $0.count, $0.baseAddress!) } }
         return try body(PinnedCPU(number: cpu, allowed: allowed, pinned: one, set: set))
     }
+
+    /// Runs `body` with the calling thread, and the processes it starts meanwhile, allowed only on `cpus`
+    /// (as many of them as the host has); the CPUs allowed before are allowed again afterwards. Where the
+    /// CPUs cannot be set, `body` runs as before.
+    static func onCPUs<Result>(_ cpus: Range<Int>, _ body: () throws -> Result) rethrows -> Result {
+        let library = dlopen(nil, RTLD_NOW)
+        guard let get = dlsym(library, "sched_getaffinity").map({ unsafeBitCast($0, to: AffinityFunction.self) }),
+              let set = dlsym(library, "sched_setaffinity").map({ unsafeBitCast($0, to: AffinityFunction.self) })
+        else { return try body() }
+        // cpu_set_t: 1024 bits.
+        var allowed = [UInt64](repeating: 0, count: 16)
+        guard allowed.withUnsafeMutableBytes({ get(0, $0.count, $0.baseAddress!) }) == 0 else { return try body() }
+        var chosen = [UInt64](repeating: 0, count: 16)
+        for cpu in cpus.clamped(to: 0..<1024) { chosen[cpu / 64] |= 1 << UInt64(cpu % 64) }
+        guard chosen.withUnsafeMutableBytes({ set(0, $0.count, $0.baseAddress!) }) == 0 else { return try body() }
+        defer { _ = allowed.withUnsafeMutableBytes { set(0, $0.count, $0.baseAddress!) } }
+        return try body()
+    }
 }

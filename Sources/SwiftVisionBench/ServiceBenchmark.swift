@@ -19,14 +19,10 @@ enum ServiceBenchmark {
     static let rowSeconds = 4
 
     static func run(cache: SwiftVisionCache) throws {
-        let wrk = URL(fileURLWithPath: "/usr/bin/wrk")
-        guard FileManager.default.isExecutableFile(atPath: wrk.path) else {
-            print("service: skipped, wrk is not installed (make bench installs it)")
-            return
-        }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-bench-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        try Wrk.withScripts(section: "service") { try run(cache: cache, wrk: $0, folder: $1) }
+    }
+
+    private static func run(cache: SwiftVisionCache, wrk: URL, folder: URL) throws {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let server = try Server.start(threads: SwiftVisionBench.threads, maxConcurrent: cores)
         defer { server.stop() }
@@ -437,9 +433,24 @@ enum Wrk {
         var statuses: [Int: Int]
     }
 
-    static func run(_ wrk: URL, url: String, script: URL, connections: Int, seconds: Int) throws -> Result {
+    /// Runs `body` with wrk's path and an empty temporary folder for its scripts, removed afterwards; where
+    /// wrk is not installed, prints that `section` was skipped instead.
+    static func withScripts(section: String, _ body: (URL, URL) throws -> Void) throws {
+        let wrk = URL(fileURLWithPath: "/usr/bin/wrk")
+        guard FileManager.default.isExecutableFile(atPath: wrk.path) else {
+            print("\(section): skipped, wrk is not installed (make bench installs it)")
+            return
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("swiftvision-\(section)-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try body(wrk, folder)
+    }
+
+    /// Runs wrk with `threads` threads (at most 2 by default, never more than the connections).
+    static func run(_ wrk: URL, url: String, script: URL, connections: Int, seconds: Int, threads: Int = 2) throws -> Result {
         let data = try PeerProcess.standardOutput(
-            of: wrk, arguments: ["-t", "\(min(connections, 2))", "-c", "\(connections)", "-d", "\(seconds)s", "-s", script.path, url])
+            of: wrk, arguments: ["-t", "\(min(connections, threads))", "-c", "\(connections)", "-d", "\(seconds)s", "-s", script.path, url])
         var result = Result(requestsPerSecond: 0, p50: 0, p99: 0, seconds: 0, statuses: [:])
         for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
             let fields = line.split(separator: " ")

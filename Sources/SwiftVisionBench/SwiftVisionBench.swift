@@ -5,7 +5,7 @@ import SwiftVision
 /// then of each task, side by side with Python peers run on the same inputs.
 ///
 /// `swiftvision-bench [SECTION...]` (or `BENCH_SECTIONS=soak,objects`) runs only the named sections: core, faces,
-/// face-landmarker, pose, hands, objects, rectangles, recognition, labeling, segmentation, collections, service, service-streams, soak, peaks.
+/// face-landmarker, pose, hands, objects, rectangles, recognition, labeling, segmentation, collections, service, service-streams, service-scaling, soak, peaks.
 /// The peak memory column is this process's peak since its section began. Both sides run on one thread
 /// (LiteRT, OpenCV, and OpenMP through `OMP_THREAD_LIMIT=1`, which the Python peers inherit).
 @main
@@ -29,7 +29,7 @@ struct SwiftVisionBench {
             ("hands", HandBenchmark.run), ("objects", ObjectBenchmark.run),
             ("rectangles", RectangleBenchmark.run), ("recognition", RecognitionBenchmark.run), ("labeling", LabelingBenchmark.run),
             ("segmentation", SegmentationBenchmark.run), ("collections", CollectionsBenchmark.run), ("service", ServiceBenchmark.run),
-            ("service-streams", ServiceBenchmark.runStreams), ("soak", SoakBenchmark.run),
+            ("service-streams", ServiceBenchmark.runStreams), ("service-scaling", ServiceScalingBenchmark.run), ("soak", SoakBenchmark.run),
             ("peaks", PeakMemoryBenchmark.run),
         ]
         print("threads, both sides: LiteRT/XNNPACK \(threads), OpenCV \(openCVThreads) (peers: cv2.setNumThreads(1)),"
