@@ -2,7 +2,6 @@
 #include "OpenCVSupport.hpp"
 
 #include <opencv2/imgproc.hpp>
-#include <opencv2/imgproc/imgproc_c.h>
 
 #include <immintrin.h>
 
@@ -11,7 +10,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <memory>
 #include <vector>
 
 static_assert(int(SV_MORPH_ERODE) == cv::MORPH_ERODE && int(SV_MORPH_DILATE) == cv::MORPH_DILATE &&
@@ -519,47 +517,6 @@ int svi_invert(SVImageView source, SVImageView destination) {
     });
 }
 
-int svi_find_contours(SVImageView binary, int outerOnly, int32_t **points, int32_t **lengths, int32_t *count) {
-    return guarded([&] {
-        // cv::findContours's steps, less its copy of every outline into a vector of its own: the image with a
-        // border of zeros (the tracer clears the image's edge pixels), traced by the C API, each outline then
-        // copied once, straight into the arrays returned.
-        const cv::Mat image = asMat(binary);
-        CV_Assert(image.type() == CV_8UC1);
-        cv::Mat bordered;
-        cv::copyMakeBorder(image, bordered, 1, 1, 1, 1, cv::BORDER_CONSTANT | cv::BORDER_ISOLATED, cv::Scalar(0));
-        const std::unique_ptr<CvMemStorage, void (*)(CvMemStorage *)> storage(
-            cvCreateMemStorage(0), [](CvMemStorage *memory) { cvReleaseMemStorage(&memory); });
-        CvMat header = cvMat(bordered);
-        CvSeq *first = nullptr;
-        cvFindContours(&header, storage.get(), &first, sizeof(CvContour), outerOnly ? CV_RETR_EXTERNAL : CV_RETR_LIST,
-                       CV_CHAIN_APPROX_SIMPLE, cvPoint(-1, -1));
-        size_t total = 0, contours = 0;
-        for (CvSeq *contour = first; contour != nullptr; contour = contour->h_next) {
-            total += size_t(contour->total);
-            ++contours;
-        }
-        *points = static_cast<int32_t *>(std::malloc(sizeof(int32_t) * (2 * total + 1)));
-        *lengths = static_cast<int32_t *>(std::malloc(sizeof(int32_t) * (contours + 1)));
-        if (*points == nullptr || *lengths == nullptr) {
-            std::free(*points);
-            std::free(*lengths);
-            lastError = "out of memory";
-            return -1;
-        }
-        static_assert(sizeof(CvPoint) == 2 * sizeof(int32_t), "CvPoint is two 32-bit coordinates");
-        int32_t *cursor = *points;
-        size_t index = 0;
-        for (CvSeq *contour = first; contour != nullptr; contour = contour->h_next, ++index) {
-            cvCvtSeqToArray(contour, cursor);
-            (*lengths)[index] = contour->total;
-            cursor += 2 * contour->total;
-        }
-        *count = static_cast<int32_t>(contours);
-        return 0;
-    });
-}
-
 int svi_profile_steps(SVImageView gray, const double *bases, int32_t baseCount, const double across[2],
                       const double along[2], const double *offsets, int32_t offsetCount, double *steps) {
 #pragma clang fp contract(off)
@@ -602,15 +559,6 @@ int svi_convex_hull(const int32_t *xy, int32_t count, int32_t *hull, int32_t *hu
         std::vector<cv::Point> result;
         cv::convexHull(points(xy, count), result, true);
         write(result, hull, hullCount);
-        return 0;
-    });
-}
-
-int svi_approximate_polygon(const int32_t *xy, int32_t count, double epsilon, int32_t *output, int32_t *outputCount) {
-    return guarded([&] {
-        std::vector<cv::Point> result;
-        cv::approxPolyDP(points(xy, count), result, epsilon, true);
-        write(result, output, outputCount);
         return 0;
     });
 }

@@ -95,4 +95,57 @@ import Testing
             #expect(!kept.isEmpty && kept.count < all.count, "\(name): \(kept.count) of \(all.count) kept")
         }
     }
+
+    /// Outlines and their simplifications are OpenCV's (cv2.findContours with simple chain approximation and
+    /// cv2.approxPolyDP, Tests/Python/Reference/contours_reference.py), on the maps the rectangle detector traces
+    /// in real photos (dilated strong edges, faint edges, the adaptive threshold, a gray cut): the same outlines
+    /// in the same order with the same points, all of them and the outermost only, and the same simplifications.
+    @Test func contoursAndSimplificationsEqualOpenCVs() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var maps: [String: PixelBuffer] = [:]
+        for name in ["sudoku.png", "chelsea.png", "coffee.png", "bus.jpg"] {
+            let smooth = try Fixtures.image(name).uprightGray().blurred(sigma: 1)
+            let block = max(15, min(smooth.width, smooth.height) / 12)
+            let kinds = [
+                ("strong", try smooth.cannyEdges(low: 40, high: 120).morphology(.dilate, size: 3)),
+                ("faint", try smooth.cannyEdges(low: 12, high: 36)),
+                ("adaptive", try smooth.adaptiveThreshold(blockSize: block, offset: 6, inverted: true)),
+                ("cut", try smooth.thresholded(at: 128)),
+            ]
+            for (kind, map) in kinds {
+                let file = folder.appendingPathComponent("\(name)-\(kind).png")
+                try VisionImage(buffer: map).write(to: file)
+                maps[file.path] = map
+            }
+        }
+        let output = try Fixtures.referenceOutput("contours_reference.py", maps.keys.sorted())
+        let reports = Fixtures.jsonLines(String(decoding: output, as: UTF8.self))
+        #expect(reports.count == maps.count)
+        func flat(_ polygons: [PixelPolygon]) -> [[Int]] { polygons.map { $0.points.flatMap { [Int($0.x), Int($0.y)] } } }
+        for report in reports {
+            let file = try #require(report["file"] as? String)
+            let map = try #require(maps[file])
+            let name = URL(fileURLWithPath: file).lastPathComponent
+            let all = try #require(report["all"] as? [[Int]])
+            let outlines = try map.contours()
+            #expect(all.count >= 20, "\(name): OpenCV found \(all.count) outlines")
+            #expect(flat(outlines) == all, "\(name): \(outlines.count) outlines against OpenCV's \(all.count)")
+            #expect(try flat(map.contours(outerOnly: true)) == report["outermost"] as? [[Int]], "\(name): outermost outlines")
+            let simplified = try #require(report["simplified"] as? [String: [[Int]]])
+            #expect(simplified.count == 2)
+            for (tolerance, polygons) in simplified {
+                let ours = try outlines.map { try $0.simplified(epsilon: try #require(Double(tolerance))) }
+                #expect(flat(ours) == polygons, "\(name): simplified within \(tolerance) px")
+            }
+        }
+    }
+
+    /// A colour buffer has no outlines to trace, and a negative tolerance simplifies nothing: both are refused.
+    @Test func colourMapsAndNegativeTolerancesAreRefused() throws {
+        let colour = try Fixtures.image("chelsea.png").buffer
+        #expect(throws: ImageError.self) { try colour.contours() }
+        let square = PixelPolygon(points: [SIMD2(0, 0), SIMD2(10, 0), SIMD2(10, 10), SIMD2(0, 10)])
+        #expect(throws: ImageError.self) { try square.simplified(epsilon: -1) }
+    }
 }
