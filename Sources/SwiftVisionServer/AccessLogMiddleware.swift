@@ -12,7 +12,7 @@ struct AccessLogMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let start = ContinuousClock.now
         let response = try await next(request, context)
-        let milliseconds = (ContinuousClock.now - start).inMilliseconds
+        let took = ContinuousClock.now - start
         let path = request.uri.path
         let level: Logger.Level = path == "/healthz" || path == "/metrics" ? .debug : .info
         context.logger.log(
@@ -20,7 +20,7 @@ struct AccessLogMiddleware: RouterMiddleware {
             metadata: [
                 "method": "\(request.method.rawValue)", "path": "\(path)", "client": "\(context.client)",
                 "status": "\(response.status.code)",
-                "duration_ms": "\(String(format: "%.2f", milliseconds))",
+                "duration_ms": "\(took.milliseconds(decimals: 2))",
             ])
         return response
     }

@@ -256,13 +256,18 @@ final class RequestWatch: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    /// Whether a request with `headers` waits for `100 Continue` before it sends its body.
+    static func awaitsContinue(_ headers: HTTPFields) -> Bool {
+        headers[.expect]?.lowercased() == "100-continue"
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head(let head):
             readingBody = true
             answered = false
             bytesAfterAnswer = 0
-            awaitsContinue = head.headerFields[.expect]?.lowercased() == "100-continue"
+            awaitsContinue = Self.awaitsContinue(head.headerFields)
             arm(context, after: policy.bodyTimeout) { watch, context in
                 guard watch.readingBody else { return }
                 watch.expire(context, APIError(.requestTimeout, "body_timeout", "the request's body did not arrive in time"))

@@ -48,14 +48,13 @@ struct ServiceRequestContext: RequestContext, WebSocketRequestContext {
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     /// The page's content security policy: its own scripts, styles and connections only; images and
     /// video from the page's own blobs and the camera.
-    static var policy: String {
+    let policy =
         "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; media-src 'self' blob: mediastream:; "
-            + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-    }
+        + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
-        response.headers[.contentSecurityPolicy] = Self.policy
+        response.headers[.contentSecurityPolicy] = policy
         response.headers[.xContentTypeOptions] = "nosniff"
         response.headers[HTTPField.Name.frameOptions] = "DENY"
         response.headers[HTTPField.Name.referrerPolicy] = "no-referrer"
@@ -87,7 +86,7 @@ struct RequestGuardMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
-        let decoded = path.removingPercentEncoding ?? path
+        let decoded = path.utf8.contains(UInt8(ascii: "%")) ? path.removingPercentEncoding ?? path : path
         guard !decoded.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }), !decoded.contains("\\") else {
             throw APIError(.badRequest, "bad_path", "the path holds control characters")
         }

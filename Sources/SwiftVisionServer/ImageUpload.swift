@@ -93,7 +93,11 @@ enum ImageUpload {
 
     /// The media type of a `Content-Type` header, lowercased and without its parameters.
     static func mediaType(_ contentType: String?) -> String {
-        contentType?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        // Spaces and tabs trimmed by hand: Foundation's trimming cost more than the rest of the request's parsing.
+        guard let type = contentType?.split(separator: ";").first else { return "" }
+        let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let start = type.firstIndex(where: { !isBlank($0) }), let end = type.lastIndex(where: { !isBlank($0) }) else { return "" }
+        return type[start...end].lowercased()
     }
 
     /// The value of `name=value` in a header such as `multipart/form-data; boundary=…`.

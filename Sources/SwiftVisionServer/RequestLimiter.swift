@@ -90,7 +90,10 @@ final class RequestLimiter: Sendable {
     private let threads: InferenceThreads
     /// Where large images are decoded, beside the inferences.
     private let sideThreads: InferenceThreads
-    private let timers = DispatchQueue(label: "SwiftVision.Server.deadlines")
+    /// The admitted requests' deadlines, withdrawn as each is answered.
+    private let deadlines = Deadlines(name: "SwiftVision deadlines")
+    /// The requests waiting on each connection, stopped when its client leaves.
+    private let departures = ConnectionDepartures()
 
     init(limit: Int, queueLimit: Int) {
         self.limit = max(1, limit)
@@ -213,13 +216,19 @@ final class RequestLimiter: Sendable {
             }
             answer.resume(with: .failure(error))
         }
+        // Stopping is idempotent, but once the answer has come neither the deadline nor the client's
+        // leaving has anything left to stop: both are withdrawn.
+        var deadlineTicket: Deadlines.Ticket?
+        var departureTicket: ConnectionDepartures.Ticket?
+        defer {
+            if let deadlineTicket { deadlines.withdraw(deadlineTicket) }
+            if let departureTicket { departures.forget(departureTicket) }
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 answer.set(continuation)
-                let remaining = ContinuousClock.now.duration(to: deadline)
-                // Stopping is idempotent: after the answer, the timer finds nothing to do.
-                timers.asyncAfter(deadline: .now() + Self.dispatchInterval(remaining)) { stop(APIError.timedOut) }
-                channel?.closeFuture.whenComplete { _ in stop(VisionTaskError.cancelled) }
+                deadlineTicket = deadlines.add(at: deadline) { stop(APIError.timedOut) }
+                departureTicket = channel.map { departures.observe($0) { stop(VisionTaskError.cancelled) } }
                 let start: @Sendable () -> Void = { [self] in
                     threads.run { [self] in
                         // The slot is given back before the answer goes, so that whoever holds the answer finds it free.
@@ -290,9 +299,5 @@ final class RequestLimiter: Sendable {
     /// Gives back a slot taken by ``takeFrameSlot()``.
     func releaseFrameSlot() {
         finish(Self.streamClient)
-    }
-
-    private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
-        .nanoseconds(Int(max(duration.wholeNanoseconds, 0)))
     }
 }

@@ -15,20 +15,58 @@ enum ServerMetrics {
         return registry
     }()
 
+    /// The request metrics of one task (or route), made once: making a metric looks it up in the
+    /// registry by its name and labels, which every request did six times.
+    private struct TaskMetrics: Sendable {
+        let duration: Metrics.Timer
+        /// The stages' timers, in ``stages``' order.
+        let stages: [Metrics.Timer]
+        /// The count of answers by status.
+        var requests: [Int: Metrics.Counter] = [:]
+
+        /// The counter of `status` answers, made on the first.
+        mutating func counter(of status: Int, task: String) -> Metrics.Counter {
+            if let counter = requests[status] { return counter }
+            let counter = Metrics.Counter(label: "swiftvision_requests_total", dimensions: [("task", task), ("status", String(status))])
+            requests[status] = counter
+            return counter
+        }
+
+        init(task: String) {
+            duration = Metrics.Timer(label: "swiftvision_request_duration_seconds", dimensions: [("task", task)])
+            stages = ServerMetrics.stages.map {
+                Metrics.Timer(label: "swiftvision_request_stage_seconds", dimensions: [("task", task), ("stage", $0)])
+            }
+        }
+    }
+
+    private static let stages = ["queue", "decode", "inference", "encode"]
+
+    /// The metrics made so far, by task; tasks are the registry's and the routes' names, a bounded set.
+    private static let made = Mutex<[String: TaskMetrics]>([:])
+
+    /// The metrics of `task`, with its counter of `status` answers when given one.
+    private static func metrics(of task: String, status: Int? = nil) -> (TaskMetrics, Metrics.Counter?) {
+        _ = registry
+        return made.withLock { made in
+            if made[task] == nil { made[task] = TaskMetrics(task: task) }
+            let counter = status.map { made[task]!.counter(of: $0, task: task) }
+            return (made[task]!, counter)
+        }
+    }
+
     /// Records one answered request.
     static func record(task: String, status: Int, duration: Duration) {
-        _ = registry
-        Counter(label: "swiftvision_requests_total", dimensions: [("task", task), ("status", String(status))]).increment()
-        Metrics.Timer(label: "swiftvision_request_duration_seconds", dimensions: [("task", task)]).recordNanoseconds(
-            duration.wholeNanoseconds)
+        let (metrics, requests) = metrics(of: task, status: status)
+        requests?.increment()
+        metrics.duration.recordNanoseconds(duration.wholeNanoseconds)
     }
 
     /// Records where one answered request's time went, as `swiftvision_request_stage_seconds{task,stage}`.
     static func record(task: String, stages: StageTimings) {
-        _ = registry
-        for (stage, duration) in [("queue", stages.queue), ("decode", stages.decode), ("inference", stages.inference), ("encode", stages.encode)] {
-            Metrics.Timer(label: "swiftvision_request_stage_seconds", dimensions: [("task", task), ("stage", stage)]).recordNanoseconds(
-                duration.wholeNanoseconds)
+        let timers = metrics(of: task).0.stages
+        for (timer, duration) in zip(timers, [stages.queue, stages.decode, stages.inference, stages.encode]) {
+            timer.recordNanoseconds(duration.wholeNanoseconds)
         }
     }
 

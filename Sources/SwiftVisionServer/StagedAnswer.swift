@@ -15,8 +15,8 @@ struct StageTimings: Sendable {
 
     /// The `Server-Timing` header's value, in milliseconds: `queue;dur=0.02, decode;dur=3.10, …`.
     var headerValue: String {
-        [("queue", queue), ("decode", decode), ("inference", inference), ("encode", encode)]
-            .map { String(format: "%@;dur=%.3f", $0.0, $0.1.inMilliseconds) }.joined(separator: ", ")
+        "queue;dur=\(queue.milliseconds(decimals: 3)), decode;dur=\(decode.milliseconds(decimals: 3)), "
+            + "inference;dur=\(inference.milliseconds(decimals: 3)), encode;dur=\(encode.milliseconds(decimals: 3))"
     }
 }
 

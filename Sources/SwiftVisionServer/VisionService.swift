@@ -51,7 +51,9 @@ public enum VisionService {
 
     /// Runs the service until SIGTERM or SIGINT; then stops accepting, lets requests in flight finish
     /// for up to the configuration's grace period, and then cancels them and closes their connections.
+    /// Sets the process's allocator to keep freed image buffers for the next request (``AllocatorSettings``).
     public static func run(configuration: ServerConfiguration, logger: Logger) async throws {
+        AllocatorSettings.keepImageBuffers()
         var configuration = configuration
         configuration.maxConnections = FileDescriptorLimit.connections(fitting: configuration.maxConnections, logger: logger)
         let application = makeApplication(configuration: configuration, logger: logger)
@@ -180,7 +182,8 @@ public enum VisionService {
     /// carries what was left of it after the first chunk, not the limit). A client on `channel` that waits
     /// for leave to send it (`Expect: 100-continue`, as curl sends for a body over 1 MB) is told to now.
     static func body(of request: Request, upTo limit: Int, on channel: any Channel) async throws -> ByteBuffer {
-        RequestWatch.letBodyCome(on: channel)
+        // Only such a client needs the hop to the connection's thread.
+        if RequestWatch.awaitsContinue(request.headers) { RequestWatch.letBodyCome(on: channel) }
         do {
             return try await request.body.collect(upTo: limit)
         } catch is NIOTooManyBytesError {
