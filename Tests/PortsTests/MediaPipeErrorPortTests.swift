@@ -70,21 +70,6 @@ import Testing
         #expect(late?.localizedDescription.contains("40") == true)
     }
 
-    @Test func anImageThatCannotBeMadeIsAnInvalidArgument() throws {
-        // MPPImage.m: an MPImage that cannot be made from what it is given fails with
-        // MPPTasksErrorCodeInvalidArgumentError and a description of what is wrong.
-        let missing = URL(fileURLWithPath: "/nonexistent/photo.jpg")
-        let notFound = try #require(Self.caught { _ = try MPImage(contentsOf: missing) })
-        #expect(notFound.domain == MPPTasksErrorDomain && notFound.code == Int(TasksErrorCode.invalidArgumentError.rawValue))
-        #expect(notFound.localizedDescription.contains(missing.path), "\(notFound.localizedDescription)")
-        // This test's own source: a file, but no image.
-        let source = URL(fileURLWithPath: #filePath)
-        let undecodable = try #require(Self.caught { _ = try MPImage(contentsOf: source) })
-        #expect(undecodable.domain == MPPTasksErrorDomain && undecodable.code == Int(TasksErrorCode.invalidArgumentError.rawValue))
-        #expect(undecodable.localizedDescription.contains("not an image"), "\(undecodable.localizedDescription)")
-        #expect(undecodable.userInfo[NSUnderlyingErrorKey] != nil)
-    }
-
     @Test func aLiveStreamDelegateInImageModeIsAnInvalidArgument() {
         // MPPVisionTaskRunner.mm: a task in image or video mode whose options set a delegate is not made,
         // with MPPTasksErrorCodeInvalidArgumentError.
