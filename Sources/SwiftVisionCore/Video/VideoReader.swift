@@ -32,7 +32,13 @@ public final class VideoReader: Sequence, IteratorProtocol {
     public private(set) var steadyFramesPerSecond: Double
     /// The container's frame count (a Matroska or WebM file's with a ``track``: its blocks); may be an
     /// estimate, or 0 when unknown.
-    public private(set) var reportedFrameCount: Int
+    public var reportedFrameCount: Int {
+        if isLive { return 0 }
+        if let blocks = track as? MatroskaVideoTrack { return blocks.presentationTimes.count }
+        return ffmpegFrameCount
+    }
+    /// FFmpeg's count of the frames: the container's own, or its estimate from the duration and the rate.
+    private let ffmpegFrameCount: Int
     /// Whether ``reportedFrameCount`` comes from an index of the frames (MP4, MOV, 3GP, AVI, or a Matroska
     /// file's blocks), so that a video ending well before it is cut short; elsewhere (transport streams,
     /// ASF, a Matroska file whose blocks could not be read) FFmpeg estimates it from the duration and the
@@ -92,7 +98,6 @@ public final class VideoReader: Sequence, IteratorProtocol {
         if isStream, !isLive, let served = Self.servedTrack(at: url) {
             self.track = served
             timesFollowTrack = true
-            if let blocks = served as? MatroskaVideoTrack { reportedFrameCount = blocks.presentationTimes.count }
         }
         if let track = self.track, track.fastestFramesPerSecond > framesPerSecond * 1.05 {
             steadyFramesPerSecond = track.fastestFramesPerSecond
@@ -171,8 +176,7 @@ public final class VideoReader: Sequence, IteratorProtocol {
         self.height = Int(height)
         framesPerSecond = fps > 0 && fps.isFinite ? fps : 30
         steadyFramesPerSecond = framesPerSecond
-        let blocks = (track as? MatroskaVideoTrack)?.presentationTimes.count
-        reportedFrameCount = self.isLive ? 0 : blocks ?? Swift.max(0, Int(count))
+        ffmpegFrameCount = Swift.max(0, Int(count))
     }
 
     /// The next frame; nil at the end of the video or after a damaged frame (see ``error``).
