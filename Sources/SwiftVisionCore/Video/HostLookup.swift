@@ -42,9 +42,10 @@ enum HostLookup {
         }
     }
 
-    /// The addresses of `host` for a TCP connection to `port`, looked up within `timeout` seconds.
-    static func addresses(of host: String, port: Int, timeout: Double) -> Outcome {
-        let deadline = Date(timeIntervalSinceNow: Swift.max(0, timeout))
+    /// The addresses of `host` for a TCP connection to `port`, looked up by `end`.
+    static func addresses(of host: String, port: Int, until end: ContinuousClock.Instant) -> Outcome {
+        // NSCondition waits until a wall-clock date: the same moment, on that clock.
+        let deadline = Date(timeIntervalSinceNow: Swift.max(0, (end - .now).inMilliseconds / 1000))
         guard slots.take(before: deadline) else { return .timedOut }
         let answer = Answer()
         Thread.detachNewThread {

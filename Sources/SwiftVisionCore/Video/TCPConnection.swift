@@ -37,7 +37,7 @@ final class TCPConnection {
     static func connect(host: String, port: Int, timeout: Double) -> Result<TCPConnection, Failure> {
         let deadline = ContinuousClock.now + .milliseconds(Int(timeout.isNaN ? 0 : Swift.max(0, Swift.min(timeout, 86_400)) * 1000))
         let addresses: HostLookup.Addresses
-        switch HostLookup.addresses(of: host, port: port, timeout: timeout) {
+        switch HostLookup.addresses(of: host, port: port, until: deadline) {
         case .found(let found): addresses = found
         case .notFound: return .failure(.unknownHost)
         case .timedOut: return .failure(.lookupTimedOut)
