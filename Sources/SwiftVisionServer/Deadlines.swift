@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HeapModule
 import Synchronization
 
 /// Actions due at instants, run on a thread of their own unless withdrawn first: the requests'
@@ -15,58 +16,35 @@ final class Deadlines: Sendable {
 
     /// The actions, shared with the thread (which must not hold the set itself, or it never ends).
     private final class Schedule: Sendable {
-        private struct Due {
+        private struct Due: Comparable {
             let instant: ContinuousClock.Instant
             let id: Int
+
+            static func < (left: Due, right: Due) -> Bool {
+                (left.instant, left.id) < (right.instant, right.id)
+            }
         }
 
         private struct State {
-            /// A binary min-heap of instants; withdrawn entries stay until they reach the top.
-            var heap: [Due] = []
+            /// The instants; withdrawn entries stay until they come first.
+            var heap = Heap<Due>()
             var actions: [Int: @Sendable () -> Void] = [:]
             var nextID = 0
             var ended = false
-
-            mutating func push(_ due: Due) {
-                heap.append(due)
-                var child = heap.count - 1
-                while child > 0 {
-                    let parent = (child - 1) / 2
-                    guard heap[child].instant < heap[parent].instant else { break }
-                    heap.swapAt(child, parent)
-                    child = parent
-                }
-            }
-
-            mutating func popTop() {
-                heap.swapAt(0, heap.count - 1)
-                heap.removeLast()
-                var parent = 0
-                while true {
-                    let left = 2 * parent + 1
-                    let right = left + 1
-                    var smallest = parent
-                    if left < heap.count, heap[left].instant < heap[smallest].instant { smallest = left }
-                    if right < heap.count, heap[right].instant < heap[smallest].instant { smallest = right }
-                    guard smallest != parent else { return }
-                    heap.swapAt(parent, smallest)
-                    parent = smallest
-                }
-            }
 
             /// Drops withdrawn entries from the top, then takes the actions due by `now`; returns them and
             /// the instant of the next action held, if any.
             mutating func takeDue(by now: ContinuousClock.Instant) -> (due: [@Sendable () -> Void], next: ContinuousClock.Instant?) {
                 var due: [@Sendable () -> Void] = []
-                while let top = heap.first {
+                while let top = heap.min {
                     guard let action = actions[top.id] else {
-                        popTop()
+                        heap.removeMin()
                         continue
                     }
                     guard top.instant <= now else { return (due, top.instant) }
                     actions[top.id] = nil
                     due.append(action)
-                    popTop()
+                    heap.removeMin()
                 }
                 return (due, nil)
             }
@@ -79,8 +57,8 @@ final class Deadlines: Sendable {
             let (id, isEarliest) = state.withLock { state -> (Int, Bool) in
                 state.nextID += 1
                 state.actions[state.nextID] = action
-                state.push(Due(instant: instant, id: state.nextID))
-                return (state.nextID, state.heap[0].id == state.nextID)
+                state.heap.insert(Due(instant: instant, id: state.nextID))
+                return (state.nextID, state.heap.min?.id == state.nextID)
             }
             // The thread sleeps until the earliest instant it knew of: only an earlier one needs to wake it.
             if isEarliest { changed.signal() }
