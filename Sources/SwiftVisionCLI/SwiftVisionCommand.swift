@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Foundation
+import SwiftVisionServer
 
 /// The program's entry point. Every command but `serve` is synchronous and runs on the main thread, which then
 /// returns and exits. Swift's `async` main would park the main thread in `dispatch_main`, whose `pthread_exit`
@@ -15,6 +16,7 @@ enum SwiftVisionMain {
         } catch {
             SwiftVisionCommand.exit(withError: error)
         }
+        AllocatorSettings.keepImageBuffers()
         if let server = command as? ServeCommand {
             serve(server)
         }
